@@ -1,0 +1,29 @@
+#ifndef CNCURSES_SHIM_H
+#define CNCURSES_SHIM_H
+// SwiftPM drops pkg-config's -D flags: without this define the wide-character API
+// (wint_t, cchar_t, wget_wch, setcchar) is not declared.
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <langinfo.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+// Attribute macros Swift does not import.
+static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
+static inline attr_t cnc_a_bold(void) { return A_BOLD; }
+static inline attr_t cnc_a_dim(void) { return A_DIM; }
+static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cnc_a_reverse(void) { return A_REVERSE; }
+static inline int cnc_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cnc_key_f(int n) { return KEY_F(n); }
+static inline int cnc_ok(void) { return OK; }
+static inline int cnc_err(void) { return ERR; }
+// Sizes without the LINES/COLS globals (refused as shared mutable state in Swift 6).
+static inline int cnc_maxy(WINDOW *w) { return getmaxy(w); }
+static inline int cnc_maxx(WINDOW *w) { return getmaxx(w); }
+static inline int cnc_colors(void) { return COLORS; }
+// Glibc's module hides wcwidth.
+extern int wcwidth(wchar_t);
+#endif

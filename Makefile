@@ -1,0 +1,42 @@
+# verdicts: `make demo` to see it, `make test` to prove it, `make bench` to measure it.
+SWIFT ?= swift
+APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev tmux
+
+.PHONY: deps build demo test unit e2e bench soak clean
+
+## deps: install the system packages the build and the tests need, when they are missing.
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	pkg-config --exists ncursesw 2>/dev/null || missing="$$missing libncursesw5-dev"; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+demo: build
+	$(SWIFT) run verdicts demo
+
+unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+e2e: build
+	bash Tests/EndToEnd/run.sh
+
+test: unit e2e
+
+bench: deps
+	$(SWIFT) run -c release verdicts-bench
+
+soak: build
+	SOAK=1 bash Tests/EndToEnd/run.sh
+
+clean:
+	rm -rf .build

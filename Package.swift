@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "verdicts",
+  products: [
+    .library(name: "MarfaQueue", targets: ["MarfaQueue"]),
+    .library(name: "ScriptedInstance", targets: ["ScriptedInstance"]),
+    .executable(name: "verdicts", targets: ["verdicts"]),
+    .executable(name: "verdicts-bench", targets: ["verdicts-bench"]),
+  ],
+  targets: [
+    // C libraries, each reached only through its own small system-library target.
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+    .systemLibrary(name: "CNcurses", path: "CNcurses"),
+
+    // The queue engine: SQLite store, queue calls, the drain over HTTP. Never curses.
+    .target(name: "MarfaQueue", dependencies: ["CSQLite"]),
+    // A Marfa instance on loopback that answers as scripted.
+    .target(name: "ScriptedInstance"),
+    // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.
+    .target(name: "VerdictsUI", dependencies: ["MarfaQueue", "CNcurses"]),
+    // The command tree: argument parsing, commands, output. The executable only calls it.
+    .target(name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI"]),
+    .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
+    .executableTarget(
+      name: "verdicts-bench",
+      dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CSQLite"]),
+
+    // Tests
+    .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite"]),
+    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance"]),
+    .testTarget(
+      name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue"],
+      exclude: ["Snapshots"]),
+    .testTarget(name: "VerdictsCommandTests", dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance"]),
+  ]
+)
