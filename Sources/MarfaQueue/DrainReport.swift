@@ -1,0 +1,75 @@
+/// What one drain pass did: every write it came to lands in exactly one of the five counts,
+/// except writes a refused credential parks.
+public struct DrainReport: Sendable, Hashable {
+  /// Writes the instance answered, whatever the answer.
+  public var answered: Int
+  /// Writes held behind one they depend on or follow.
+  public var held: Int
+  /// Writes an environmental failure met, and everything after it in the pass.
+  public var undelivered: Int
+  /// Writes settled without a request.
+  public var unsent: Int
+  /// Writes whose request could not be made.
+  public var unmade: Int
+  /// A verdict entry for each write sent or settled unsent.
+  public var verdicts: [DrainVerdict]
+  /// Why the pass ended before the queue was through.
+  public var unavailable: String?
+  /// The refused key that stopped the queue.
+  public var stopped: String?
+  /// Sources the key does not claim.
+  public var unclaimedSources: [String]
+  /// The longest `Retry-After` of the pass, capped at 300 seconds.
+  public var retryAfterSeconds: Int?
+
+  /// The longest wait a drain passes on.
+  public static let retryAfterCap = 300
+
+  /// Creates a report.
+  public init(
+    answered: Int = 0, held: Int = 0, undelivered: Int = 0, unsent: Int = 0, unmade: Int = 0,
+    verdicts: [DrainVerdict] = [], unavailable: String? = nil, stopped: String? = nil,
+    unclaimedSources: [String] = [], retryAfterSeconds: Int? = nil
+  ) {
+    self.answered = answered
+    self.held = held
+    self.undelivered = undelivered
+    self.unsent = unsent
+    self.unmade = unmade
+    self.verdicts = verdicts
+    self.unavailable = unavailable
+    self.stopped = stopped
+    self.unclaimedSources = unclaimedSources
+    self.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+/// One write's outcome in a drain pass.
+public struct DrainVerdict: Sendable, Hashable {
+  public var id: String
+  public var kind: WriteKind
+  public var itemId: String?
+  public var edgeId: String?
+  /// Nil when the write met no answer (or a counted failure below the ceiling).
+  public var verdict: Verdict?
+  public var refusals: Int
+  /// Whether the instance answered from its idempotency record.
+  public var replayed: Bool
+  /// The conflicted copy the answer named.
+  public var conflictedCopyId: String?
+
+  /// Creates a drain verdict.
+  public init(
+    id: String, kind: WriteKind, itemId: String? = nil, edgeId: String? = nil, verdict: Verdict? = nil,
+    refusals: Int = 0, replayed: Bool = false, conflictedCopyId: String? = nil
+  ) {
+    self.id = id
+    self.kind = kind
+    self.itemId = itemId
+    self.edgeId = edgeId
+    self.verdict = verdict
+    self.refusals = refusals
+    self.replayed = replayed
+    self.conflictedCopyId = conflictedCopyId
+  }
+}

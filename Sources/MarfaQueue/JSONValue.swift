@@ -1,0 +1,83 @@
+import Foundation
+
+/// A JSON value that keeps the order of an object's members, as sent on the wire.
+public enum JSONValue: Sendable, Hashable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case (.bool(let a), .bool(let b)): return a == b
+    case (.number(let a), .number(let b)): return a == b
+    case (.string(let a), .string(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.object(let a), .object(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .bool(let b): hasher.combine(b)
+    case .number(let n): hasher.combine(n)
+    case .string(let s): hasher.combine(s)
+    case .array(let a): hasher.combine(a)
+    case .object(let o):
+      for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+    }
+  }
+
+  /// The member named `key` of an object, or nil.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.last(where: { $0.0 == key })?.1
+  }
+
+  /// The string this value holds, or nil.
+  public var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  /// The integer this value holds (a number with no fraction), or nil.
+  public var intValue: Int? {
+    if case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 { return Int(n) }
+    return nil
+  }
+
+  /// The Boolean this value holds, or nil.
+  public var boolValue: Bool? {
+    if case .bool(let b) = self { return b }
+    return nil
+  }
+
+  /// The elements of an array, or nil.
+  public var arrayValue: [JSONValue]? {
+    if case .array(let a) = self { return a }
+    return nil
+  }
+
+  /// The members of an object, in order, or nil.
+  public var objectValue: [(String, JSONValue)]? {
+    if case .object(let o) = self { return o }
+    return nil
+  }
+
+  /// This object with `key` set to `value` (replacing it in place, or appended).
+  public func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+    guard case .object(var members) = self else { return self }
+    if let i = members.firstIndex(where: { $0.0 == key }) {
+      members[i].1 = value
+    } else {
+      members.append((key, value))
+    }
+    return .object(members)
+  }
+}

@@ -1,0 +1,70 @@
+/// The four panes a write can sit in, by its verdict.
+public enum QueuePane: Int, Sendable, Hashable, CaseIterable {
+  /// No verdict yet: queued, in flight, or held behind another write.
+  case waiting = 0
+  /// Accepted, merged, conflicted or refused.
+  case answered = 1
+  /// Blocked for one of six reasons.
+  case blocked = 2
+  /// Refused five times.
+  case dead = 3
+
+  /// The pane's title.
+  public var title: String {
+    switch self {
+    case .waiting: return "Waiting"
+    case .answered: return "Answered"
+    case .blocked: return "Blocked"
+    case .dead: return "Dead"
+    }
+  }
+}
+
+/// One page of a pane, read from the store without loading the rest.
+public struct QueuePage: Sendable, Hashable {
+  /// The pane the page is of.
+  public var pane: QueuePane
+  /// The index of the first write of `writes` within the pane.
+  public var offset: Int
+  /// The writes, in send order.
+  public var writes: [QueuedWrite]
+  /// How many writes the pane holds (under the filter).
+  public var total: Int
+
+  /// Creates a page.
+  public init(pane: QueuePane, offset: Int, writes: [QueuedWrite], total: Int) {
+    self.pane = pane
+    self.offset = offset
+    self.writes = writes
+    self.total = total
+  }
+}
+
+/// How many writes each pane holds.
+public struct QueueCounts: Sendable, Hashable {
+  public var waiting: Int
+  public var answered: Int
+  public var blocked: Int
+  public var dead: Int
+
+  /// Creates counts.
+  public init(waiting: Int = 0, answered: Int = 0, blocked: Int = 0, dead: Int = 0) {
+    self.waiting = waiting
+    self.answered = answered
+    self.blocked = blocked
+    self.dead = dead
+  }
+
+  /// The count for one pane.
+  public subscript(pane: QueuePane) -> Int {
+    switch pane {
+    case .waiting: return waiting
+    case .answered: return answered
+    case .blocked: return blocked
+    case .dead: return dead
+    }
+  }
+
+  /// Every write in the queue.
+  public var total: Int { waiting + answered + blocked + dead }
+}

@@ -1,0 +1,108 @@
+/// One write in the queue: what it names, what it carries, and what became of it.
+public struct QueuedWrite: Sendable, Hashable {
+  public var id: String
+  public var kind: WriteKind
+  /// The row written; for an edge write, the edge's source.
+  public var itemId: String?
+  /// An edge write's target.
+  public var targetId: String?
+  public var edgeId: String?
+  public var namespace: String?
+  public var tag: String?
+  /// The hash of the bytes an upload carries.
+  public var blob: String?
+  /// The version the write was made against.
+  public var baseVersion: Int?
+  /// Minted at queue time; changed only by a release.
+  public var idempotencyKey: String
+  /// Writes it cannot go without (and is refused with).
+  public var dependsOn: [String]
+  /// The earlier write to the same row or edge it goes out after.
+  public var follows: String?
+  /// The request body as sent or to be sent.
+  public var body: JSONValue
+  /// The instance's whole last answer, as text.
+  public var answer: String?
+  /// Nil until answered.
+  public var verdict: Verdict?
+  /// Held behind a write that has no answer yet (the contract's `awaiting_dependency`).
+  public var waiting: Bool
+  /// Counted refusals, 0 to 5.
+  public var refusals: Int
+  /// What the last environmental failure left behind.
+  public var lastFailure: LastFailure?
+  /// Drains in a row in which the write met an environmental failure.
+  public var environmentalStreak: Int
+  /// The instance the copy was filled from when the write was queued.
+  public var instanceId: String?
+  /// Whether the write was ever sent (tells the instance's refusal from the drain's).
+  public var sent: Bool
+  /// The conflicted copy an answer named.
+  public var conflictedCopyId: String?
+  /// Whether the last answer was replayed from the instance's record.
+  public var replayed: Bool
+  /// ISO-8601 time it was queued.
+  public var queuedAt: String
+  /// ISO-8601 time it was answered.
+  public var answeredAt: String?
+
+  /// Creates a queued write value (a value only: nothing is queued).
+  public init(
+    id: String, kind: WriteKind, itemId: String? = nil, targetId: String? = nil, edgeId: String? = nil,
+    namespace: String? = nil, tag: String? = nil, blob: String? = nil, baseVersion: Int? = nil,
+    idempotencyKey: String, dependsOn: [String] = [], follows: String? = nil, body: JSONValue = .object([]),
+    answer: String? = nil, verdict: Verdict? = nil, waiting: Bool = false, refusals: Int = 0,
+    lastFailure: LastFailure? = nil, environmentalStreak: Int = 0, instanceId: String? = nil,
+    sent: Bool = false, conflictedCopyId: String? = nil, replayed: Bool = false,
+    queuedAt: String, answeredAt: String? = nil
+  ) {
+    self.id = id
+    self.kind = kind
+    self.itemId = itemId
+    self.targetId = targetId
+    self.edgeId = edgeId
+    self.namespace = namespace
+    self.tag = tag
+    self.blob = blob
+    self.baseVersion = baseVersion
+    self.idempotencyKey = idempotencyKey
+    self.dependsOn = dependsOn
+    self.follows = follows
+    self.body = body
+    self.answer = answer
+    self.verdict = verdict
+    self.waiting = waiting
+    self.refusals = refusals
+    self.lastFailure = lastFailure
+    self.environmentalStreak = environmentalStreak
+    self.instanceId = instanceId
+    self.sent = sent
+    self.conflictedCopyId = conflictedCopyId
+    self.replayed = replayed
+    self.queuedAt = queuedAt
+    self.answeredAt = answeredAt
+  }
+
+  /// The pane a person finds this write in.
+  public var pane: QueuePane {
+    switch verdict {
+    case nil: return .waiting
+    case .accepted, .merged, .conflicted, .refused: return .answered
+    case .blocked: return .blocked
+    case .dead: return .dead
+    }
+  }
+
+  /// The rows the write names, in words: `item 01… → 02…`, `edge e1`, `item x #tag`.
+  public var rowsText: String {
+    var parts: [String] = []
+    if let edgeId { parts.append("edge \(edgeId)") }
+    if let itemId {
+      parts.append(targetId.map { "\(itemId) → \($0)" } ?? itemId)
+    }
+    if let namespace { parts.append("ns \(namespace)") }
+    if let tag { parts.append("#\(tag)") }
+    if let blob { parts.append("blob \(blob.prefix(12))") }
+    return parts.joined(separator: " ")
+  }
+}
