@@ -1,0 +1,120 @@
+/// The copy's queue of writes, and the calls that act on their verdicts.
+public struct Queue: Sendable {
+  let store: Store
+  let hub: ChangeHub
+  let link: WeakCopy
+
+  init(store: Store, hub: ChangeHub, link: WeakCopy) {
+    self.store = store
+    self.hub = hub
+    self.link = link
+  }
+
+  var copy: WorkingCopy {
+    get throws {
+      guard let copy = link.copy else { throw QueueError.closed }
+      try copy.checkOpen()
+      return copy
+    }
+  }
+
+  /// Every write the queue holds, answered ones included, in send order.
+  public func all() async throws -> [QueuedWrite] {
+    _ = try copy
+    return try await store.run { db in
+      try db.rows("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq", [], SQLite.write(from:))
+    }
+  }
+
+  /// The write with this id; throws ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
+  public func write(_ id: String) async throws -> QueuedWrite {
+    _ = try copy
+    guard let w = try await store.run({ try $0.write(id: id) }) else { throw QueueError.notFound(id: id) }
+    return w
+  }
+
+  /// How many writes each pane holds.
+  public func counts() async throws -> QueueCounts {
+    _ = try copy
+    return try await store.run { try $0.counts() }
+  }
+
+  /// One page of a pane, in send order, read without loading the rest of the queue.
+  ///
+  /// - Parameters:
+  ///   - pane: which pane.
+  ///   - offset: the index of the first write wanted (clamped into the pane).
+  ///   - limit: how many writes at most.
+  ///   - filter: a substring matched against id, kind, rows, reason, status and failure text.
+  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String? = nil) async throws -> QueuePage {
+    _ = try copy
+    return try await store.run { try $0.page(pane, offset: offset, limit: limit, filter: filter) }
+  }
+
+  /// Clears the answered writes that may be cleared and returns them, in one step.
+  ///
+  /// Never a write a waiting write depends on, a refused write that carried content, or a
+  /// blocked or dead write. Two callers never both get one write.
+  public func takeAnswered() async throws -> [QueuedWrite] {
+    try copy.requireWriter()
+    let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil) } }
+    if !taken.isEmpty { hub.send(.refreshed(.forgotten)) }
+    return taken
+  }
+
+  /// Clears every answered write that may be cleared; returns how many went.
+  public func forgetAnswered() async throws -> Int {
+    try copy.requireWriter()
+    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil).count } }
+    if n > 0 { hub.send(.refreshed(.forgotten)) }
+    return n
+  }
+
+  /// Clears the named answered writes that may be cleared; others are left alone and not counted.
+  public func forgetAnswered(ids: [String]) async throws -> Int {
+    try copy.requireWriter()
+    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: ids).count } }
+    if n > 0 { hub.send(.refreshed(.forgotten)) }
+    return n
+  }
+
+  /// Takes a refused write, and the content it carried, out of the queue.
+  ///
+  /// - Returns: false for a write that isn't refused, or that a waiting write depends on.
+  /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
+  public func discard(_ id: String) async throws -> Bool {
+    try copy.requireWriter()
+    let done = try await store.run { db in try db.transaction(durable: true) { try db.discard(id) } }
+    if done { hub.send(.refreshed(.forgotten)) }
+    return done
+  }
+
+  /// Sends a blocked or dead write again on the next drain, under a fresh key.
+  ///
+  /// - Returns: false for a write the instance refused, a write refused because what it
+  ///   waited for was withdrawn, and any write that is neither blocked nor dead.
+  public func release(_ id: String) async throws -> Bool {
+    let copy = try self.copy
+    try copy.requireWriter()
+    let n = try await store.run { db in
+      try db.transaction(durable: true) { try db.release(id, instanceId: try db.meta("instance_id")) }
+    }
+    if n > 0 { hub.send(.refreshed(.released)) }
+    return n > 0
+  }
+
+  /// Releases every write blocked for `reason` (never a dead write); returns how many went back.
+  public func release(reason: BlockedReason) async throws -> Int {
+    try copy.requireWriter()
+    let n = try await store.run { db in
+      try db.transaction(durable: true) {
+        let instance = try db.meta("instance_id")
+        var n = 0
+        for id in try db.blocked(for: reason) { n += try db.release(id, instanceId: instance) }
+        return n
+      }
+    }
+    if n > 0 { hub.send(.refreshed(.released)) }
+    return n
+  }
+}

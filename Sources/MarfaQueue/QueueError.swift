@@ -1,0 +1,84 @@
+/// Everything a queue call can refuse, each with a stable snake_case ``code``.
+public enum QueueError: Error, Sendable, Hashable {
+  /// The queue holds no write with that id.
+  case notFound(id: String)
+  /// This handle only reads: another process holds the writer role (or it was opened to read).
+  case readingHandle(reason: String)
+  /// A fill is under way or was interrupted.
+  case hydrationIncomplete
+  /// The copy expired (`catchup_too_old`, `instance_changed`); a fill refills it.
+  case copyExpired(reason: String)
+  /// The copy was never filled, so it has no cursor.
+  case noCursor
+  /// The call needs an instance and none was named.
+  case noServer
+  /// An answer named another contract than the one this client is built for.
+  case contractMismatch(served: String?)
+  /// The instance answered with a redirect, which is never followed.
+  case redirected(status: Int, location: String?)
+  /// The store's disk is full.
+  case storageFull(message: String)
+  /// The file is not a store of this schema; nothing was changed.
+  case wrongSchema(path: String, unsent: Int?)
+  /// No store at that path.
+  case noStore(path: String)
+  /// The store could not be read or written.
+  case store(path: String, message: String)
+  /// The instance could not be reached.
+  case network(message: String)
+  /// The instance refused a direct call (not a queued write).
+  case server(status: Int, code: String?, message: String?)
+  /// The input was not acceptable; nothing was changed.
+  case invalid(message: String)
+  /// The working copy was closed.
+  case closed
+
+  /// The stable snake_case code (the Marfa CLI's where one exists).
+  public var code: String {
+    switch self {
+    case .notFound: return "not_found"
+    case .readingHandle: return "reading_handle"
+    case .hydrationIncomplete: return "hydration_incomplete"
+    case .copyExpired: return "copy_expired"
+    case .noCursor: return "no_cursor"
+    case .noServer: return "no_server"
+    case .contractMismatch: return "contract_mismatch"
+    case .redirected: return "redirect"
+    case .storageFull: return "storage_full"
+    case .wrongSchema: return "wrong_schema"
+    case .noStore: return "no_store"
+    case .store: return "store"
+    case .network: return "network"
+    case .server: return "server"
+    case .invalid: return "invalid"
+    case .closed: return "closed"
+    }
+  }
+
+  /// One plain sentence for a person.
+  public var message: String {
+    switch self {
+    case .notFound(let id): return "the queue holds no write \(id)"
+    case .readingHandle(let reason): return "this handle only reads: \(reason)"
+    case .hydrationIncomplete: return "a fill is under way or was interrupted; fill again before draining"
+    case .copyExpired(let reason): return "the copy expired (\(reason)); fill it again, the queue is kept"
+    case .noCursor: return "the copy was never filled; fill it before draining"
+    case .noServer: return "no instance URL was given (--url or MARFA_API_URL)"
+    case .contractMismatch(let served):
+      return "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
+    case .redirected(let status, let location):
+      return "the instance answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
+    case .storageFull(let message): return "the store's disk is full: \(message)"
+    case .wrongSchema(let path, let unsent):
+      let count = unsent.map { ", holding \($0) write(s) not yet sent" } ?? ""
+      return "\(path) is not a verdicts store of this schema\(count); nothing was changed"
+    case .noStore(let path): return "no store at \(path)"
+    case .store(let path, let message): return "the store \(path) failed: \(message)"
+    case .network(let message): return "the instance could not be reached: \(message)"
+    case .server(let status, let code, let message):
+      return "the instance refused (\(status)\(code.map { " \($0)" } ?? "")): \(message ?? "no message")"
+    case .invalid(let message): return message
+    case .closed: return "the working copy is closed"
+    }
+  }
+}

@@ -1,0 +1,113 @@
+extension QueuedWrite {
+  /// The queue row as the contract reports it (snake_case), plus this project's fields.
+  ///
+  /// A waiting write reads `verdict: "blocked"`, `reason: "awaiting_dependency"`, `waiting: true`.
+  public var wireJSON: JSONValue {
+    let verdictName: String? = waiting && verdict == nil ? "blocked" : verdict?.wireName
+    let reason: String?
+    switch verdict {
+    case .blocked(let r, _): reason = r.wireName
+    case .refused(let refusal): reason = refusal.reason
+    case nil: reason = waiting ? "awaiting_dependency" : nil
+    default: reason = nil
+    }
+    let mergedFields: [String]
+    switch verdict {
+    case .merged(let f), .conflicted(_, let f): mergedFields = f
+    default: mergedFields = []
+    }
+    return .object([
+      ("id", .string(id)),
+      ("kind", .string(kind.wireName)),
+      ("item_id", Wire.str(itemId)),
+      ("target_id", Wire.str(targetId)),
+      ("edge_id", Wire.str(edgeId)),
+      ("namespace", Wire.str(namespace)),
+      ("tag", Wire.str(tag)),
+      ("blob", Wire.str(blob)),
+      ("base_version", Wire.int(baseVersion)),
+      ("idempotency_key", .string(idempotencyKey)),
+      ("depends_on", Wire.strings(dependsOn)),
+      ("follows", Wire.str(follows)),
+      ("verdict", Wire.str(verdictName)),
+      ("reason", Wire.str(reason)),
+      ("waiting", .bool(waiting)),
+      ("answer", Wire.str(answer)),
+      ("refusal", verdict?.refusal?.wireJSON ?? .null),
+      ("merged_fields", Wire.strings(mergedFields)),
+      ("body", body),
+      ("conflicted_copy_id", Wire.str(conflictedCopyId)),
+      ("refusals", .number(Double(refusals))),
+      ("last_failure", lastFailure.map {
+        .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
+      } ?? .null),
+      ("environmental_streak", .number(Double(environmentalStreak))),
+      ("instance_id", Wire.str(instanceId)),
+      ("sent", .bool(sent)),
+      ("replayed", .bool(replayed)),
+      ("queued_at", .string(queuedAt)),
+      ("answered_at", Wire.str(answeredAt)),
+    ])
+  }
+}
+
+extension DrainReport {
+  /// The contract's `DrainReport` shape (snake_case).
+  public var wireJSON: JSONValue {
+    .object([
+      ("answered", .number(Double(answered))),
+      ("held", .number(Double(held))),
+      ("undelivered", .number(Double(undelivered))),
+      ("unsent", .number(Double(unsent))),
+      ("unmade", .number(Double(unmade))),
+      ("unavailable", Wire.str(unavailable)),
+      ("verdicts", .array(verdicts.map(\.wireJSON))),
+      ("stopped", Wire.str(stopped)),
+      ("unclaimed_sources", Wire.strings(unclaimedSources)),
+      ("retry_after_seconds", Wire.int(retryAfterSeconds)),
+    ])
+  }
+}
+
+extension DrainVerdict {
+  /// The contract's `DrainVerdict` shape (snake_case).
+  public var wireJSON: JSONValue {
+    let reason: String?
+    switch verdict {
+    case .blocked(let r, _): reason = r.wireName
+    case .refused(let refusal): reason = refusal.reason
+    default: reason = nil
+    }
+    let mergedFields: [String]
+    switch verdict {
+    case .merged(let f), .conflicted(_, let f): mergedFields = f
+    default: mergedFields = []
+    }
+    return .object([
+      ("id", .string(id)),
+      ("kind", .string(kind.wireName)),
+      ("item_id", Wire.str(itemId)),
+      ("edge_id", Wire.str(edgeId)),
+      ("verdict", Wire.str(verdict?.wireName)),
+      ("reason", Wire.str(reason)),
+      ("conflicted_copy_id", Wire.str(conflictedCopyId)),
+      ("refusals", .number(Double(refusals))),
+      ("replayed", .bool(replayed)),
+      ("merged_fields", Wire.strings(mergedFields)),
+      ("refusal", verdict?.refusal?.wireJSON ?? .null),
+    ])
+  }
+}
+
+extension DrainReport {
+  /// Reads the counts and reasons of a report kept as wire JSON (the verdict list is not kept).
+  init?(wireJSON json: JSONValue) {
+    guard let answered = json["answered"]?.intValue else { return nil }
+    self.init(
+      answered: answered, held: json["held"]?.intValue ?? 0, undelivered: json["undelivered"]?.intValue ?? 0,
+      unsent: json["unsent"]?.intValue ?? 0, unmade: json["unmade"]?.intValue ?? 0,
+      unavailable: json["unavailable"]?.stringValue, stopped: json["stopped"]?.stringValue,
+      unclaimedSources: json["unclaimed_sources"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+      retryAfterSeconds: json["retry_after_seconds"]?.intValue)
+  }
+}

@@ -1,0 +1,154 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe: the ``Store`` confines it to its own queue.
+final class SQLite {
+  let path: String
+  private(set) var db: OpaquePointer?
+  private var statements: [String: OpaquePointer] = [:]
+  private var synchronousFull = false
+
+  /// A failure of SQLite itself, with its primary result code.
+  struct Failure: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+    var description: String { message }
+    var isFull: Bool { code & 0xFF == SQLITE_FULL }
+    var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+    var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
+  }
+
+  init(path: String, readOnly: Bool) throws {
+    self.path = path
+    var handle: OpaquePointer?
+    let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+    let rc = sqlite3_open_v2(path, &handle, flags, nil)
+    guard rc == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      sqlite3_close(handle)
+      throw Failure(code: rc, message: message)
+    }
+    db = handle
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, 5000)
+  }
+
+  deinit { close() }
+
+  func close() {
+    for (_, s) in statements { sqlite3_finalize(s) }
+    statements.removeAll()
+    if let db { sqlite3_close_v2(db) }
+    db = nil
+  }
+
+  private func failure(_ rc: Int32) -> Failure {
+    Failure(code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
+  }
+
+  /// Runs SQL that returns no rows (one or more statements).
+  func execute(_ sql: String) throws {
+    var err: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(db, sql, nil, nil, &err)
+    if rc != SQLITE_OK {
+      let message = err.map { String(cString: $0) } ?? "error \(rc)"
+      sqlite3_free(err)
+      throw Failure(code: rc, message: message)
+    }
+  }
+
+  /// Runs one statement with bound values, calling `row` for each result row.
+  func query(_ sql: String, _ values: [SQLValue] = [], row: (Row) throws -> Void = { _ in }) throws {
+    let stmt = try prepared(sql)
+    defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+    for (i, v) in values.enumerated() {
+      let index = Int32(i + 1)
+      switch v {
+      case .null: sqlite3_bind_null(stmt, index)
+      case .int(let n): sqlite3_bind_int64(stmt, index, Int64(n))
+      case .text(let s): sqlite3_bind_text(stmt, index, s, -1, csqlite_transient())
+      }
+    }
+    while true {
+      let rc = sqlite3_step(stmt)
+      if rc == SQLITE_ROW {
+        try row(Row(stmt: stmt))
+      } else if rc == SQLITE_DONE {
+        return
+      } else {
+        throw failure(rc)
+      }
+    }
+  }
+
+  /// Runs one statement and returns its rows mapped by `map`.
+  func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+    var out: [T] = []
+    try query(sql, values) { out.append(try map($0)) }
+    return out
+  }
+
+  /// The first column of the first row, as an integer.
+  func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
+    var out: Int?
+    try query(sql, values) { r in if out == nil { out = r.int(0) } }
+    return out
+  }
+
+  /// The first column of the first row, as text.
+  func text(_ sql: String, _ values: [SQLValue] = []) throws -> String? {
+    var out: String?
+    try query(sql, values) { r in if out == nil { out = r.text(0) } }
+    return out
+  }
+
+  /// Rows changed by the last statement.
+  var changes: Int { Int(sqlite3_changes(db)) }
+
+  /// Runs `body` in an immediate transaction; `durable` commits with synchronous=FULL.
+  func transaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
+    if durable != synchronousFull {
+      try execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+      synchronousFull = durable
+    }
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  private func prepared(_ sql: String) throws -> OpaquePointer {
+    if let s = statements[sql] { return s }
+    var stmt: OpaquePointer?
+    let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+    guard rc == SQLITE_OK, let stmt else { throw failure(rc) }
+    statements[sql] = stmt
+    return stmt
+  }
+
+  /// One result row, read by column index.
+  struct Row {
+    let stmt: OpaquePointer
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+    func int(_ i: Int32) -> Int? { isNull(i) ? nil : Int(sqlite3_column_int64(stmt, i)) }
+    func text(_ i: Int32) -> String? {
+      guard !isNull(i), let p = sqlite3_column_text(stmt, i) else { return nil }
+      return String(cString: p)
+    }
+  }
+}
+
+/// A value bound to a statement.
+enum SQLValue {
+  case null
+  case int(Int)
+  case text(String)
+
+  static func of(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+  static func of(_ n: Int?) -> SQLValue { n.map(SQLValue.int) ?? .null }
+}

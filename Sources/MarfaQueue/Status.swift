@@ -1,0 +1,90 @@
+/// Whether this process writes the store or only reads it.
+public enum Handle: Sendable, Hashable {
+  /// This process holds the writer role.
+  case writer
+  /// This process only reads; the reason says why.
+  case reader(reason: String)
+
+  /// Whether this is the writer.
+  public var isWriter: Bool { self == .writer }
+}
+
+/// Where the copy's fill stands.
+public enum FillState: String, Sendable, Hashable {
+  /// Never filled: writes are taken and queued, a drain throws `noCursor`.
+  case never
+  /// A fill is under way or was interrupted: a drain throws `hydrationIncomplete`.
+  case underway
+  /// Filled and current.
+  case complete
+  /// The copy expired; a fill refills it.
+  case expired
+}
+
+/// The instance to talk to, and the key to talk with.
+public struct Server: Sendable, Hashable {
+  /// The instance's origin, e.g. `http://127.0.0.1:8080`.
+  public var url: URLString
+  /// The API key; never stored, logged or shown.
+  public var key: String?
+
+  /// Creates a server.
+  public init(url: URLString, key: String?) {
+    self.url = url
+    self.key = key
+  }
+
+  /// Whether sending the key here goes in the clear to another machine.
+  public var sendsKeyInClear: Bool {
+    guard key != nil, url.lowercased().hasPrefix("http://") else { return false }
+    let host = Server.host(of: url)
+    return !(host == "localhost" || host.hasPrefix("127.") || host == "[::1]" || host == "::1")
+  }
+
+  static func host(of url: String) -> String {
+    var rest = Substring(url)
+    if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+    if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+    if rest.hasPrefix("[") { return String(rest.prefix(while: { $0 != "]" })) + "]" }
+    if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+    return rest.lowercased()
+  }
+}
+
+/// A URL as the person gave it.
+public typealias URLString = String
+
+/// The copy and the queue at a glance.
+public struct Status: Sendable, Hashable {
+  public var store: String
+  public var handle: Handle
+  public var fill: FillState
+  /// Why the copy expired, when it did.
+  public var expiredReason: String?
+  public var origin: String?
+  public var instanceId: String?
+  public var cursor: String?
+  public var counts: QueueCounts
+  /// The last drain's report, as this store kept it.
+  public var lastDrain: DrainReport?
+  /// When the last drain ended (ISO-8601).
+  public var lastDrainAt: String?
+
+  /// Creates a status.
+  public init(
+    store: String, handle: Handle, fill: FillState, expiredReason: String? = nil, origin: String? = nil,
+    instanceId: String? = nil, cursor: String? = nil, counts: QueueCounts = QueueCounts(),
+    lastDrain: DrainReport? = nil, lastDrainAt: String? = nil
+  ) {
+    self.store = store
+    self.handle = handle
+    self.fill = fill
+    self.expiredReason = expiredReason
+    self.origin = origin
+    self.instanceId = instanceId
+    self.cursor = cursor
+    self.counts = counts
+    self.lastDrain = lastDrain
+    self.lastDrainAt = lastDrainAt
+  }
+}

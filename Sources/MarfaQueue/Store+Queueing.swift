@@ -1,0 +1,114 @@
+/// Queueing a write: its key, its dependencies, the row it names, stored durably.
+extension SQLite {
+  /// The copy's row of this kind and id: its version and body.
+  func row(kind: String, id: String) throws -> (version: Int?, body: JSONValue)? {
+    var out: (Int?, JSONValue)?
+    try query("SELECT version, body FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)]) { r in
+      out = (r.int(0), r.text(1).flatMap(JSONValue.parse) ?? .object([]))
+    }
+    return out
+  }
+
+  /// Puts a row into the copy.
+  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue) throws {
+    try query(
+      """
+      INSERT INTO rows (kind, id, version, state, body) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(kind, id) DO UPDATE SET version = excluded.version, state = excluded.state, body = excluded.body
+      """, [.text(kind), .text(id), .of(version), .of(state), .text(body.text)])
+  }
+
+  /// The unanswered (or blocked or dead) create of this item or edge, which a write to it waits on.
+  func pendingCreate(of id: String, edge: Bool) throws -> String? {
+    let kind = edge ? WriteKind.createEdge.rawValue : WriteKind.createItem.rawValue
+    let column = edge ? "edge_id" : "item_id"
+    return try text(
+      """
+      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (verdict IS NULL OR verdict IN ('blocked','dead'))
+      ORDER BY seq DESC LIMIT 1
+      """, [.text(id), .text(kind)])
+  }
+
+  /// The latest earlier write to the same row or edge that has no verdict or is refused, blocked or dead.
+  func writeAhead(item: String?, edge: String?) throws -> String? {
+    if let edge {
+      return try text(
+        "SELECT id FROM queue WHERE edge_id = ? AND (verdict IS NULL OR verdict IN ('refused','blocked','dead')) ORDER BY seq DESC LIMIT 1",
+        [.text(edge)])
+    }
+    guard let item else { return nil }
+    let edgeKinds = "('create_edge','update_edge','delete_edge')"
+    return try text(
+      """
+      SELECT id FROM queue WHERE item_id = ? AND kind NOT IN \(edgeKinds)
+        AND (verdict IS NULL OR verdict IN ('refused','blocked','dead')) ORDER BY seq DESC LIMIT 1
+      """, [.text(item)])
+  }
+
+  /// Queues the draft; the caller runs this inside a durable transaction.
+  func enqueue(_ draft: WriteDraft, now: String) throws -> QueuedWrite {
+    var depends: [String] = []
+    switch draft.kind {
+    case .createItem, .uploadBlob:
+      break
+    case .createEdge:
+      for end in [draft.itemId, draft.targetId].compactMap({ $0 }) {
+        if let create = try pendingCreate(of: end, edge: false), !depends.contains(create) { depends.append(create) }
+      }
+    case .updateEdge, .deleteEdge:
+      if let edge = draft.edgeId, let create = try pendingCreate(of: edge, edge: true) { depends.append(create) }
+    default:
+      if let item = draft.itemId, let create = try pendingCreate(of: item, edge: false) { depends.append(create) }
+    }
+    let follows: String?
+    switch draft.kind {
+    case .createItem, .uploadBlob, .createEdge: follows = nil
+    case .updateEdge, .deleteEdge: follows = try writeAhead(item: nil, edge: draft.edgeId)
+    default: follows = try writeAhead(item: draft.itemId, edge: nil)
+    }
+
+    var baseVersion: Int?
+    if draft.needsVersion {
+      if let named = draft.namedVersion {
+        baseVersion = named
+      } else {
+        let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
+        let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId
+        guard let rowId, let held = try row(kind: rowKind, id: rowId) else {
+          throw QueueError.invalid(
+            message: "the copy holds no \(rowKind) \(draft.kind.isEdgeWrite ? draft.edgeId ?? "" : draft.itemId ?? ""); name the version it was read at (--version N)")
+        }
+        baseVersion = held.version ?? 0
+      }
+    }
+
+    let instance = try meta("instance_id")
+    let id = Identifiers.uuid7()
+    let key = Identifiers.key()
+    let body = draft.body(baseVersion)
+    try query(
+      """
+      INSERT INTO queue (id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version,
+        idempotency_key, payload, depends_on, follows, queued_at, instance_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [.text(id), .text(draft.kind.rawValue), .of(draft.itemId), .of(draft.targetId), .of(draft.edgeId),
+       .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(body.text),
+       .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance)])
+    for d in depends {
+      try query("INSERT OR IGNORE INTO queue_deps (id, on_id) VALUES (?, ?)", [.text(id), .text(d)])
+    }
+    if let lay = draft.layRow {
+      let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
+      if let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId {
+        let current = try row(kind: rowKind, id: rowId)
+        if let laid = lay(current?.body) {
+          let version = draft.kind == .createItem || draft.kind == .createEdge ? (current?.version ?? 0) : current?.version
+          try putRow(kind: rowKind, id: rowId, version: version, body: laid)
+        }
+      }
+    }
+    guard let written = try write(id: id) else { throw QueueError.store(path: path, message: "the queued write vanished") }
+    return written
+  }
+}

@@ -1,0 +1,123 @@
+/// Reading queue rows into ``QueuedWrite`` values.
+extension SQLite {
+  /// The columns every queue read selects, in the order ``write(from:)`` reads them.
+  static let writeColumns = """
+    id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version, idempotency_key, payload,
+    sent, depends_on, follows, verdict, reason, answer, conflicted_copy_id, refusals, queued_at, answered_at,
+    instance_id, refusal, merged_fields, replayed, last_failure_status, last_failure_text,
+    environmental_streak, waiting, seq
+    """
+
+  /// Maps one row selected with ``writeColumns``.
+  static func write(from r: Row) -> QueuedWrite {
+    let kind = WriteKind(rawValue: r.text(1) ?? "") ?? .createItem
+    let verdictName = r.text(14)
+    let reason = r.text(15)
+    let refusal = r.text(22).flatMap(JSONValue.parse).flatMap(Refusal.init(wireJSON:))
+    let mergedFields = r.text(23).flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? []
+    let conflicted = r.text(17)
+    let verdict: Verdict?
+    switch verdictName {
+    case "accepted": verdict = .accepted
+    case "merged": verdict = .merged(fields: mergedFields)
+    case "conflicted": verdict = .conflicted(siblingId: conflicted ?? "", fields: mergedFields)
+    case "refused": verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
+    case "blocked":
+      verdict = .blocked(reason: BlockedReason(rawValue: reason ?? "") ?? .credentialRefused, refusal: refusal)
+    case "dead": verdict = .dead
+    default: verdict = nil
+    }
+    let status = r.int(25)
+    let text = r.text(26)
+    let failure = status == nil && text == nil && r.int(27) == 0 ? nil : LastFailure(status: status, text: text)
+    return QueuedWrite(
+      id: r.text(0) ?? "", kind: kind, itemId: r.text(2), targetId: r.text(3), edgeId: r.text(4),
+      namespace: r.text(5), tag: r.text(6), blob: r.text(7), baseVersion: r.int(8),
+      idempotencyKey: r.text(9) ?? "",
+      dependsOn: r.text(12).flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? [],
+      follows: r.text(13), body: r.text(10).flatMap(JSONValue.parse) ?? .object([]),
+      answer: r.text(16), verdict: verdict, waiting: r.int(28) == 1, refusals: r.int(18) ?? 0,
+      lastFailure: failure.flatMap { $0.status == nil && $0.text == nil ? nil : $0 },
+      environmentalStreak: r.int(27) ?? 0, instanceId: r.text(21), sent: r.int(11) == 1,
+      conflictedCopyId: conflicted, replayed: r.int(24) == 1, queuedAt: r.text(19) ?? "",
+      answeredAt: r.text(20))
+  }
+
+  /// The write with this id, or nil.
+  func write(id: String) throws -> QueuedWrite? {
+    try rows("SELECT \(SQLite.writeColumns) FROM queue WHERE id = ?", [.text(id)], SQLite.write(from:)).first
+  }
+
+  /// The write's send order, or nil.
+  func seq(of id: String) throws -> Int? {
+    try scalar("SELECT seq FROM queue WHERE id = ?", [.text(id)])
+  }
+
+  /// A meta value.
+  func meta(_ key: String) throws -> String? {
+    try text("SELECT value FROM meta WHERE key = ?", [.text(key)])
+  }
+
+  /// Sets (or, with nil, removes) a meta value.
+  func setMeta(_ key: String, _ value: String?) throws {
+    if let value {
+      try query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [.text(key), .text(value)])
+    } else {
+      try query("DELETE FROM meta WHERE key = ?", [.text(key)])
+    }
+  }
+
+  /// How many writes each pane holds.
+  func counts() throws -> QueueCounts {
+    var c = QueueCounts()
+    try query("SELECT pane, count(*) FROM queue GROUP BY pane") { r in
+      let n = r.int(1) ?? 0
+      switch r.int(0) {
+      case 0: c.waiting = n
+      case 1: c.answered = n
+      case 2: c.blocked = n
+      case 3: c.dead = n
+      default: break
+      }
+    }
+    return c
+  }
+
+  /// One page of a pane, optionally filtered by a substring.
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+    var whereClause = "pane = ?"
+    var values: [SQLValue] = [.int(pane.rawValue)]
+    if let filter, !filter.isEmpty {
+      let like = "%" + filter.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+      let columns = ["id", "kind", "item_id", "edge_id", "tag", "namespace", "reason", "verdict",
+        "CAST(last_failure_status AS TEXT)", "last_failure_text"]
+      whereClause += " AND (" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
+      values += Array(repeating: SQLValue.text(like), count: columns.count)
+    }
+    let total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
+    let start = max(0, min(offset, max(0, total - 1)))
+    let writes = try rows(
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",
+      values + [.int(max(0, limit)), .int(start)], SQLite.write(from:))
+    return QueuePage(pane: pane, offset: start, writes: writes, total: total)
+  }
+
+  /// The writes that depend on `id` (directly).
+  func dependants(of id: String) throws -> [String] {
+    try rows("SELECT id FROM queue_deps WHERE on_id = ?", [.text(id)]) { $0.text(0) ?? "" }
+  }
+
+  /// Whether a write that still waits to go (unanswered, blocked, dead, or refused unsent and
+  /// still releasable) depends on `id`.
+  func hasPendingDependant(_ id: String) throws -> Bool {
+    let n = try scalar(
+      """
+      SELECT count(*) FROM queue_deps d JOIN queue q ON q.id = d.id
+      WHERE d.on_id = ? AND (q.verdict IS NULL OR q.verdict IN ('blocked','dead')
+        OR (q.verdict = 'refused' AND q.sent = 0 AND q.withdrawn_dependency = 0))
+      """, [.text(id)]) ?? 0
+    return n > 0
+  }
+}

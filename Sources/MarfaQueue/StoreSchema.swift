@@ -1,0 +1,63 @@
+/// The store's schema, versioned.
+enum StoreSchema {
+  /// Written to `PRAGMA application_id` so a foreign SQLite file is told apart ('VRDT').
+  static let applicationId = 0x5652_4454
+  /// Bumped with every change of the tables below.
+  static let version = 1
+
+  static let verdictNames = ["accepted", "merged", "conflicted", "refused", "blocked", "dead"]
+
+  static var create: String {
+    let kinds = WriteKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
+    let verdicts = verdictNames.map { "'\($0)'" }.joined(separator: ",")
+    return """
+      PRAGMA application_id = \(applicationId);
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+      CREATE TABLE queue (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN (\(kinds))),
+        item_id TEXT, target_id TEXT, edge_id TEXT, namespace TEXT, tag TEXT, blob TEXT,
+        base_version INTEGER,
+        idempotency_key TEXT NOT NULL UNIQUE,
+        spent_keys TEXT NOT NULL DEFAULT '[]',
+        payload TEXT NOT NULL,
+        sent INTEGER NOT NULL DEFAULT 0,
+        depends_on TEXT NOT NULL DEFAULT '[]',
+        follows TEXT,
+        verdict TEXT CHECK (verdict IS NULL OR verdict IN (\(verdicts))),
+        reason TEXT,
+        answer TEXT,
+        conflicted_copy_id TEXT,
+        refusals INTEGER NOT NULL DEFAULT 0 CHECK (refusals BETWEEN 0 AND 5),
+        queued_at TEXT NOT NULL,
+        answered_at TEXT,
+        instance_id TEXT,
+        refusal TEXT,
+        merged_fields TEXT,
+        replayed INTEGER NOT NULL DEFAULT 0,
+        last_failure_status INTEGER,
+        last_failure_text TEXT,
+        environmental_streak INTEGER NOT NULL DEFAULT 0,
+        waiting INTEGER NOT NULL DEFAULT 0,
+        withdrawn_dependency INTEGER NOT NULL DEFAULT 0,
+        pane INTEGER GENERATED ALWAYS AS (
+          CASE WHEN verdict IS NULL THEN 0 WHEN verdict = 'blocked' THEN 2 WHEN verdict = 'dead' THEN 3 ELSE 1 END
+        ) VIRTUAL
+      );
+      CREATE INDEX queue_pane ON queue (pane, seq);
+      CREATE INDEX queue_verdict ON queue (verdict, seq);
+      CREATE INDEX queue_item ON queue (item_id, seq);
+      CREATE INDEX queue_edge ON queue (edge_id, seq);
+      CREATE INDEX queue_follows ON queue (follows);
+      CREATE TABLE queue_deps (id TEXT NOT NULL, on_id TEXT NOT NULL, PRIMARY KEY (id, on_id)) WITHOUT ROWID;
+      CREATE INDEX queue_deps_on ON queue_deps (on_id);
+      CREATE TABLE rows (
+        kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER, state TEXT, body TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE read_backs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, row_id TEXT NOT NULL);
+      INSERT INTO meta (key, value) VALUES ('schema_version', '\(version)'), ('fill', 'never');
+      """
+  }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// The writes a working copy takes: each is queued, never sent directly.
+extension WorkingCopy {
+  func enqueue(_ draft: WriteDraft) async throws -> QueuedWrite {
+    try requireWriter()
+    let written = try await store.run { db in
+      try db.transaction(durable: true) { try db.enqueue(draft, now: Identifiers.now()) }
+    }
+    hub.send(.local(draft.kind))
+    return written
+  }
+
+  static func requireObject(_ value: JSONValue, _ what: String) throws {
+    guard case .object = value else { throw QueueError.invalid(message: "\(what) must be a JSON object") }
+  }
+
+  static func requireNonEmpty(_ value: String, _ what: String) throws {
+    guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw QueueError.invalid(message: "\(what) must not be empty")
+    }
+  }
+
+  /// Queues an item create; the id is minted (UUIDv7) unless one is named.
+  public func createItem(
+    type: String, properties: JSONValue, id: String? = nil, source: String? = nil, sourceId: String? = nil,
+    tier: String? = nil, version: Int? = nil
+  ) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(type, "the type")
+    try Self.requireObject(properties, "properties")
+    if (source == nil) != (sourceId == nil) {
+      throw QueueError.invalid(message: "a natural key needs both --source and --source-id")
+    }
+    let naturalKey = source != nil
+    let itemId = id ?? (naturalKey ? nil : Identifiers.uuid7())
+    let rowId = itemId ?? "\(source ?? "")/\(sourceId ?? "")"
+    var members: [(String, JSONValue)] = []
+    if let itemId { members.append(("id", .string(itemId))) }
+    members.append(("type", .string(type)))
+    members.append(("properties", properties))
+    if let tier { members.append(("tier", .string(tier))) }
+    if let source, let sourceId {
+      members.append(("source", .string(source)))
+      members.append(("source_id", .string(sourceId)))
+    }
+    if let version { members.append(("version", .number(Double(version)))) }
+    let body = JSONValue.object(members)
+    return try await enqueue(
+      WriteDraft(
+        kind: .createItem, itemId: rowId, body: { _ in body },
+        layRow: { _ in .object([("id", .string(rowId)), ("type", .string(type)), ("properties", properties)]) }))
+  }
+
+  /// Queues an item update (`conflict=auto`), made against the copy's version unless one is named.
+  public func updateItem(
+    id: String, properties: JSONValue, version: Int? = nil, asRead: Bool = false, replace: Bool = false
+  ) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the item id")
+    try Self.requireObject(properties, "properties")
+    _ = asRead
+    return try await enqueue(
+      WriteDraft(
+        kind: .updateItem, itemId: id, namedVersion: version, needsVersion: true,
+        body: { base in
+          var members: [(String, JSONValue)] = [("version", .number(Double(base ?? 0))), ("properties", properties)]
+          if replace { members.append(("properties_mode", .string("replace"))) }
+          return .object(members)
+        },
+        layRow: { current in
+          guard let current else { return nil }
+          var props = current["properties"] ?? .object([])
+          if replace {
+            props = properties
+          } else {
+            for (k, v) in properties.objectValue ?? [] { props = props.setting(k, v) }
+          }
+          return current.setting("properties", props)
+        }))
+  }
+
+  /// Queues an item delete, sent with the version the copy holds (or the one named).
+  public func deleteItem(id: String, version: Int? = nil) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the item id")
+    return try await enqueue(
+      WriteDraft(kind: .deleteItem, itemId: id, namedVersion: version, needsVersion: true, body: { _ in .object([]) }))
+  }
+
+  /// Queues a restore of a trashed item.
+  public func restoreItem(id: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the item id")
+    return try await enqueue(WriteDraft(kind: .restoreItem, itemId: id, body: { _ in .object([]) }))
+  }
+
+  /// The states an item can be moved to.
+  public static let itemStates = ["active", "archived", "trashed"]
+
+  /// Queues a state transition (`active`, `archived`, `trashed`).
+  public func transitionItem(id: String, state: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the item id")
+    guard Self.itemStates.contains(state) else {
+      throw QueueError.invalid(message: "unknown state \(state); one of \(Self.itemStates.joined(separator: ", "))")
+    }
+    return try await enqueue(
+      WriteDraft(kind: .transitionItem, itemId: id, body: { _ in .object([("state", .string(state))]) }))
+  }
+
+  /// Queues an edge create; the edge id is minted unless one is named.
+  public func createEdge(
+    source: String, target: String, type: String, properties: JSONValue = .object([]), id: String? = nil
+  ) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(source, "the source")
+    try Self.requireNonEmpty(target, "the target")
+    try Self.requireNonEmpty(type, "the edge type")
+    try Self.requireObject(properties, "properties")
+    let edgeId = id ?? Identifiers.uuid7()
+    let body = JSONValue.object([
+      ("id", .string(edgeId)), ("source_id", .string(source)), ("target_id", .string(target)),
+      ("edge_type", .string(type)), ("properties", properties),
+    ])
+    return try await enqueue(
+      WriteDraft(kind: .createEdge, itemId: source, targetId: target, edgeId: edgeId, body: { _ in body },
+        layRow: { _ in body }))
+  }
+
+  /// Queues an edge update, made against the copy's version unless one is named.
+  public func updateEdge(id: String, properties: JSONValue, version: Int? = nil) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the edge id")
+    try Self.requireObject(properties, "properties")
+    return try await enqueue(
+      WriteDraft(
+        kind: .updateEdge, edgeId: id, namedVersion: version, needsVersion: true,
+        body: { base in .object([("version", .number(Double(base ?? 0))), ("properties", properties)]) }))
+  }
+
+  /// Queues an edge delete.
+  public func deleteEdge(id: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(id, "the edge id")
+    return try await enqueue(WriteDraft(kind: .deleteEdge, edgeId: id, body: { _ in .object([]) }))
+  }
+
+  /// Queues a tag added to an item.
+  public func addTag(item: String, tag: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(item, "the item id")
+    try Self.requireNonEmpty(tag, "the tag")
+    return try await enqueue(
+      WriteDraft(kind: .addTag, itemId: item, tag: tag, body: { _ in .object([("tags", .array([.string(tag)]))]) }))
+  }
+
+  /// Queues a tag removed from an item.
+  public func removeTag(item: String, tag: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(item, "the item id")
+    try Self.requireNonEmpty(tag, "the tag")
+    return try await enqueue(WriteDraft(kind: .removeTag, itemId: item, tag: tag, body: { _ in .object([]) }))
+  }
+
+  /// Queues the item's tags replaced (`replace`) or merged (`merge`) with these.
+  public func writeMetadata(item: String, tags: [String], replace: Bool) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(item, "the item id")
+    let body = JSONValue.object([("tags", .array(tags.map(JSONValue.string)))])
+    return try await enqueue(
+      WriteDraft(kind: replace ? .replaceMetadata : .mergeMetadata, itemId: item, body: { _ in body }))
+  }
+
+  /// Queues an extension written under a namespace, its body sent verbatim.
+  public func writeExtension(item: String, namespace: String, body: JSONValue) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(item, "the item id")
+    try Self.requireNonEmpty(namespace, "the namespace")
+    try Self.requireObject(body, "the extension body")
+    return try await enqueue(
+      WriteDraft(kind: .writeExtension, itemId: item, namespace: namespace, body: { _ in body }))
+  }
+
+  /// Queues an extension deleted.
+  public func deleteExtension(item: String, namespace: String) async throws -> QueuedWrite {
+    try Self.requireNonEmpty(item, "the item id")
+    try Self.requireNonEmpty(namespace, "the namespace")
+    return try await enqueue(
+      WriteDraft(kind: .deleteExtension, itemId: item, namespace: namespace, body: { _ in .object([]) }))
+  }
+
+  /// Queues an upload: the bytes are copied beside the store, named by their SHA-256.
+  public func putBlob(_ bytes: [UInt8], mimeType: String) async throws -> QueuedWrite {
+    try requireWriter()
+    try Self.requireNonEmpty(mimeType, "the MIME type")
+    let hash = SHA256.hex(bytes)
+    let folder = store.blobFolder
+    let fm = FileManager.default
+    do {
+      if !fm.fileExists(atPath: folder) {
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      }
+      let file = folder + "/" + hash
+      if !fm.fileExists(atPath: file) {
+        guard fm.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+          throw QueueError.store(path: file, message: "the bytes could not be written beside the store")
+        }
+      }
+    } catch let error as QueueError {
+      throw error
+    } catch {
+      throw QueueError.store(path: folder, message: error.localizedDescription)
+    }
+    let body = JSONValue.object([
+      ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .number(Double(bytes.count))),
+    ])
+    return try await enqueue(WriteDraft(kind: .uploadBlob, blob: hash, body: { _ in body }))
+  }
+}

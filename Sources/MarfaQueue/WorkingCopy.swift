@@ -1,0 +1,129 @@
+import Foundation
+
+/// A device's working copy: the SQLite store, its write queue, and the instance it drains to.
+///
+/// The first process to open a store is its writer; every other opener reads, and every
+/// write, drain, fill and queue action it asks for is refused ``QueueError/readingHandle(reason:)``.
+public final class WorkingCopy: Sendable {
+  let store: Store
+  let hub = ChangeHub()
+  let serverBox: Locked<Server?>
+  let drainGate = SerialGate()
+  let pollTask: Locked<Task<Void, Never>?> = Locked(nil)
+  let reachability = Locked<Bool?>(nil)
+  let closed = Locked(false)
+
+  /// The queue of writes and the calls that act on it.
+  public let queue: Queue
+
+  /// Whether this process writes the store or only reads it.
+  public var handle: Handle { store.handle }
+
+  /// The store file's path.
+  public var storePath: String { store.path }
+
+  /// The instance this copy talks to (its key never leaves the process).
+  public var server: Server? { serverBox.withLock { $0 } }
+
+  init(store: Store, server: Server?) {
+    self.store = store
+    self.serverBox = Locked(server)
+    let link = WeakCopy()
+    self.queue = Queue(store: store, hub: hub, link: link)
+    link.copy = self
+  }
+
+  /// Opens the store: the writer if the store is free, else a reader.
+  ///
+  /// - Parameters:
+  ///   - store: the store file.
+  ///   - server: the instance to drain to, if any.
+  ///   - create: whether a missing store is created (only commands that queue or fill do).
+  public static func open(store: URL, server: Server?, create: Bool = true) async throws -> WorkingCopy {
+    let s = try Store.open(path: store.path, create: create, wantWriter: true)
+    let copy = WorkingCopy(store: s, server: server)
+    if !s.handle.isWriter { copy.startFollowingSaves() }
+    return copy
+  }
+
+  /// Opens the store to read only; never takes the writer role, never creates the file.
+  public static func openReader(store: URL) async throws -> WorkingCopy {
+    let s = try Store.open(path: store.path, create: false, wantWriter: false)
+    let copy = WorkingCopy(store: s, server: nil)
+    copy.startFollowingSaves()
+    return copy
+  }
+
+  /// Every change from now on: queued writes, answers, refreshes, saves, reachability.
+  public func changes() -> AsyncStream<Change> { hub.stream() }
+
+  /// The copy and the queue at a glance.
+  public func status() async throws -> Status {
+    let path = store.path
+    let handle = store.handle
+    return try await store.run { db in
+      let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
+      var lastDrain: DrainReport?
+      if let text = try db.meta("last_drain"), let json = JSONValue.parse(text) {
+        lastDrain = DrainReport(wireJSON: json)
+      }
+      return Status(
+        store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
+        origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
+        counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"))
+    }
+  }
+
+  /// Uses another key from now on; the next drain sends writes blocked `credentialRefused` again.
+  public func useKey(_ key: String) async throws {
+    try checkOpen()
+    let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw QueueError.invalid(message: "the key is empty") }
+    guard serverBox.withLock({ $0 != nil }) else { throw QueueError.noServer }
+    serverBox.withLock { $0?.key = trimmed }
+    hub.send(.refreshed(.keyChanged))
+  }
+
+  /// Stops every stream and background task; later calls throw ``QueueError/closed``.
+  public func close() {
+    closed.withLock { $0 = true }
+    pollTask.withLock { $0?.cancel(); $0 = nil }
+    hub.finish()
+  }
+
+  func checkOpen() throws {
+    if closed.withLock({ $0 }) { throw QueueError.closed }
+  }
+
+  func requireWriter() throws {
+    try checkOpen()
+    try store.requireWriter()
+  }
+
+  /// Polls `PRAGMA data_version` so a reader hears the writer's commits.
+  private func startFollowingSaves() {
+    let store = self.store
+    let hub = self.hub
+    let task = Task.detached {
+      var last = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+      var idleMs: UInt64 = 50
+      while !Task.isCancelled {
+        try? await Task.sleep(nanoseconds: idleMs * 1_000_000)
+        guard let now = try? await store.run({ try $0.scalar("PRAGMA data_version") ?? 0 }) else { continue }
+        if now != last {
+          last = now
+          hub.send(.saved(dataVersion: now))
+          idleMs = 50
+        } else {
+          idleMs = min(idleMs * 2, 200)
+        }
+      }
+    }
+    pollTask.withLock { $0 = task }
+  }
+}
+
+/// A weak reference from the queue back to its copy (the copy owns the queue).
+final class WeakCopy: @unchecked Sendable {
+  weak var copy: WorkingCopy?
+}
