@@ -1,0 +1,35 @@
+/// Recording what a drain learned about a write.
+extension SQLite {
+  /// Stores a verdict (or, with nil, no verdict) on the write, clearing its failure streak
+  /// when the verdict is an answer.
+  func recordVerdict(id: String, verdict: Verdict?, sent: Bool, answer: String?, now: String, replayed: Bool = false) throws {
+    var reason: String?
+    var refusal: String?
+    var merged: String?
+    var conflicted: String?
+    switch verdict {
+    case .merged(let fields):
+      merged = JSONValue.array(fields.map(JSONValue.string)).text
+    case .conflicted(let sibling, let fields):
+      conflicted = sibling
+      merged = JSONValue.array(fields.map(JSONValue.string)).text
+    case .refused(let r):
+      reason = r.reason
+      refusal = r.wireJSON.text
+    case .blocked(let r, let parts):
+      reason = r.rawValue
+      refusal = parts?.wireJSON.text
+    case .accepted, .dead, nil:
+      break
+    }
+    try query(
+      """
+      UPDATE queue SET verdict = ?, reason = ?, refusal = ?, merged_fields = ?, conflicted_copy_id = ?,
+        sent = CASE WHEN ? THEN 1 ELSE sent END, answer = COALESCE(?, answer), answered_at = ?, waiting = 0,
+        replayed = ?, refusals = CASE WHEN ? = 'dead' THEN 5 ELSE refusals END
+      WHERE id = ?
+      """,
+      [.of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
+       .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName), .text(id)])
+  }
+}

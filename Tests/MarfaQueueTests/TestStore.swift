@@ -1,0 +1,32 @@
+import Foundation
+@testable import MarfaQueue
+
+/// A temporary folder holding one store, removed when the test ends.
+final class TestStore {
+  let folder: URL
+  var url: URL { folder.appendingPathComponent("queue.store") }
+
+  init() {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-test-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
+
+  func open(server: Server? = nil) async throws -> WorkingCopy {
+    try await WorkingCopy.open(store: url, server: server)
+  }
+}
+
+extension WorkingCopy {
+  /// Test-only seam: records a verdict as a drain would, so rules that depend on verdicts
+  /// can be tested before (and apart from) the drain.
+  func forceVerdict(_ id: String, _ verdict: Verdict?, sent: Bool = true, waiting: Bool = false) async throws {
+    try await store.run { db in
+      try db.transaction(durable: false) {
+        try db.recordVerdict(id: id, verdict: verdict, sent: sent, answer: nil, now: "2026-01-01T00:00:00.000Z")
+        try db.query("UPDATE queue SET waiting = ? WHERE id = ?", [.int(waiting ? 1 : 0), .text(id)])
+      }
+    }
+  }
+}
