@@ -1,9 +1,34 @@
 extension Queue {
   /// Sends the queue once, in order, and reads every answer into a verdict.
+  ///
+  /// Drains in one process run one at a time; a reader's drain is refused `reading_handle`.
   public func drain() async throws -> DrainReport {
     let copy = try self.copy
     try copy.requireWriter()
-    throw QueueError.invalid(message: "the drain is not built yet")
+    let (client, server) = try copy.client()
+    return try await copy.drainGate.run {
+      var pass = DrainPass(copy: copy, client: client, server: server)
+      let report: DrainReport
+      do {
+        report = try await pass.run()
+      } catch {
+        if !pass.report.verdicts.isEmpty { announce(pass.report) }
+        throw error
+      }
+      let kept = report
+      try await store.run { db in
+        try db.setMeta("last_drain", kept.wireJSON.text)
+        try db.setMeta("last_drain_at", Identifiers.now())
+      }
+      announce(report)
+      if let stopped = report.stopped { hub.send(.stopped(stopped)) }
+      return report
+    }
+  }
+
+  func announce(_ report: DrainReport) {
+    for v in report.verdicts where v.verdict != nil { hub.send(.answered(v)) }
+    hub.send(.refreshed(.drained))
   }
 
   /// Takes a write blocked `ancestorUnavailable`, `conflictUnresolved`, `failingAlone` or
@@ -15,8 +40,38 @@ extension Queue {
   public func withdraw(_ id: String) async throws -> Bool {
     let copy = try self.copy
     try copy.requireWriter()
-    let w = try await write(id)
-    guard let reason = w.verdict?.blockedReason, reason.withdrawable else { return false }
-    throw QueueError.network(message: "the instance could not be read")
+    let before = try await write(id)
+    guard let reason = before.verdict?.blockedReason, reason.withdrawable else { return false }
+    let kind = before.kind.isEdgeWrite ? "edge" : "item"
+    let rowId = before.kind.isEdgeWrite ? before.edgeId : before.itemId
+    let rowBefore = try await store.run { db in try rowId.flatMap { try db.row(kind: kind, id: $0)?.version } }
+    var read: WorkingCopy.RowRead?
+    if let rowId, before.kind != .uploadBlob {
+      read = try await copy.readRow(kind: kind, id: rowId)
+    }
+    let readResult = read
+    let taken = try await store.run { db in
+      try db.transaction(durable: true) { () -> Bool in
+        guard let now = try db.write(id: id), now.verdict == before.verdict, now.idempotencyKey == before.idempotencyKey
+        else { return false }
+        let rowNow = try rowId.flatMap { try db.row(kind: kind, id: $0)?.version }
+        if rowNow != rowBefore { return false }
+        try db.deleteWrite(id)
+        if let rowId {
+          switch readResult {
+          case .row(let row): try db.takeRow(kind: kind, row)
+          case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
+          case nil: break
+          }
+        }
+        try db.refuseBehindWithdrawn(id, kind: before.kind, now: Identifiers.now())
+        return true
+      }
+    }
+    if taken {
+      hub.send(.refreshed(.forgotten))
+      hub.send(.refreshed(.withdrawn))
+    }
+    return taken
   }
 }

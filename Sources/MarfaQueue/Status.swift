@@ -27,11 +27,14 @@ public struct Server: Sendable, Hashable {
   public var url: URLString
   /// The API key; never stored, logged or shown.
   public var key: String?
+  /// How long one request may take before it counts as a timeout, in seconds.
+  public var timeout: Double
 
   /// Creates a server.
-  public init(url: URLString, key: String?) {
+  public init(url: URLString, key: String?, timeout: Double = 10) {
     self.url = url
     self.key = key
+    self.timeout = timeout
   }
 
   /// Whether sending the key here goes in the clear to another machine.

@@ -1,19 +1,160 @@
+import Foundation
+
 extension WorkingCopy {
-  /// Fills the copy from the instance: its id, the event cursor, and every item row.
+  /// Fills the copy from the instance: which instance it is, the event cursor, and every item row.
+  ///
+  /// The fill is marked under way first; one that stops midway leaves it under way, so a drain
+  /// throws ``QueueError/hydrationIncomplete`` until a fill completes. The queue is kept.
   public func fill() async throws {
     try requireWriter()
-    throw QueueError.noServer
+    let (client, server) = try client()
+    try await store.run { db in
+      try db.transaction(durable: true) {
+        try db.setMeta("fill", FillState.underway.rawValue)
+        try db.setMeta("origin", server.url)
+      }
+    }
+    let root = try await readRoot()
+    let cursor = try await readCursor(server: server, instanceId: root.instanceId)
+    var rows: [JSONValue] = []
+    var pageCursor: String?
+    var pages = 0
+    repeat {
+      var query = "state=any&include=metadata&limit=200"
+      if let pageCursor {
+        query += "&cursor=" + (pageCursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? pageCursor)
+      }
+      let answer: HTTPAnswer
+      do {
+        answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
+      } catch let e as TransportError {
+        throw QueueError.network(message: e.message)
+      }
+      guard answer.namesAContract else { throw QueueError.network(message: "the item pages were answered \(answer.status) naming no contract") }
+      guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
+      guard answer.status == 200, let json = answer.json, let data = json["data"]?.arrayValue else {
+        if answer.status >= 500 || answer.status == 429 { throw QueueError.network(message: "the item pages were answered \(answer.status)") }
+        let err = answer.json?["error"]
+        throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue ?? "the item pages could not be read")
+      }
+      rows += data.compactMap { $0["item"] }
+      pageCursor = json["next_cursor"]?.stringValue
+      pages += 1
+    } while pageCursor != nil && pages < 100_000
+    let filled = rows
+    try await store.run { db in
+      try db.transaction(durable: true) {
+        // Rows the queue's unanswered writes were laid over stay as the copy has them.
+        let beneath = Set(try db.rows("SELECT DISTINCT item_id FROM queue WHERE verdict IS NULL AND item_id IS NOT NULL", []) {
+          $0.text(0) ?? ""
+        })
+        try db.query("DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE verdict IS NULL AND item_id IS NOT NULL)")
+        for row in filled {
+          guard let id = row["id"]?.stringValue, !beneath.contains(id) else { continue }
+          try db.takeRow(kind: "item", row)
+        }
+        try db.query("UPDATE queue SET instance_id = ? WHERE instance_id IS NULL", [.text(root.instanceId)])
+        try db.setMeta("instance_id", root.instanceId)
+        try db.setMeta("cursor", cursor)
+        try db.setMeta("expired_reason", nil)
+        try db.setMeta("fill", FillState.complete.rawValue)
+      }
+    }
+    hub.send(.refreshed(.filled))
   }
 
-  /// Catches the copy up from its cursor; a `catchup_too_old` frame expires it.
+  /// Reads the head of the copy stream up to its `stream_cursor` frame.
+  func readCursor(server: Server, instanceId: String) async throws -> String {
+    let frames: [EventFrame]
+    do {
+      frames = try await EventStreamReader.read(
+        try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: nil,
+        timeout: server.timeout, done: { $0.type == "stream_cursor" })
+    } catch let failure as EventStreamReader.Failure {
+      throw Self.queueError(failure)
+    }
+    guard let head = frames.last, let cursor = head.json?["cursor"]?.stringValue ?? head.id else {
+      throw QueueError.network(message: "the event stream named no cursor")
+    }
+    if let other = head.json?["instance_id"]?.stringValue, other != instanceId {
+      throw QueueError.copyExpired(reason: "instance_changed")
+    }
+    return cursor
+  }
+
+  static func queueError(_ failure: EventStreamReader.Failure) -> QueueError {
+    switch failure {
+    case .transport(let m): return .network(message: m)
+    case .status(let s, let m): return .server(status: s, code: nil, message: m)
+    case .contract(let served): return .contractMismatch(served: served)
+    case .endedEarly: return .network(message: "the event stream ended before it said where it stood")
+    }
+  }
+
+  /// Catches the copy up from its cursor, applying item events, until the stream is live.
+  ///
+  /// A `catchup_too_old` frame expires the copy: a drain then throws
+  /// `copyExpired(reason: "catchup_too_old")`, and the queue is kept until a fill.
   public func catchUp() async throws {
     try requireWriter()
-    throw QueueError.noServer
-  }
-
-  /// While held, follows the instance's reachability and drains when it comes back, and
-  /// again after a drain left a write undelivered.
-  public func updates() -> AsyncStream<Update> {
-    AsyncStream { $0.finish() }
+    let (_, server) = try client()
+    let (fill, cursor, instance) = try await store.run { db in
+      (try db.meta("fill") ?? "never", try db.meta("cursor"), try db.meta("instance_id"))
+    }
+    switch FillState(rawValue: fill) ?? .never {
+    case .never: throw QueueError.noCursor
+    case .underway: throw QueueError.hydrationIncomplete
+    case .expired:
+      throw QueueError.copyExpired(reason: try await store.run { try $0.meta("expired_reason") } ?? "expired")
+    case .complete: break
+    }
+    guard let cursor else { throw QueueError.noCursor }
+    let frames: [EventFrame]
+    do {
+      frames = try await EventStreamReader.read(
+        try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: cursor,
+        timeout: server.timeout,
+        done: { ["stream_live", "catchup_too_old", "cursor_ahead", "stream_incomplete"].contains($0.type ?? "") })
+    } catch let failure as EventStreamReader.Failure {
+      throw Self.queueError(failure)
+    }
+    let last = frames.last
+    let expiry: String?
+    switch last?.type {
+    case "catchup_too_old": expiry = "catchup_too_old"
+    case "cursor_ahead": expiry = "cursor_ahead"
+    default:
+      if let other = last?.json?["instance_id"]?.stringValue, let instance, other != instance {
+        expiry = "instance_changed"
+      } else {
+        expiry = nil
+      }
+    }
+    if let expiry {
+      try await store.run { db in
+        try db.transaction(durable: true) {
+          try db.setMeta("fill", FillState.expired.rawValue)
+          try db.setMeta("expired_reason", expiry)
+        }
+      }
+      throw QueueError.copyExpired(reason: expiry)
+    }
+    if last?.type == "stream_incomplete" { throw QueueError.network(message: "the instance could not finish the catch-up") }
+    try await store.run { db in
+      try db.transaction(durable: false) {
+        var newCursor = cursor
+        for frame in frames {
+          if let item = frame.json?["item"], let id = item["id"]?.stringValue {
+            // Rows beneath waiting writes keep the copy's values laid over them.
+            let waiting = try db.scalar("SELECT count(*) FROM queue WHERE item_id = ? AND verdict IS NULL", [.text(id)]) ?? 0
+            if waiting == 0 { try db.takeRow(kind: "item", item) }
+          }
+          if let id = frame.id { newCursor = id }
+          if let c = frame.json?["cursor"]?.stringValue { newCursor = c }
+        }
+        try db.setMeta("cursor", newCursor)
+      }
+    }
+    hub.send(.refreshed(.caughtUp))
   }
 }

@@ -12,6 +12,8 @@ public final class WorkingCopy: Sendable {
   let pollTask: Locked<Task<Void, Never>?> = Locked(nil)
   let reachability = Locked<Bool?>(nil)
   let closed = Locked(false)
+  let clientBox = Locked<HTTPClient?>(nil)
+  let updateHolders = Locked(UpdateHolders())
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue
@@ -88,6 +90,8 @@ public final class WorkingCopy: Sendable {
   public func close() {
     closed.withLock { $0 = true }
     pollTask.withLock { $0?.cancel(); $0 = nil }
+    updateHolders.withLock { $0.follower?.cancel(); $0.follower = nil }
+    clientBox.withLock { $0?.invalidate(); $0 = nil }
     hub.finish()
   }
 

@@ -1,0 +1,340 @@
+import Foundation
+
+/// One pass of the drain (contract section 5, with DESIGN 3.1 to 3.3).
+struct DrainPass {
+  /// How many environmental drains in a row set a write aside and then block it.
+  static let failingAloneStreak = 3
+  /// Counted refusals that make a write dead.
+  static let ceiling = 5
+
+  let copy: WorkingCopy
+  let store: Store
+  let client: HTTPClient
+  let server: Server
+  var report = DrainReport()
+  /// Writes set aside in this pass (failing while others are answered).
+  var setAside: [String: QueuedWrite] = [:]
+  /// Environmental failures met in this pass.
+  var environmentalFailures = 0
+  /// Writes the instance answered in this pass, set-aside writes excluded.
+  var answeredOthers = 0
+  var ended = false
+
+  init(copy: WorkingCopy, client: HTTPClient, server: Server) {
+    self.copy = copy
+    self.store = copy.store
+    self.client = client
+    self.server = server
+  }
+
+  static func now() -> String { Identifiers.now() }
+
+  mutating func run() async throws -> DrainReport {
+    // Preconditions: nothing sent, queue unchanged.
+    let (fill, expiredReason, copyInstance) = try await store.run { db in
+      (try db.meta("fill") ?? "never", try db.meta("expired_reason"), try db.meta("instance_id"))
+    }
+    switch FillState(rawValue: fill) ?? .never {
+    case .never: throw QueueError.noCursor
+    case .underway: throw QueueError.hydrationIncomplete
+    case .expired: throw QueueError.copyExpired(reason: expiredReason ?? "expired")
+    case .complete: break
+    }
+    try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
+
+    let owed = try await store.run { db in
+      try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
+    }
+    let pendingCount = try await store.run { try $0.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") ?? 0 }
+    if pendingCount == 0 && owed.isEmpty { return report }
+
+    // Confirm the instance before anything is sent.
+    do {
+      let root = try await copy.readRoot()
+      if let copyInstance, root.instanceId != copyInstance {
+        try await store.run { db in
+          try db.transaction(durable: true) {
+            try db.setMeta("fill", FillState.expired.rawValue)
+            try db.setMeta("expired_reason", "instance_changed")
+          }
+        }
+        throw QueueError.copyExpired(reason: "instance_changed")
+      }
+    } catch QueueError.network(let message) {
+      report.undelivered = pendingCount
+      report.unavailable = "the server could not say which instance it is, so nothing was sent: \(message)"
+      return report
+    }
+
+    // Owed read-backs go first; the first that cannot get through ends the pass before sending.
+    for (id, kind, rowId) in owed {
+      do {
+        let read = try await copy.readRow(kind: kind, id: rowId)
+        try await store.run { db in
+          try db.transaction(durable: false) {
+            if case .row(let row) = read { try db.takeRow(kind: kind, row) }
+            if case .absent = read { try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)]) }
+            try db.query("DELETE FROM read_backs WHERE id = ?", [.text(id)])
+          }
+        }
+      } catch QueueError.network(let message) {
+        report.undelivered = pendingCount
+        report.unavailable = "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
+        return report
+      }
+    }
+
+    var lastSeq = 0
+    batches: while true {
+      let after = lastSeq
+      let batch = try await store.run { try $0.unanswered(after: after, limit: 256) }
+      if batch.isEmpty { break }
+      for (seq, w) in batch {
+        lastSeq = seq
+        if report.stopped != nil { break batches }
+        if ended {
+          report.undelivered += 1
+          continue
+        }
+        try await visit(w, copyInstance: copyInstance)
+      }
+    }
+
+    // Set-aside writes whose streak reached the mark are blocked if others were answered.
+    for (id, w) in setAside {
+      let streak = try await store.run { try $0.scalar("SELECT environmental_streak FROM queue WHERE id = ?", [.text(id)]) ?? 0 }
+      if streak >= DrainPass.failingAloneStreak && answeredOthers > 0 {
+        let now = DrainPass.now()
+        try await store.run { db in
+          try db.transaction(durable: false) {
+            try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
+          }
+        }
+        report.verdicts.append(
+          DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
+            verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
+      }
+    }
+    return report
+  }
+
+  /// Decides, sends and settles one unanswered write.
+  mutating func visit(_ w0: QueuedWrite, copyInstance: String?) async throws {
+    // Re-read: an earlier answer in this pass may have settled or moved it.
+    guard let w = try await store.run({ try $0.write(id: w0.id) }), w.verdict == nil else { return }
+    let now = DrainPass.now()
+
+    // A write queued against another instance than the copy's is not sent.
+    if let instance = w.instanceId, let copyInstance, instance != copyInstance {
+      try await settle(w, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
+      report.unsent += 1
+      return
+    }
+
+    // Readiness: held, refused with its dependency, or free.
+    switch try await readiness(w) {
+    case .held:
+      try await store.run { try $0.markWaiting(w.id) }
+      report.held += 1
+      return
+    case .refusedWith(let reason):
+      try await settle(w, .refused(Refusal(reason: reason)), now: now, clearFailure: true, sent: false)
+      report.unsent += 1
+      return
+    case .free:
+      break
+    }
+    if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
+      try await settle(
+        w, .refused(Refusal(reason: "the delete has no confirmed server version to remove; read the item before deleting it")),
+        now: now, clearFailure: true, sent: false)
+      report.unsent += 1
+      return
+    }
+
+    let request: WriteRequest
+    do {
+      request = try WriteRequest(w, blobFolder: store.blobFolder)
+    } catch let missing as WriteRequest.BytesMissing {
+      try await settle(
+        w, .refused(Refusal(reason: "the bytes of \(missing.hash) are no longer held beside the working copy")),
+        now: now, clearFailure: true, sent: false)
+      report.unsent += 1
+      return
+    } catch {
+      try await countFailure(w, answer: nil, now: now)
+      report.unmade += 1
+      return
+    }
+    guard let url = request.url(origin: server.url) else {
+      try await countFailure(w, answer: nil, now: now)
+      report.unmade += 1
+      return
+    }
+
+    try await store.run { db in try db.markSent(w.id, baseVersion: w.baseVersion, body: w.body) }
+    var headers = ["Content-Type": request.contentType]
+    if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
+    let outcome: Outcome
+    var answerText: String?
+    do {
+      let answer = try await client.send(request.method, url, headers: headers, body: request.body, key: server.key)
+      answerText = answer.text ?? "<\(answer.body.count) bytes, not UTF-8>"
+      if let seconds = answer.retryAfterSeconds {
+        report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(report.retryAfterSeconds ?? 0, seconds))
+      }
+      outcome = Outcome.classify(answer, for: w)
+    } catch let e as TransportError {
+      outcome = .environmental(status: nil, text: nil, why: e.message, rateLimited: false)
+    }
+    try await take(outcome, for: w, answer: answerText, now: now)
+  }
+
+  enum Readiness { case free, held, refusedWith(String) }
+
+  /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds).
+  func readiness(_ w: QueuedWrite) async throws -> Readiness {
+    let setAside = Set(self.setAside.keys)
+    return try await store.run { db in
+      if let f = w.follows, let g = try db.gate(f) {
+        if setAside.contains(f) || g.verdict == nil { return .held }
+        if g.verdict == "blocked" && (g.reason == "credential_refused" || g.reason == "failing_alone") { return .held }
+      }
+      for d in w.dependsOn {
+        guard let g = try db.gate(d) else { continue }
+        if setAside.contains(d) || g.verdict == nil || g.verdict == "blocked" { return .held }
+        if g.verdict == "refused" || g.verdict == "dead" {
+          return .refusedWith("the \(g.kind.words) it waits for was \(g.verdict!)")
+        }
+      }
+      return .free
+    }
+  }
+
+  /// Stores a verdict reached in this pass and lists it in the report.
+  mutating func settle(
+    _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool = true, answer: String? = nil,
+    replayed: Bool = false, row: JSONValue? = nil
+  ) async throws {
+    try await store.run { db in
+      try db.transaction(durable: false) {
+        try db.recordVerdict(id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed)
+        if clearFailure { try db.clearFailure(w.id) }
+        if let row {
+          try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row)
+          if w.kind == .createItem, let id = row["id"]?.stringValue, let version = row["version"]?.intValue {
+            try db.moveOntoAnsweredCreate(item: id, version: version)
+          }
+        }
+      }
+    }
+    var conflicted: String?
+    if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
+    report.verdicts.append(
+      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
+        refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted))
+  }
+
+  /// Counts one refusal against the ceiling.
+  mutating func countFailure(_ w: QueuedWrite, answer: String?, now: String) async throws {
+    let n = try await store.run { db in
+      try db.transaction(durable: false) {
+        try db.clearFailure(w.id)
+        return try db.countRefusal(w.id, answer: answer, now: now)
+      }
+    }
+    report.verdicts.append(
+      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= DrainPass.ceiling ? .dead : nil,
+        refusals: n))
+  }
+
+  /// Reads the outcome into the store and the report.
+  mutating func take(_ outcome: Outcome, for w: QueuedWrite, answer: String?, now: String) async throws {
+    switch outcome {
+    case .success(let verdict, let row, let replayed):
+      try await settle(w, verdict, now: now, clearFailure: true, answer: answer, replayed: replayed, row: row)
+      report.answered += 1
+      answeredOthers += 1
+    case .refused(let refusal):
+      try await settle(w, .refused(refusal), now: now, clearFailure: true, answer: answer)
+      report.answered += 1
+      answeredOthers += 1
+      try await readBack(w)
+    case .blocked(let reason, let refusal):
+      try await settle(w, .blocked(reason: reason, refusal: refusal), now: now, clearFailure: true, answer: answer)
+      report.answered += 1
+      answeredOthers += 1
+    case .unclaimedSource(let source, let refusal):
+      try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
+      let others = try await store.run { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
+      if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
+      report.answered += 1
+      answeredOthers += 1
+      for id in others {
+        report.verdicts.append(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
+      }
+    case .credentialStop(let refusal):
+      try await store.run { db in try db.clearFailure(w.id) }
+      let parked = try await store.run { db in
+        try db.transaction(durable: false) {
+          try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
+          return try db.parkAll(refusal: refusal)
+        }
+      }
+      report.stopped = "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"
+      report.verdicts.append(
+        DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
+          verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
+    case .counted:
+      try await countFailure(w, answer: answer, now: now)
+      report.answered += 1
+      answeredOthers += 1
+    case .environmental(let status, let text, let why, let rateLimited):
+      let streakBefore = w.environmentalStreak
+      try await store.run { db in
+        try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
+      }
+      report.undelivered += 1
+      environmentalFailures += 1
+      let streak = rateLimited ? streakBefore : streakBefore + 1
+      if environmentalFailures == 1 && !rateLimited && streak >= 2 {
+        // It failed in the last drain too: set it aside and go on with what doesn't need it.
+        setAside[w.id] = w
+      } else {
+        ended = true
+        report.unavailable = why
+      }
+      report.verdicts.append(
+        DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
+    case .contractMismatch(let served):
+      try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+      throw QueueError.contractMismatch(served: served)
+    case .redirect(let status, let location):
+      throw QueueError.redirected(status: status, location: location)
+    }
+  }
+
+  /// Puts a refused write's row back as the instance holds it; owed when the read fails.
+  mutating func readBack(_ w: QueuedWrite) async throws {
+    let kind = w.kind.isEdgeWrite ? "edge" : "item"
+    guard let rowId = w.kind.isEdgeWrite ? w.edgeId : w.itemId, w.kind != .uploadBlob else { return }
+    do {
+      let read = try await copy.readRow(kind: kind, id: rowId)
+      try await store.run { db in
+        switch read {
+        case .row(let row): try db.takeRow(kind: kind, row)
+        case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
+        }
+      }
+    } catch QueueError.network(let message) {
+      try await store.run { db in
+        try db.query("INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
+          [.text(w.id), .text(kind), .text(rowId)])
+      }
+      ended = true
+      report.unavailable = "a refused write's row could not be read back: \(message)"
+    } catch {
+      // Another refusal of the read: the row stays as the copy has it.
+    }
+  }
+}

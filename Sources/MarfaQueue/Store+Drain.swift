@@ -1,0 +1,99 @@
+/// The store's side of a drain: readiness, marks, failures, parking.
+extension SQLite {
+  /// The unanswered writes after `seq`, in send order, a batch at a time.
+  func unanswered(after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
+    try rows(
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE verdict IS NULL AND seq > ? ORDER BY seq LIMIT ?",
+      [.int(seq), .int(limit)]
+    ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
+  }
+
+  /// Puts self-clearing blocks (`credential_refused`) back to no verdict, under the same key.
+  func unblockSelfClearing() throws {
+    try query("UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL WHERE verdict = 'blocked' AND reason = 'credential_refused'")
+    try query("UPDATE queue SET waiting = 0 WHERE waiting = 1")
+  }
+
+  /// A write's verdict name and refused-unsent state, for readiness; nil when it is gone.
+  func gate(_ id: String) throws -> (verdict: String?, reason: String?, kind: WriteKind)? {
+    var out: (String?, String?, WriteKind)?
+    try query("SELECT verdict, reason, kind FROM queue WHERE id = ?", [.text(id)]) { r in
+      out = (r.text(0), r.text(1), WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
+    }
+    return out
+  }
+
+  /// Marks the write held behind another.
+  func markWaiting(_ id: String) throws {
+    try query("UPDATE queue SET waiting = 1 WHERE id = ?", [.text(id)])
+  }
+
+  /// Marks the write sent, before its request goes (with the body as it will go).
+  func markSent(_ id: String, baseVersion: Int?, body: JSONValue) throws {
+    try query("UPDATE queue SET sent = 1, waiting = 0, base_version = ?, payload = ? WHERE id = ?",
+      [.of(baseVersion), .text(body.text), .text(id)])
+  }
+
+  /// Records an environmental failure: the last failure, and the streak unless it was a 429
+  /// or the write already met one in this drain.
+  func recordEnvironmental(_ id: String, status: Int?, text: String?, addToStreak: Bool) throws {
+    try query(
+      """
+      UPDATE queue SET last_failure_status = ?, last_failure_text = ?,
+        environmental_streak = environmental_streak + ? WHERE id = ?
+      """, [.of(status), .of(text.map(LastFailure.cut)), .int(addToStreak ? 1 : 0), .text(id)])
+  }
+
+  /// Clears the last failure and streak: the write was answered, refused or released.
+  func clearFailure(_ id: String) throws {
+    try query("UPDATE queue SET last_failure_status = NULL, last_failure_text = NULL, environmental_streak = 0 WHERE id = ?",
+      [.text(id)])
+  }
+
+  /// Counts one refusal; the fifth makes the write dead. Returns the new count.
+  func countRefusal(_ id: String, answer: String?, now: String) throws -> Int {
+    try query("UPDATE queue SET refusals = MIN(refusals + 1, 5), answer = COALESCE(?, answer) WHERE id = ?",
+      [.of(answer), .text(id)])
+    let n = try scalar("SELECT refusals FROM queue WHERE id = ?", [.text(id)]) ?? 0
+    if n >= 5 {
+      try query("UPDATE queue SET verdict = 'dead', reason = NULL, answered_at = ? WHERE id = ?", [.text(now), .text(id)])
+    }
+    return n
+  }
+
+  /// Parks every unanswered write `credential_refused`; returns how many.
+  func parkAll(refusal: Refusal) throws -> Int {
+    try query(
+      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ?, waiting = 0 WHERE verdict IS NULL",
+      [.text(refusal.wireJSON.text)])
+    return changes
+  }
+
+  /// Blocks every unanswered create naming `source`; returns their ids.
+  func blockSource(_ source: String, refusal: Refusal) throws -> [String] {
+    let ids = try rows(
+      "SELECT id FROM queue WHERE verdict IS NULL AND kind = 'create_item' AND json_extract(payload, '$.source') = ?",
+      [.text(source)]) { $0.text(0) ?? "" }
+    for id in ids {
+      try query("UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE id = ?",
+        [.text(refusal.wireJSON.text), .text(id)])
+    }
+    return ids
+  }
+
+  /// Moves writes queued against a create's version 0 onto the version its answer gave.
+  func moveOntoAnsweredCreate(item: String, version: Int) throws {
+    try query(
+      """
+      UPDATE queue SET base_version = ?, payload = CASE WHEN kind = 'update_item'
+        THEN json_set(payload, '$.version', ?) ELSE payload END
+      WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0 AND kind IN ('update_item','delete_item')
+      """, [.int(version), .int(version), .text(item)])
+  }
+
+  /// Takes a row the instance answered with into the copy.
+  func takeRow(kind: String, _ row: JSONValue) throws {
+    guard let id = row["id"]?.stringValue else { return }
+    try putRow(kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row)
+  }
+}

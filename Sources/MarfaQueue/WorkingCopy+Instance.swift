@@ -1,0 +1,118 @@
+import Foundation
+
+/// Talking to the instance: the client, the root, item reads.
+extension WorkingCopy {
+  /// The client for the current server (one per copy, made on first use).
+  func client() throws -> (HTTPClient, Server) {
+    guard let server = self.server else { throw QueueError.noServer }
+    let client = clientBox.withLock { box -> HTTPClient in
+      if let c = box, c.timeout == server.timeout { return c }
+      box?.invalidate()
+      let c = HTTPClient(timeout: server.timeout)
+      box = c
+      return c
+    }
+    return (client, server)
+  }
+
+  /// The full URL of a path on the server.
+  static func url(_ server: Server, _ path: String, query: String? = nil) throws -> URL {
+    var text = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
+    text += path
+    if let query { text += "?" + query }
+    guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+      throw QueueError.invalid(message: "not an http(s) URL: \(server.url)")
+    }
+    return url
+  }
+
+  /// What the root says: which instance is there.
+  struct Root: Sendable {
+    var instanceId: String
+    var contract: String?
+  }
+
+  /// Reads `GET /`; a network failure throws ``QueueError/network(message:)``.
+  func readRoot() async throws -> Root {
+    let (client, server) = try client()
+    let answer: HTTPAnswer
+    do {
+      answer = try await client.send("GET", try Self.url(server, "/"), key: server.key)
+    } catch let e as TransportError {
+      noteReachable(false)
+      throw QueueError.network(message: e.message)
+    }
+    if !answer.namesAContract && !(200..<300).contains(answer.status) {
+      noteReachable(false)
+      throw QueueError.network(message: "the root answered \(answer.status) and named no contract (a proxy or gateway)")
+    }
+    guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
+    if (300..<400).contains(answer.status) {
+      throw QueueError.redirected(status: answer.status, location: answer.header("Location"))
+    }
+    guard (200..<300).contains(answer.status) else {
+      if answer.status >= 500 || answer.status == 429 || answer.status == 408 {
+        noteReachable(false)
+        throw QueueError.network(message: "the root answered \(answer.status)")
+      }
+      let err = answer.json?["error"]
+      throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
+    }
+    guard let id = answer.json?["instance_id"]?.stringValue, !id.isEmpty else {
+      throw QueueError.network(message: "the root did not say which instance it is")
+    }
+    noteReachable(true)
+    return Root(instanceId: id, contract: answer.header("X-Marfa-Contract"))
+  }
+
+  /// Tells the streams when reachability changes.
+  func noteReachable(_ reachable: Bool) {
+    let changed = reachability.withLock { r -> Bool in
+      defer { r = reachable }
+      return r != reachable
+    }
+    if changed { hub.send(reachable ? .serverReachable : .serverUnreachable) }
+  }
+
+  /// The outcome of reading one row back from the instance.
+  enum RowRead: Sendable {
+    case row(JSONValue)
+    case absent
+  }
+
+  /// Reads an item (or edge) row: `GET /items/{id}?include=metadata`.
+  ///
+  /// - Throws: ``QueueError/network(message:)`` when it could not be read for the network's reasons.
+  func readRow(kind: String, id: String) async throws -> RowRead {
+    let (client, server) = try client()
+    let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? id
+    let url = kind == "edge"
+      ? try Self.url(server, "/edges/\(encoded)")
+      : try Self.url(server, "/items/\(encoded)", query: "include=metadata")
+    let answer: HTTPAnswer
+    do {
+      answer = try await client.send("GET", url, key: server.key)
+    } catch let e as TransportError {
+      throw QueueError.network(message: e.message)
+    }
+    guard answer.namesAContract else {
+      throw QueueError.network(message: "the read was answered \(answer.status) without naming a contract")
+    }
+    guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
+    if answer.status >= 500 || answer.status == 429 || answer.status == 408 || answer.status == 425 {
+      throw QueueError.network(message: "the read was answered \(answer.status)")
+    }
+    if answer.status == 404 || answer.status == 403
+      || (answer.status == 400 && answer.json?["error"]?["code"]?.stringValue == "invalid_id")
+    {
+      return .absent
+    }
+    guard (200..<300).contains(answer.status), let json = answer.json,
+      let row = kind == "edge" ? (json["edge"] ?? json) : json["item"]
+    else {
+      let err = answer.json?["error"]
+      throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue ?? "the row could not be read")
+    }
+    return .row(row)
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The request a queued write is sent as (contract 6.2).
+struct WriteRequest: Sendable {
+  var method: String
+  var path: String
+  var query: [(String, String)] = []
+  var body: [UInt8]
+  var contentType = "application/json"
+  var sendsKey = true
+
+  /// Builds the request for a write; throws ``QueueError/invalid(message:)`` when it cannot be made.
+  init(_ w: QueuedWrite, blobFolder: String) throws {
+    func seg(_ s: String?) throws -> String {
+      guard let s, !s.isEmpty else { throw QueueError.invalid(message: "the write names no row") }
+      return s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? s
+    }
+    body = Array(w.body.text.utf8)
+    switch w.kind {
+    case .createItem: method = "POST"; path = "/items"
+    case .updateItem:
+      method = "PATCH"; path = "/items/\(try seg(w.itemId))"; query = [("conflict", "auto")]
+    case .deleteItem:
+      method = "DELETE"; path = "/items/\(try seg(w.itemId))"; query = [("version", String(w.baseVersion ?? 0))]
+    case .restoreItem: method = "POST"; path = "/items/\(try seg(w.itemId))/restore"
+    case .transitionItem: method = "POST"; path = "/items/\(try seg(w.itemId))/transition"
+    case .createEdge: method = "POST"; path = "/edges"
+    case .updateEdge: method = "PATCH"; path = "/edges/\(try seg(w.edgeId))"
+    case .deleteEdge: method = "DELETE"; path = "/edges/\(try seg(w.edgeId))"
+    case .replaceMetadata: method = "PUT"; path = "/items/\(try seg(w.itemId))/metadata"
+    case .mergeMetadata: method = "PATCH"; path = "/items/\(try seg(w.itemId))/metadata"
+    case .addTag: method = "POST"; path = "/items/\(try seg(w.itemId))/tags"
+    case .removeTag: method = "DELETE"; path = "/items/\(try seg(w.itemId))/tags/\(try seg(w.tag))"
+    case .writeExtension: method = "PUT"; path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
+    case .deleteExtension: method = "DELETE"; path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
+    case .uploadBlob:
+      method = "POST"; path = "/blobs"; sendsKey = false
+      contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
+      guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
+      guard let data = FileManager.default.contents(atPath: blobFolder + "/" + hash) else {
+        throw WriteRequest.BytesMissing(hash: hash)
+      }
+      body = Array(data)
+    }
+  }
+
+  /// The bytes of an upload are no longer held beside the store.
+  struct BytesMissing: Error { var hash: String }
+
+  /// The full URL under `origin`.
+  func url(origin: String) -> URL? {
+    var text = origin.hasSuffix("/") ? String(origin.dropLast()) : origin
+    text += path
+    if !query.isEmpty {
+      text += "?" + query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
+        .joined(separator: "&")
+    }
+    return URL(string: text)
+  }
+}
