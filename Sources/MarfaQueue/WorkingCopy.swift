@@ -108,8 +108,10 @@ public final class WorkingCopy: Sendable {
   private func startFollowingSaves() {
     let store = self.store
     let hub = self.hub
+    // Read where the store stands now, so a commit right after opening is not missed.
+    let start = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
     let task = Task.detached {
-      var last = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+      var last = start
       var idleMs: UInt64 = 50
       while !Task.isCancelled {
         try? await Task.sleep(nanoseconds: idleMs * 1_000_000)
