@@ -14,6 +14,8 @@ final class HTTPServer: @unchecked Sendable {
   private let lock = NSLock()
   private var session: ListenSession?
   private var boundPort: UInt16
+  /// The server's live threads and open descriptors.
+  let activity = ServerActivity()
 
   /// A server that will listen on `port` (0: an ephemeral port, fixed at the first `listen()`).
   init(port: UInt16, handler: @escaping Handler) {
@@ -34,7 +36,8 @@ final class HTTPServer: @unchecked Sendable {
       if session != nil { return boundPort }
       let listener = try Socket.listen(port: boundPort)
       boundPort = listener.port
-      let s = try ListenSession(listener: listener.fd, handler: handler)
+      activity.opened()
+      let s = try ListenSession(listener: listener.fd, handler: handler, activity: activity)
       session = s
       s.startAccepting()
       return boundPort

@@ -5,18 +5,22 @@ final class ListenSession: @unchecked Sendable {
   private let listener: Int32
   private let wake: (read: Int32, write: Int32)
   private let handler: HTTPServer.Handler
+  private let activity: ServerActivity
   private let threads = DispatchGroup()
   private let lock = NSLock()
   private var connections: Set<Int32> = []
   private var ending = false
 
-  init(listener: Int32, handler: @escaping HTTPServer.Handler) throws {
+  init(listener: Int32, handler: @escaping HTTPServer.Handler, activity: ServerActivity) throws {
     self.listener = listener
     self.handler = handler
+    self.activity = activity
     do {
       self.wake = try Socket.wakePipe()
+      activity.opened(2)
     } catch {
       Socket.close(listener)
+      activity.closed()
       throw error
     }
   }
@@ -24,9 +28,12 @@ final class ListenSession: @unchecked Sendable {
   /// Starts the accepting thread.
   func startAccepting() {
     threads.enter()
+    activity.threadStarted()
     let thread = Thread { [self] in
       acceptLoop()
       Socket.close(listener)
+      activity.closed()
+      activity.threadEnded()
       threads.leave()
     }
     thread.name = "scripted-instance-accept"
@@ -43,6 +50,7 @@ final class ListenSession: @unchecked Sendable {
     threads.wait()
     Socket.close(wake.read)
     Socket.close(wake.write)
+    activity.closed(2)
   }
 
   private func acceptLoop() {
@@ -52,6 +60,7 @@ final class ListenSession: @unchecked Sendable {
       case .timedOut: continue
       case .readable:
         guard let fd = Socket.accept(listener) else { continue }
+        activity.opened()
         let taken = lock.withLock {
           if ending { return false }
           connections.insert(fd)
@@ -60,13 +69,17 @@ final class ListenSession: @unchecked Sendable {
         }
         guard taken else {
           Socket.close(fd)
+          activity.closed()
           return
         }
+        activity.threadStarted()
         let thread = Thread { [self] in
           var connection = HTTPConnection(fd: fd, wake: wake.read, handler: handler)
           connection.run()
           lock.withLock { _ = connections.remove(fd) }
           Socket.close(fd)
+          activity.closed()
+          activity.threadEnded()
           threads.leave()
         }
         thread.name = "scripted-instance-connection"

@@ -99,6 +99,12 @@ public final class ScriptedInstance: @unchecked Sendable {
     return URL(string: "http://127.0.0.1:\(server.port)")
   }
 
+  /// The listening server's live threads and open descriptors (0 and 0 once stopped).
+  var activity: (threads: Int, descriptors: Int) {
+    guard let server = lock.withLock({ server }) else { return (0, 0) }
+    return (server.activity.threads, server.activity.descriptors)
+  }
+
   // MARK: Identity and keys
 
   /// The instance id `GET /` and stream frames name.

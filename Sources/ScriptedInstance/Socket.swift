@@ -111,6 +111,12 @@ enum Socket {
     _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
   }
 
+  /// Makes the coming close reset the connection (RST) rather than end it in order.
+  static func resetOnClose(_ fd: Int32) {
+    var hard = linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+  }
+
   /// Closes a descriptor.
   static func close(_ fd: Int32) {
     _ = Glibc.close(fd)
