@@ -81,7 +81,7 @@ struct HTTPConnection {
   private func wantsKeepAlive(_ request: HTTPRequest) -> Bool {
     let connection = request.header("Connection")?.lowercased() ?? ""
     if connection.contains("close") { return false }
-    return true
+    return !request.http10 || connection.contains("keep-alive")
   }
 
   /// Reads more bytes into the buffer; false when the client closed, an error came or the server stops.
@@ -117,9 +117,7 @@ struct HTTPConnection {
                       String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
     }
     var request = HTTPRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: [])
-    if requestLine[2] == "HTTP/1.0", request.header("Connection")?.lowercased() != "keep-alive" {
-      request.headers.append(("Connection", "close"))
-    }
+    request.http10 = requestLine[2] == "HTTP/1.0"
 
     // The body.
     let chunked = request.header("Transfer-Encoding")?.lowercased().contains("chunked") ?? false

@@ -10,6 +10,8 @@ struct HTTPRequest: Sendable {
   var headers: [(name: String, value: String)]
   /// The body bytes (de-chunked).
   var body: [UInt8]
+  /// Whether the request line said `HTTP/1.0` (no keep-alive unless asked for).
+  var http10 = false
 
   /// The raw (still percent-encoded) path of the target.
   var rawPath: String {

@@ -59,7 +59,10 @@ final class ListenSession: @unchecked Sendable {
       case .woken: return
       case .timedOut: continue
       case .readable:
-        guard let fd = Socket.accept(listener) else { continue }
+        guard let fd = Socket.accept(listener) else {
+          Thread.sleep(forTimeInterval: 0.01)  // out of descriptors, say: don't spin
+          continue
+        }
         activity.opened()
         let taken = lock.withLock {
           if ending { return false }

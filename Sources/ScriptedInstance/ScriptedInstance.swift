@@ -27,7 +27,8 @@ public final class ScriptedInstance: @unchecked Sendable {
   let lock = NSLock()
   private var server: HTTPServer?
   private let requestedPort: UInt16
-  private let scenario: Scenario
+  /// The scenario the instance was loaded with (its writes are for a client to queue).
+  public let scenario: Scenario
 
   // Everything below is guarded by `lock`.
   var model: MarfaModel

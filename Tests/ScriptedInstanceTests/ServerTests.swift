@@ -40,6 +40,14 @@ import Testing
     #expect(c.closedByPeer(timeout: 2))
   }
 
+  @Test func anHTTP10RequestIsAnsweredAndTheConnectionClosed() throws {
+    let h = try Harness()
+    let c = try RawConnection(port: h.port)
+    c.send("GET / HTTP/1.0\r\n\r\n")
+    #expect(try c.readResponse().header("Connection") == "close")
+    #expect(c.closedByPeer(timeout: 2))
+  }
+
   @Test func chunkedRequestBodyIsReadWhole() throws {
     let h = try Harness()
     let c = try RawConnection(port: h.port)
@@ -145,6 +153,19 @@ import Testing
     let error = await #expect(throws: URLError.self) { _ = try await URLSession.shared.data(for: request) }
     #expect(error?.code == .timedOut)
     #expect(Date().timeIntervalSince(began) < 5)
+  }
+
+  @Test func urlSessionUploadsAMegabyteBlobNamedByItsHash() async throws {
+    let h = try Harness()
+    let bytes = [UInt8](repeating: 7, count: 1 << 20)
+    var request = URLRequest(url: h.url.appendingPathComponent("blobs"))
+    request.httpMethod = "POST"
+    request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+    let (data, response) = try await URLSession.shared.upload(for: request, from: Data(bytes))
+    #expect((response as? HTTPURLResponse)?.statusCode == 201)
+    let answer = ScriptedJSONBox(bytes: Array(data))
+    #expect(answer["size_bytes"].int == bytes.count)
+    #expect(answer["hash"].string == SHA256.hex(bytes))
   }
 
   @Test func urlSessionWritesAndReadsJSON() async throws {
