@@ -32,7 +32,7 @@ extension MarfaModel {
       sourceId: sourceId, occurredAt: fields["occurred_at"]?.stringValue, createdAt: now, updatedAt: now,
       seq: nextOrder())
     item.keepSnapshot()
-    items[item.id] = item
+    insert(item)
     logItem("item.created", item)
     return .ok(item.withMetadata, status: 201)
   }
@@ -144,7 +144,7 @@ extension MarfaModel {
     items[id] = item
     logItem("item.updated", item)
     if let copy {
-      items[copy.id] = copy
+      insert(copy)
       logItem("item.created", copy)
       let now = Timestamp.now()
       let edge = EdgeRecord(
@@ -189,7 +189,7 @@ extension MarfaModel {
 
   /// `POST /items/{id}/purge`: the item and its edges are gone for good.
   mutating func purgeItem(_ id: String) -> ModelAnswer {
-    guard let item = items.removeValue(forKey: id) else { return .itemNotFound(id) }
+    guard let item = remove(id) else { return .itemNotFound(id) }
     edges = edges.filter { $0.value.sourceId != id && $0.value.targetId != id }
     logItem("item.purged", item)
     return .ok(["ok": true])
@@ -204,11 +204,18 @@ extension MarfaModel {
 
   /// `GET /items`: a page of `{item, metadata}` in creation order and the cursor of the next page.
   func listItems(state: String?, types: Set<String>?, limit: Int, after cursor: Int, withEdges: Bool) -> ModelAnswer {
-    let chosen = items.values.filter { item in
-      item.seq > cursor && (types?.contains(item.type) ?? true)
-        && (state == "any" || (state.map { item.state == $0 } ?? (item.state != "trashed")))
-    }.sorted { $0.seq < $1.seq }
-    let page = chosen.prefix(limit)
+    var page: [ItemRecord] = []
+    var more = false
+    for entry in itemOrder[orderIndex(after: cursor)...] {
+      guard let item = items[entry.id], types?.contains(item.type) ?? true,
+        state == "any" || (state.map { item.state == $0 } ?? (item.state != "trashed"))
+      else { continue }
+      if page.count == limit {
+        more = true
+        break
+      }
+      page.append(item)
+    }
     let data = page.map { item -> ScriptedJSON in
       var entry = item.withMetadata.objectValue!
       if withEdges {
@@ -217,7 +224,7 @@ extension MarfaModel {
       }
       return .object(entry)
     }
-    let next: ScriptedJSON = chosen.count > limit ? .string(String(page.last!.seq)) : .null
+    let next: ScriptedJSON = more ? .string(String(page.last!.seq)) : .null
     return ModelAnswer(status: 200, body: ["data": .array(data), "next_cursor": next])
   }
 }

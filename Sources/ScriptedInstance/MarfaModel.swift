@@ -17,6 +17,8 @@ struct MarfaModel: Sendable {
 
   var types: [String: ItemType] = [:]
   var items: [String: ItemRecord] = [:]
+  /// The ids of the items held, by creation order (`seq` ascending), for paging.
+  private(set) var itemOrder: [(seq: Int, id: String)] = []
   var edges: [String: EdgeRecord] = [:]
   var blobs: [String: Blob] = [:]
   var events: [Event] = []
@@ -45,6 +47,31 @@ struct MarfaModel: Sendable {
   mutating func nextOrder() -> Int {
     nextSeq += 1
     return nextSeq
+  }
+
+  /// Holds a new item (or replaces one of the same id, which then takes its new place in the order).
+  mutating func insert(_ item: ItemRecord) {
+    if items[item.id] != nil { itemOrder.removeAll { $0.id == item.id } }
+    items[item.id] = item
+    itemOrder.append((item.seq, item.id))
+  }
+
+  /// Lets an item go for good.
+  mutating func remove(_ id: String) -> ItemRecord? {
+    guard let item = items.removeValue(forKey: id) else { return nil }
+    itemOrder.removeAll { $0.id == id }
+    return item
+  }
+
+  /// The position in `itemOrder` of the first item created after `seq`.
+  func orderIndex(after seq: Int) -> Int {
+    var low = 0
+    var high = itemOrder.count
+    while low < high {
+      let mid = (low + high) / 2
+      if itemOrder[mid].seq <= seq { low = mid + 1 } else { high = mid }
+    }
+    return low
   }
 
   /// Appends an event for an item (`item.created`…) carrying `{item, metadata}`.
@@ -91,7 +118,7 @@ struct MarfaModel: Sendable {
       record.properties = properties
       record.keepSnapshot()
     }
-    items[record.id] = record
+    insert(record)
     logItem("item.created", record)
   }
 

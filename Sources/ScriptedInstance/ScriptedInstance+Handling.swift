@@ -134,13 +134,14 @@ extension ScriptedInstance {
       return .response(response)
     }
     let answer = door(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
+    let response = Self.http(answer)
     if ![401, 403].contains(answer.status) && answer.status < 500 {
       records[key] = IdempotencyRecord(
         key: key, method: request.method, path: request.path, requestBody: request.body, status: answer.status,
-        answer: answer.body.text)
+        answer: String(decoding: response.body, as: UTF8.self))
     }
     if answer.applied { applied[key, default: 0] += 1 }
-    return .response(Self.http(answer))
+    return .response(response)
   }
 
   /// The model's answer at one door, or nil when no door has that method and path.

@@ -63,6 +63,11 @@ extension ScriptedJSON {
 
   private static func writeString(_ s: String, to out: inout String) {
     out += "\""
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      out += s
+      out += "\""
+      return
+    }
     for scalar in s.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""

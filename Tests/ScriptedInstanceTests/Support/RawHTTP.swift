@@ -86,7 +86,10 @@ final class RawConnection {
   private func find(_ needle: String) -> Int? {
     let n = Array(needle.utf8)
     guard buffer.count >= n.count else { return nil }
-    for i in 0...(buffer.count - n.count) where Array(buffer[i..<i + n.count]) == n { return i }
+    outer: for i in 0...(buffer.count - n.count) {
+      for j in 0..<n.count where buffer[i + j] != n[j] { continue outer }
+      return i
+    }
     return nil
   }
 
