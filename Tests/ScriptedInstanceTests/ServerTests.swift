@@ -82,6 +82,41 @@ import Testing
     #expect(c.closedByPeer(timeout: 2))
   }
 
+  @Test func aMalformedRequestIsAnswered400AndTheServerGoesOn() throws {
+    let h = try Harness()
+    let c = try RawConnection(port: h.port)
+    c.send("garbage\r\nno colon here\r\n\r\n")
+    #expect(try c.readResponse().status == 400)
+    let notJSON = try h.send("POST", "/items", json: "{not json")
+    #expect(notJSON.status == 400)
+    #expect(notJSON.json["error"]["code"].string == "validation_error")
+    #expect(try h.send("GET", "/").status == 200)
+  }
+
+  @Test func concurrentClientsEachHaveTheirWriteAppliedOnce() async throws {
+    let h = try Harness()
+    let port = h.port
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for client in 0..<8 {
+        group.addTask {
+          let c = try RawConnection(port: port)
+          for i in 0..<25 {
+            let body = #"{"id":"c\#(client)-\#(i)","type":"note"}"#
+            for _ in 0..<2 {
+              c.request("POST", "/items", headers: ["Idempotency-Key": "c\(client)-\(i)"], body: body)
+              _ = try c.readResponse()
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(h.instance.itemIds.count == 200)
+    #expect(h.instance.appliedWrites.count == 200)
+    #expect(h.instance.appliedWrites.values.allSatisfy { $0 == 1 })
+    #expect(h.instance.requests.filter(\.replayed).count == 200)
+  }
+
   @Test func unknownRouteIsAnswered501NotScriptedAndRecorded() throws {
     let h = try Harness()
     let r = try h.send("GET", "/folders/x")
