@@ -1,0 +1,93 @@
+import Foundation
+
+/// One period of listening: the listener, a wake pipe every thread of the period watches, and its connections.
+final class ListenSession: @unchecked Sendable {
+  private let listener: Int32
+  private let wake: (read: Int32, write: Int32)
+  private let handler: HTTPServer.Handler
+  private let activity: ServerActivity
+  private let threads = DispatchGroup()
+  private let lock = NSLock()
+  private var connections: Set<Int32> = []
+  private var ending = false
+
+  init(listener: Int32, handler: @escaping HTTPServer.Handler, activity: ServerActivity) throws {
+    self.listener = listener
+    self.handler = handler
+    self.activity = activity
+    do {
+      self.wake = try Socket.wakePipe()
+      activity.opened(2)
+    } catch {
+      Socket.close(listener)
+      activity.closed()
+      throw error
+    }
+  }
+
+  /// Starts the accepting thread.
+  func startAccepting() {
+    threads.enter()
+    activity.threadStarted()
+    let thread = Thread { [self] in
+      acceptLoop()
+      Socket.close(listener)
+      activity.closed()
+      activity.threadEnded()
+      threads.leave()
+    }
+    thread.name = "scripted-instance-accept"
+    thread.start()
+  }
+
+  /// Wakes every thread, closes the listener and the connections, and waits for the threads to end.
+  func end() {
+    lock.withLock {
+      ending = true
+      Socket.signal(wake.write)
+      for fd in connections { Socket.shutdown(fd) }
+    }
+    threads.wait()
+    Socket.close(wake.read)
+    Socket.close(wake.write)
+    activity.closed(2)
+  }
+
+  private func acceptLoop() {
+    while true {
+      switch Socket.wait(listener, wake: wake.read, milliseconds: -1) {
+      case .woken: return
+      case .timedOut: continue
+      case .readable:
+        guard let fd = Socket.accept(listener) else {
+          Thread.sleep(forTimeInterval: 0.01)  // out of descriptors, say: don't spin
+          continue
+        }
+        activity.opened()
+        let taken = lock.withLock {
+          if ending { return false }
+          connections.insert(fd)
+          threads.enter()
+          return true
+        }
+        guard taken else {
+          Socket.close(fd)
+          activity.closed()
+          return
+        }
+        activity.threadStarted()
+        let thread = Thread { [self] in
+          var connection = HTTPConnection(fd: fd, wake: wake.read, handler: handler)
+          connection.run()
+          lock.withLock { _ = connections.remove(fd) }
+          Socket.close(fd)
+          activity.closed()
+          activity.threadEnded()
+          threads.leave()
+        }
+        thread.name = "scripted-instance-connection"
+        thread.start()
+      }
+    }
+  }
+}
