@@ -2,7 +2,7 @@
 enum Suggestion {
   /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
   static func closest(to word: String, among candidates: [String]) -> String? {
-    let limit = max(1, min(2, word.count / 3))
+    let limit = word.count <= 3 ? 1 : 2
     var best: (String, Int)?
     for c in candidates {
       let d = distance(Array(word), Array(c))
