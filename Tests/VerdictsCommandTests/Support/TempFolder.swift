@@ -22,11 +22,12 @@ final class TempFolder: Sendable {
   /// Whether a file exists at `path`.
   func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-  /// The bytes of the store and its journals, for "changes nothing" checks.
+  /// The bytes of the store and of its write-ahead log when that holds any, for "changes
+  /// nothing" checks (the shared-memory index and an empty log come and go with connections).
   func storeBytes() -> [String: Data] {
     var out: [String: Data] = [:]
-    for suffix in ["", "-wal", "-shm"] {
-      if let data = FileManager.default.contents(atPath: store + suffix) { out[suffix] = data }
+    for suffix in ["", "-wal"] {
+      if let data = FileManager.default.contents(atPath: store + suffix), !data.isEmpty { out[suffix] = data }
     }
     return out
   }
