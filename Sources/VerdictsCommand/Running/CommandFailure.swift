@@ -66,6 +66,23 @@ struct CommandFailure: Error, Sendable, Hashable {
     }
   }
 
+  /// How a drain that ran ends: nil when it is done (whatever the verdicts), exit 5 when a
+  /// refused key stopped it, exit 3 when it ended unavailable or left writes undelivered.
+  init?(drained report: DrainReport) {
+    if let stopped = report.stopped {
+      self.init(
+        code: "unauthorized", message: "the drain stopped: \(stopped)", exit: .credential,
+        retryAfterSeconds: report.retryAfterSeconds)
+    } else if report.unavailable != nil || report.undelivered > 0 {
+      let why = report.unavailable.map { ": \($0)" } ?? ""
+      self.init(
+        code: "network", message: "\(report.undelivered) write(s) left undelivered\(why)", exit: .environment,
+        retryAfterSeconds: report.retryAfterSeconds)
+    } else {
+      return nil
+    }
+  }
+
   /// The JSON envelope for standard error.
   var envelope: JSONValue {
     let serverJSON: JSONValue = server.map {

@@ -33,17 +33,7 @@ extension CommandRunner {
     } else {
       context.output.out(DrainText.render(report, ascii: context.globals.ascii))
     }
-    if let stopped = report.stopped {
-      throw CommandFailure(
-        code: "unauthorized", message: "the drain stopped: \(stopped)", exit: .credential,
-        retryAfterSeconds: report.retryAfterSeconds)
-    }
-    if report.unavailable != nil || report.undelivered > 0 {
-      let why = report.unavailable.map { ": \($0)" } ?? ""
-      throw CommandFailure(
-        code: "network", message: "\(report.undelivered) write(s) left undelivered\(why)", exit: .environment,
-        retryAfterSeconds: report.retryAfterSeconds)
-    }
+    if let failure = CommandFailure(drained: report) { throw failure }
     return .done
   }
 
