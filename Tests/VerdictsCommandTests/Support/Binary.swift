@@ -11,25 +11,30 @@ enum Binary {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     candidates.append(bundle.appendingPathComponent("verdicts").path)
     candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("verdicts").path)
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/verdicts").path)
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/verdicts").path)
     return candidates.first { fm.isExecutableFile(atPath: $0) }
   }()
 
+  /// The package's root folder.
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
   /// The executable's path; fails the test with a clear message when it was not built.
+  ///
+  /// (`swift test` builds and relinks it with the tests; `swift test --skip-build` needs a
+  /// `swift build` first.)
   static func require() throws -> String {
     guard let path else {
-      throw BinaryMissing()
+      throw BinaryMissing(
+        message: "the verdicts executable was not found beside the test bundle or in .build/debug; run `swift build` first")
     }
     return path
   }
 
   /// A clear failure for a missing binary.
   struct BinaryMissing: Error, CustomStringConvertible {
-    var description: String {
-      "the verdicts executable was not found beside the test bundle or in .build/debug; run `swift build` first"
-    }
+    var message: String
+    var description: String { message }
   }
 
   /// The environment a spawned `verdicts` gets: only what the test names, plus PATH and a HOME of its own.
