@@ -313,6 +313,19 @@ import Testing
     #expect(!noKey.stderr.contains("warning"))
   }
 
+  @Test func onlyCommandsThatTalkToTheInstanceReadItsURL() async throws {
+    let folder = TempFolder()
+    let env = ["MARFA_API_URL": "localhost:8080"]
+    let queued = await runInProcess(["--json", "tags", "add", "i", "t"], store: folder.store, environment: env)
+    #expect(queued.code == 0, "\(queued)")
+    let status = await runInProcess(["--json", "status"], store: folder.store, environment: env)
+    #expect(status.code == 0)
+    let drain = await runInProcess(["--json", "drain"], store: folder.store, environment: env)
+    #expect(drain.code == 2)
+    #expect(drain.errorCode == "usage")
+    #expect(drain.envelope?["error"]?["message"]?.stringValue?.contains("'localhost:8080'") == true)
+  }
+
   @Test func theStoreComesFromTheFlagThenTheEnvironmentThenXDG() {
     func resolve(_ line: [String], _ env: [String: String]) -> String {
       guard case .run(_, let parsed) = CommandTable.parser.parse(line) else { return "" }

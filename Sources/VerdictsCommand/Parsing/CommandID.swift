@@ -23,11 +23,4 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// Whether the command talks to the instance (and so may send the key).
-  var talksToInstance: Bool {
-    switch self {
-    case .fill, .catchUp, .drain, .withdraw, .tui, .watch, .demo: return true
-    default: return false
-    }
-  }
 }

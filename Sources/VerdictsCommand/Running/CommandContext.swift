@@ -49,8 +49,11 @@ public struct CommandContext: Sendable {
   }
 
   /// Opens the store as the writer if it is free; creates a missing one only when asked.
-  func open(create: Bool, warnIfClear: Bool = false) async throws -> WorkingCopy {
-    let server = try self.server(warnIfClear: warnIfClear)
+  ///
+  /// Only a command that talks to the instance is given it (its URL checked, and a warning when
+  /// the key would go in the clear); the others never read `--url` or the key.
+  func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
+    let server = talksToInstance ? try self.server(warnIfClear: true) : nil
     return try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
   }
 

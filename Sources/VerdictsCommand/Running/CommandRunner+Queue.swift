@@ -27,7 +27,7 @@ extension CommandRunner {
   }
 
   func drain() async throws -> ExitCode {
-    let report = try await withCopy(create: false, warnIfClear: true) { try await $0.queue.drain() }
+    let report = try await withCopy(create: false, talksToInstance: true) { try await $0.queue.drain() }
     if json {
       context.printJSON(report.wireJSON)
     } else {
@@ -40,7 +40,7 @@ extension CommandRunner {
   func fill() async throws -> ExitCode {
     // Checked before the store is made, so a fill that cannot run creates nothing.
     guard try context.globals.server() != nil else { throw QueueError.noServer }
-    let status = try await withCopy(create: true, warnIfClear: true) { copy in
+    let status = try await withCopy(create: true, talksToInstance: true) { copy in
       try Self.requireWriter(copy)
       try await copy.fill()
       return try await copy.status()
@@ -54,7 +54,7 @@ extension CommandRunner {
   }
 
   func catchUp() async throws -> ExitCode {
-    let status = try await withCopy(create: false, warnIfClear: true) { copy in
+    let status = try await withCopy(create: false, talksToInstance: true) { copy in
       try await copy.catchUp()
       return try await copy.status()
     }
@@ -93,7 +93,7 @@ extension CommandRunner {
 
   func withdraw() async throws -> ExitCode {
     let id = args.string("ID") ?? ""
-    let (done, write) = try await withCopy(create: false, warnIfClear: true) { copy in
+    let (done, write) = try await withCopy(create: false, talksToInstance: true) { copy in
       let done = try await copy.queue.withdraw(id)
       return (done, done ? nil : try? await copy.queue.write(id))
     }

@@ -8,13 +8,10 @@ extension CommandRunner {
     let upload = id == .blobsPut ? try readUpload() : nil
     // A write that takes the copy's version needs a copy that holds the row: a missing store holds none.
     let takesCopyVersion = [.itemsUpdate, .itemsDelete, .edgesUpdate].contains(id) && !args.has("--version")
-    let write: QueuedWrite
     do {
-      write = try await withCopy(create: !takesCopyVersion) { copy in
-        let write = try await enqueue(id, on: copy, upload: upload)
-        printQueued(write)
+      try await withCopy(create: !takesCopyVersion) { copy in
+        printQueued(try await enqueue(id, on: copy, upload: upload))
         try await lingerForTests()
-        return write
       }
     } catch QueueError.noStore(let path) where takesCopyVersion {
       let row = id == .edgesUpdate ? "edge" : "item"
@@ -22,7 +19,6 @@ extension CommandRunner {
         message: "the copy holds no \(row) \(args.string("ID") ?? "") (there is no store at \(path) yet); "
           + "name the version it was read at (--version N)")
     }
-    _ = write
     return .done
   }
 

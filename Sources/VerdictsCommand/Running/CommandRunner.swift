@@ -38,9 +38,9 @@ struct CommandRunner {
 
   /// Opens the store as the writer if free, runs `body`, and closes it whatever happens.
   func withCopy<T: Sendable>(
-    create: Bool, warnIfClear: Bool = false, _ body: (WorkingCopy) async throws -> T
+    create: Bool, talksToInstance: Bool = false, _ body: (WorkingCopy) async throws -> T
   ) async throws -> T {
-    let copy = try await context.open(create: create, warnIfClear: warnIfClear)
+    let copy = try await context.open(create: create, talksToInstance: talksToInstance)
     defer { copy.close() }
     return try await body(copy)
   }
