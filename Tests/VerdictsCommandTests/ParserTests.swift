@@ -218,6 +218,24 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     }
   }
 
+  @Test func synopsesShowAlternativesAndPairs() {
+    #expect(HelpText.render(path: ["release"]).contains("usage: verdicts release (ID | --reason REASON)\n"))
+    #expect(
+      HelpText.render(path: ["items", "create"]).contains(
+        "usage: verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] [--tier T] [--version N]\n"))
+    #expect(HelpText.render(path: ["forget"]).contains("usage: verdicts forget [ID ...]\n"))
+    #expect(HelpText.render(path: ["metadata", "merge"]).contains("usage: verdicts metadata merge ID --tag T ...\n"))
+    #expect(HelpText.render(path: ["items"]).contains("usage: verdicts items COMMAND\n"))
+    #expect(HelpText.render(path: []).contains("usage: verdicts [COMMAND]\n"))
+  }
+
+  @Test func aUsageFailureNamesTheCommandAndItsHelp() {
+    let failure = CommandFailure(usage: UsageError(path: ["items", "create"], message: "--type T is required"))
+    #expect(failure.message == "items create: --type T is required (see 'verdicts items create --help')")
+    #expect(failure.exit == .usage)
+    #expect(CommandFailure(usage: UsageError(path: [], message: "m")).message == "m (see 'verdicts --help')")
+  }
+
   @Test func hiddenCommandsStayOutOfTheRootHelp() {
     #expect(!HelpText.render(path: []).contains("hold"))
   }

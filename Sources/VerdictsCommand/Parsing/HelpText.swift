@@ -35,13 +35,39 @@ enum HelpText {
     return out
   }
 
-  /// `verdicts items create --type T --properties JSON [--id ID] ...`
+  /// `verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] ...`
+  ///
+  /// Arguments of one `exactlyOne` rule show as `(ID | --reason REASON)`, those of a `together`
+  /// rule as one bracket.
   static func synopsis(name: String, spec: CommandSpec) -> String {
     var parts = [name]
     if !spec.subcommands.isEmpty { parts.append(spec.id == nil ? "COMMAND" : "[COMMAND]") }
-    parts += spec.positionals.map(\.synopsis)
-    parts += spec.options.map(\.synopsis)
+    var shown: [String: String] = [:]
+    for p in spec.positionals { shown[p.name] = p.synopsis }
+    for o in spec.options { shown[o.name] = o.synopsis }
+    var grouped: [String: String] = [:]
+    var skipped = Set<String>()
+    for rule in spec.constraints {
+      switch rule {
+      case .exactlyOne(let names):
+        grouped[names[0]] = "(" + names.map { bare(shown[$0] ?? $0) }.joined(separator: " | ") + ")"
+        skipped.formUnion(names.dropFirst())
+      case .together(let names):
+        grouped[names[0]] = "[" + names.map { bare(shown[$0] ?? $0) }.joined(separator: " ") + "]"
+        skipped.formUnion(names.dropFirst())
+      case .needs:
+        break
+      }
+    }
+    for name in spec.positionals.map(\.name) + spec.options.map(\.name) where !skipped.contains(name) {
+      parts.append(grouped[name] ?? shown[name] ?? name)
+    }
     return parts.joined(separator: " ")
+  }
+
+  /// A synopsis part without its optional brackets: `[--id ID]` → `--id ID`.
+  static func bare(_ part: String) -> String {
+    part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : part
   }
 
   static func optionLabel(_ option: OptionSpec) -> String {

@@ -24,10 +24,11 @@ struct CommandFailure: Error, Sendable, Hashable {
   /// How long the instance asked to wait, when it did.
   var retryAfterSeconds: Int? = nil
 
-  /// A usage error from the parser, with a pointer to the command's help.
+  /// A usage error from the parser, naming the command and pointing to its help.
   init(usage: UsageError) {
     let name = (["verdicts"] + usage.path).joined(separator: " ")
-    self.init(code: "usage", message: "\(name): \(usage.message) (see '\(name) --help')", exit: .usage)
+    let within = usage.path.isEmpty ? "" : usage.path.joined(separator: " ") + ": "
+    self.init(code: "usage", message: "\(within)\(usage.message) (see '\(name) --help')", exit: .usage)
   }
 
   init(code: String, message: String, exit: ExitCode, server: ServerPart? = nil, retryAfterSeconds: Int? = nil) {
