@@ -1,0 +1,32 @@
+import MarfaQueue
+
+/// The `drain` command's text: the counts, why it ended, then a line per verdict.
+enum DrainText {
+  /// The report in words and an aligned table.
+  static func render(_ report: DrainReport, ascii: Bool) -> String {
+    let text = WriteText(ascii: ascii)
+    var out = "answered \(report.answered), held \(report.held), undelivered \(report.undelivered), "
+    out += "unsent \(report.unsent), unmade \(report.unmade)\n"
+    if let unavailable = report.unavailable { out += "unavailable: \(text.visible(unavailable))\n" }
+    if let stopped = report.stopped { out += "stopped: \(text.visible(stopped))\n" }
+    if let wait = report.retryAfterSeconds { out += "retry after \(wait) s\n" }
+    if !report.unclaimedSources.isEmpty {
+      out += "unclaimed sources: \(text.visible(report.unclaimedSources.joined(separator: ", ")))\n"
+    }
+    if !report.verdicts.isEmpty {
+      var table = TextTable(headers: ["ID", "KIND", "ROWS", "VERDICT", "REASON", "REFUSALS", "REPLAYED"])
+      for v in report.verdicts {
+        table.rows.append([
+          text.visible(v.id), v.kind.wireName,
+          text.rows(itemId: v.itemId, targetId: nil, edgeId: v.edgeId, namespace: nil, tag: nil, blob: nil),
+          v.verdict?.wireName ?? "unanswered", text.reason(v.verdict), v.refusals > 0 ? String(v.refusals) : "",
+          v.replayed ? "replayed" : "",
+        ])
+      }
+      out += table.render()
+    }
+    let refused = report.verdicts.filter { if case .refused = $0.verdict { return true } else { return false } }.count
+    if refused > 0 { out += "refused \(refused) write(s)\n" }
+    return out
+  }
+}

@@ -1,0 +1,61 @@
+import MarfaQueue
+
+/// The `status` command's output, as JSON and as text.
+enum StatusText {
+  /// The status as one JSON object (snake_case, like the queue's wire JSON).
+  static func json(_ s: Status) -> JSONValue {
+    let handleReason: JSONValue
+    if case .reader(let reason) = s.handle { handleReason = .string(reason) } else { handleReason = .null }
+    func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
+    return .object([
+      ("store", .string(s.store)),
+      ("handle", .string(s.handle.isWriter ? "writer" : "reader")),
+      ("handle_reason", handleReason),
+      ("fill", .string(s.fill.rawValue)),
+      ("expired_reason", str(s.expiredReason)),
+      ("origin", str(s.origin)),
+      ("instance_id", str(s.instanceId)),
+      ("cursor", str(s.cursor)),
+      (
+        "counts",
+        .object([
+          ("waiting", .number(Double(s.counts.waiting))), ("answered", .number(Double(s.counts.answered))),
+          ("blocked", .number(Double(s.counts.blocked))), ("dead", .number(Double(s.counts.dead))),
+          ("total", .number(Double(s.counts.total))),
+        ])
+      ),
+      ("last_drain", s.lastDrain?.wireJSON ?? .null),
+      ("last_drain_at", str(s.lastDrainAt)),
+    ])
+  }
+
+  /// The status as aligned lines.
+  static func render(_ s: Status, ascii: Bool) -> String {
+    func v(_ text: String) -> String { TextSanitizer.visible(text, ascii: ascii) }
+    var lines: [(String, String)] = [("store", v(s.store))]
+    switch s.handle {
+    case .writer: lines.append(("writer", "free (this process could write)"))
+    case .reader(let reason): lines.append(("writer", "taken: \(v(reason))"))
+    }
+    var fill = s.fill.rawValue
+    if let reason = s.expiredReason, s.fill == .expired { fill += " (\(v(reason)))" }
+    lines.append(("fill", fill))
+    lines.append(("instance", s.instanceId.map(v) ?? "none yet"))
+    if let origin = s.origin { lines.append(("origin", v(origin))) }
+    if let cursor = s.cursor { lines.append(("cursor", v(cursor))) }
+    let c = s.counts
+    lines.append(("queue", "\(c.waiting) waiting, \(c.answered) answered, \(c.blocked) blocked, \(c.dead) dead"))
+    if let d = s.lastDrain {
+      var text = "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
+      if let at = s.lastDrainAt { text = "\(v(at)): " + text }
+      if let u = d.unavailable { text += "; unavailable: \(v(u))" }
+      if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }
+      lines.append(("last drain", text))
+    } else {
+      lines.append(("last drain", "never"))
+    }
+    var table = TextTable(headers: ["", ""])
+    table.rows = lines.map { [$0.0, $0.1] }
+    return table.render().split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
+  }
+}

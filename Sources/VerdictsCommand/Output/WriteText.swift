@@ -1,0 +1,53 @@
+import MarfaQueue
+
+/// Words for one write's cells in the text tables, made safe for a terminal.
+struct WriteText {
+  /// Whether only ASCII glyphs may be used.
+  var ascii: Bool
+
+  func visible(_ text: String) -> String { TextSanitizer.visible(text, ascii: ascii) }
+
+  /// The rows a write names: `item 1 -> 2`, `edge e1`, `ns app`, `#tag`, `blob 3f2a…`.
+  func rows(itemId: String?, targetId: String?, edgeId: String?, namespace: String?, tag: String?, blob: String?)
+    -> String
+  {
+    var parts: [String] = []
+    if let edgeId { parts.append("edge \(edgeId)") }
+    if let itemId { parts.append(targetId.map { "\(itemId) \(ascii ? "->" : "→") \($0)" } ?? itemId) }
+    if let namespace { parts.append("ns \(namespace)") }
+    if let tag { parts.append("#\(tag)") }
+    if let blob { parts.append("blob \(blob.prefix(12))") }
+    return visible(parts.joined(separator: " "))
+  }
+
+  /// The rows of a queued write.
+  func rows(_ w: QueuedWrite) -> String {
+    rows(itemId: w.itemId, targetId: w.targetId, edgeId: w.edgeId, namespace: w.namespace, tag: w.tag, blob: w.blob)
+  }
+
+  /// The verdict's name, or `waiting on <id>`, or `queued`.
+  func verdict(_ w: QueuedWrite, holder: String?) -> String {
+    if let verdict = w.verdict { return verdict.wireName }
+    if w.waiting { return holder.map { "waiting on \(visible($0))" } ?? "waiting" }
+    return "queued"
+  }
+
+  /// The reason under the verdict: the blocked reason, or the refusal's reason (the instance's code).
+  func reason(_ verdict: Verdict?) -> String {
+    switch verdict {
+    case .blocked(let reason, _): return reason.wireName
+    case .refused(let refusal): return visible(refusal.reason)
+    case .merged(let fields), .conflicted(_, let fields):
+      return fields.isEmpty ? "" : visible("fields " + fields.joined(separator: ","))
+    default: return ""
+    }
+  }
+
+  /// The last failure: `503 text`, `no answer`, or nothing.
+  func failure(_ f: LastFailure?) -> String {
+    guard let f else { return "" }
+    let status = f.status.map(String.init) ?? "no answer"
+    guard let text = f.text, !text.isEmpty else { return status }
+    return status + " " + visible(text)
+  }
+}

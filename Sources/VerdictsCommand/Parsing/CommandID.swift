@@ -1,0 +1,26 @@
+/// Every command the tree can run; groups such as `items` have none of their own.
+enum CommandID: String, Sendable, Hashable, CaseIterable {
+  case tui, watch, demo, instance
+  case fill, catchUp, status, queue, drain
+  case release, withdraw, discard, forget, takeAnswered
+  case itemsCreate, itemsUpdate, itemsDelete, itemsRestore, itemsTransition
+  case edgesCreate, edgesUpdate, edgesDelete
+  case tagsAdd, tagsRemove
+  case metadataReplace, metadataMerge
+  case extensionsWrite, extensionsDelete
+  case blobsPut
+  case hold
+
+  /// Whether the command may create a missing store: only those that queue a write or fill.
+  var createsStore: Bool {
+    switch self {
+    case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
+      .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
+      .blobsPut, .fill:
+      return true
+    default:
+      return false
+    }
+  }
+
+}

@@ -1,0 +1,196 @@
+import MarfaQueue
+
+/// The whole command tree of `verdicts`, and the options every command accepts.
+enum CommandTable {
+  /// The version `--version` prints.
+  static let version = "verdicts 0.1.0"
+
+  /// Options accepted before and after any command (besides `-h`/`--help` and `--version`).
+  static let globals: [OptionSpec] = [
+    .value("--store", "PATH", help: "the store file (env MARFA_DB; default $XDG_STATE_HOME/verdicts/queue.store)"),
+    .value("--url", "URL", help: "the Marfa instance (env MARFA_API_URL)"),
+    .value("--key", "KEY", help: "the API key (env MARFA_API_KEY); never printed, never stored"),
+    .flag("--json", help: "print one JSON value on stdout, and errors as a JSON envelope on stderr"),
+    .value("--theme", "NAME|FILE", help: "the TUI's theme (env VERDICTS_THEME)"),
+    .flag("--no-color", help: "no colours (also NO_COLOR)"),
+    .flag("--ascii", help: "ASCII glyphs only"),
+    .value("--log", "FILE", help: "write the log to FILE"),
+  ]
+
+  /// The blocked reasons `release --reason` takes.
+  static let reasons = BlockedReason.allCases.map(\.wireName)
+  /// The kinds `queue --kind` takes.
+  static let kinds = WriteKind.allCases.map(\.wireName)
+  /// The panes `queue --pane` takes.
+  static let panes = QueuePane.allCases.map { $0.title.lowercased() }
+
+  static let baseVersion = OptionSpec.value(
+    "--version", "N", .integer(0...Int(Int32.max)),
+    help: "the version the write is made against (default: the copy's; 0 for the device's own unanswered create)")
+
+  /// The root: `verdicts` alone runs the TUI.
+  static let root = CommandSpec(
+    name: "verdicts", summary: "watch a Marfa device's write queue drain, and resolve what can't go", id: .tui,
+    subcommands: [
+      CommandSpec(name: "tui", summary: "the TUI: writer if the store is free, else read-only", id: .tui),
+      CommandSpec(
+        name: "watch", summary: "follow the queue read-only", id: .watch,
+        options: [.flag("--plain", help: "one line per change, no curses (logs, pipes, CI)")]),
+      CommandSpec(
+        name: "demo", summary: "scripted instance + fresh store + the tour scenario + the TUI", id: .demo,
+        options: [
+          .flag("--plain", help: "run without a terminal; print the log and a summary"),
+          .value("--seconds", "N", .integer(1...86_400), help: "how long a --plain demo runs"),
+        ]),
+      CommandSpec(
+        name: "instance", summary: "run the scripted instance in the foreground", id: .instance,
+        options: [
+          .value("--port", "N", .integer(0...65_535), help: "the port on 127.0.0.1 (default: any free one)"),
+          .value("--scenario", "NAME|FILE", help: "a named scenario or a JSON script file"),
+        ]),
+      CommandSpec(name: "fill", summary: "fill the copy from the instance (creates a missing store)", id: .fill),
+      CommandSpec(name: "catch-up", summary: "catch the copy up from its cursor", id: .catchUp),
+      CommandSpec(name: "status", summary: "the store, the fill, the instance, the counts, the last drain", id: .status),
+      CommandSpec(
+        name: "queue", summary: "every write: id, kind, rows, verdict or waiting, reason, streak, last failure",
+        id: .queue,
+        options: [
+          .value("--kind", "KIND", .choice(kinds), repeatable: true, help: "only writes of this kind"),
+          .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
+        ]),
+      CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
+      CommandSpec(
+        name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
+        positionals: [PositionalSpec("ID", .optional, help: "the write to release")],
+        options: [
+          .value("--reason", "REASON", .choice(reasons), help: "release every write blocked for this reason")
+        ],
+        constraints: [.exactlyOne(["ID", "--reason"])]),
+      CommandSpec(
+        name: "withdraw", summary: "take a blocked write out, after reading its row from the instance",
+        id: .withdraw, positionals: [PositionalSpec("ID", help: "the write to withdraw")]),
+      CommandSpec(
+        name: "discard", summary: "take a refused write, and its content, out of the queue", id: .discard,
+        positionals: [PositionalSpec("ID", help: "the refused write")]),
+      CommandSpec(
+        name: "forget", summary: "clear answered writes (all, or the ones named)", id: .forget,
+        positionals: [PositionalSpec("ID", .many, help: "the answered writes to clear")]),
+      CommandSpec(
+        name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered),
+      items, edges, tags, metadata, extensions, blobs,
+      CommandSpec(
+        name: "hold", summary: "hold the store's writer role (for tests and support)", id: .hold,
+        options: [.value("--seconds", "N", .integer(0...86_400), help: "how long to hold it (default 60)")],
+        hidden: true),
+    ])
+
+  static let items = CommandSpec(
+    name: "items", summary: "queue item writes", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "create", summary: "queue an item create", id: .itemsCreate,
+        options: [
+          .value("--type", "T", required: true, help: "the item's type"),
+          .value("--properties", "JSON", .jsonObject, required: true, help: "the properties, a JSON object"),
+          .value("--id", "ID", help: "the item's id (default: a minted UUIDv7)"),
+          .value("--source", "S", help: "the natural key's source (with --source-id)"),
+          .value("--source-id", "X", help: "the natural key's id within the source (with --source)"),
+          .value("--tier", "T", help: "the item's tier"),
+          baseVersion,
+        ],
+        constraints: [.together(["--source", "--source-id"])]),
+      CommandSpec(
+        name: "update", summary: "queue an item update (conflict=auto)", id: .itemsUpdate,
+        positionals: [PositionalSpec("ID", help: "the item")],
+        options: [
+          .value("--properties", "JSON", .jsonObject, required: true, help: "the properties to write, a JSON object"),
+          baseVersion,
+          .flag("--as-read", help: "the version named is the one the edit was read at"),
+          .flag("--replace", help: "replace the properties whole instead of merging them"),
+        ]),
+      CommandSpec(
+        name: "delete", summary: "queue an item delete", id: .itemsDelete,
+        positionals: [PositionalSpec("ID", help: "the item")], options: [baseVersion]),
+      CommandSpec(
+        name: "restore", summary: "queue a restore of a trashed item", id: .itemsRestore,
+        positionals: [PositionalSpec("ID", help: "the item")]),
+      CommandSpec(
+        name: "transition", summary: "queue a state transition", id: .itemsTransition,
+        positionals: [PositionalSpec("ID", help: "the item")],
+        options: [
+          .value("--state", "S", .choice(WorkingCopy.itemStates), required: true, help: "the state to move it to")
+        ]),
+    ])
+
+  static let edges = CommandSpec(
+    name: "edges", summary: "queue edge writes", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "create", summary: "queue an edge create", id: .edgesCreate,
+        options: [
+          .value("--source", "ID", required: true, help: "the edge's source item"),
+          .value("--target", "ID", required: true, help: "the edge's target item"),
+          .value("--type", "T", required: true, help: "the edge type"),
+          .value("--properties", "JSON", .jsonObject, help: "the edge's properties, a JSON object (default {})"),
+          .value("--id", "ID", help: "the edge's id (default: a minted UUIDv7)"),
+        ]),
+      CommandSpec(
+        name: "update", summary: "queue an edge update", id: .edgesUpdate,
+        positionals: [PositionalSpec("ID", help: "the edge")],
+        options: [
+          .value("--properties", "JSON", .jsonObject, required: true, help: "the properties to write, a JSON object"),
+          baseVersion,
+        ]),
+      CommandSpec(
+        name: "delete", summary: "queue an edge delete", id: .edgesDelete,
+        positionals: [PositionalSpec("ID", help: "the edge")]),
+    ])
+
+  static let tags = CommandSpec(
+    name: "tags", summary: "queue tag writes", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "add", summary: "queue a tag added to an item", id: .tagsAdd,
+        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("TAG", help: "the tag")]),
+      CommandSpec(
+        name: "remove", summary: "queue a tag removed from an item", id: .tagsRemove,
+        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("TAG", help: "the tag")]),
+    ])
+
+  static let metadata = CommandSpec(
+    name: "metadata", summary: "queue metadata writes", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "replace", summary: "queue the item's tags replaced by these (none: cleared)", id: .metadataReplace,
+        positionals: [PositionalSpec("ID", help: "the item")],
+        options: [.value("--tag", "T", repeatable: true, help: "a tag (repeat for more)")]),
+      CommandSpec(
+        name: "merge", summary: "queue these tags merged into the item's", id: .metadataMerge,
+        positionals: [PositionalSpec("ID", help: "the item")],
+        options: [.value("--tag", "T", required: true, repeatable: true, help: "a tag (repeat for more)")]),
+    ])
+
+  static let extensions = CommandSpec(
+    name: "extensions", summary: "queue extension writes", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "write", summary: "queue an extension written under a namespace", id: .extensionsWrite,
+        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("NS", help: "the namespace")],
+        options: [.value("--body", "JSON", .jsonObject, required: true, help: "the extension's body, a JSON object")]),
+      CommandSpec(
+        name: "delete", summary: "queue an extension deleted", id: .extensionsDelete,
+        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("NS", help: "the namespace")]),
+    ])
+
+  static let blobs = CommandSpec(
+    name: "blobs", summary: "queue uploads", id: nil,
+    subcommands: [
+      CommandSpec(
+        name: "put", summary: "queue an upload; the bytes are copied beside the store", id: .blobsPut,
+        positionals: [PositionalSpec("FILE", help: "the file to upload")],
+        options: [.value("--mime", "M", help: "the MIME type (default: from the file's extension)")])
+    ])
+
+  /// The parser over this table.
+  static let parser = ArgumentParser(root: root, globals: globals)
+}

@@ -1,0 +1,64 @@
+import Foundation
+import MarfaQueue
+
+/// What a command runs with: its arguments, the global options, the environment, the output.
+public struct CommandContext: Sendable {
+  /// The global options, resolved.
+  public var globals: GlobalOptions
+  /// The process environment (or a test's).
+  public var environment: [String: String]
+  /// Where output goes.
+  public var output: any CommandOutput
+  /// The command's own arguments.
+  var arguments: ParsedArguments
+
+  /// Text from outside (an instance, a file, a person) made safe for a terminal.
+  func visible(_ text: String) -> String {
+    TextSanitizer.visible(text, ascii: globals.ascii)
+  }
+
+  /// Prints one JSON value on standard output.
+  func printJSON(_ value: JSONValue) {
+    output.out(value.text + "\n")
+  }
+
+  /// Prints text lines on standard output.
+  func print(_ text: String) {
+    output.out(text.hasSuffix("\n") ? text : text + "\n")
+  }
+
+  /// Warns on standard error: a sentence, or with `--json` a `{"warning":{code,message}}` line.
+  func warn(code: String, _ message: String) {
+    if globals.json {
+      let json = JSONValue.object([("warning", .object([("code", .string(code)), ("message", .string(message))]))])
+      output.err(json.text + "\n")
+    } else {
+      output.err("verdicts: warning: \(message)\n")
+    }
+  }
+
+  /// The instance to talk to; warns when its key would go over plain http to another machine.
+  func server(warnIfClear: Bool) throws -> Server? {
+    let server = try globals.server()
+    if warnIfClear, let server, server.sendsKeyInClear {
+      warn(
+        code: "key_in_clear",
+        "the key goes over plain http to \(visible(server.url)); anyone on the way can read it (use https)")
+    }
+    return server
+  }
+
+  /// Opens the store as the writer if it is free; creates a missing one only when asked.
+  ///
+  /// Only a command that talks to the instance is given it (its URL checked, and a warning when
+  /// the key would go in the clear); the others never read `--url` or the key.
+  func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
+    let server = talksToInstance ? try self.server(warnIfClear: true) : nil
+    return try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
+  }
+
+  /// Opens the store to read only: never the writer role, never a new file.
+  func openReader() async throws -> WorkingCopy {
+    try await WorkingCopy.openReader(store: URL(fileURLWithPath: globals.storePath))
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import MarfaQueue
+
+/// A command that did not do what was asked: a stable code, a sentence, an exit code.
+///
+/// Printed as `{"error":{"code","message","server","retry_after_seconds"},"exit":N}` on
+/// standard error with `--json`, as one sentence without.
+struct CommandFailure: Error, Sendable, Hashable {
+  /// The instance's part of a refusal.
+  struct ServerPart: Sendable, Hashable {
+    var status: Int
+    var code: String?
+    var details: JSONValue?
+  }
+
+  /// The stable snake_case code (`usage`, `no_store`, `reading_handle`, …).
+  var code: String
+  /// One plain sentence.
+  var message: String
+  /// How the process exits.
+  var exit: ExitCode
+  /// What the instance said, when it refused.
+  var server: ServerPart? = nil
+  /// How long the instance asked to wait, when it did.
+  var retryAfterSeconds: Int? = nil
+
+  /// A usage error from the parser, naming the command and pointing to its help.
+  init(usage: UsageError) {
+    let name = (["verdicts"] + usage.path).joined(separator: " ")
+    let within = usage.path.isEmpty ? "" : usage.path.joined(separator: " ") + ": "
+    self.init(code: "usage", message: "\(within)\(usage.message) (see '\(name) --help')", exit: .usage)
+  }
+
+  init(code: String, message: String, exit: ExitCode, server: ServerPart? = nil, retryAfterSeconds: Int? = nil) {
+    self.code = code
+    self.message = message
+    self.exit = exit
+    self.server = server
+    self.retryAfterSeconds = retryAfterSeconds
+  }
+
+  /// The failure a queue error means, with its exit code.
+  init(_ error: QueueError) {
+    let exit: ExitCode
+    var server: ServerPart?
+    switch error {
+    case .server(let status, let code, _):
+      exit = .refused
+      server = ServerPart(status: status, code: code, details: nil)
+    case .noStore, .noServer:
+      exit = .usage
+    case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
+      exit = .environment
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .invalid:
+      exit = .deviceRule
+    }
+    self.init(code: error.code, message: error.message, exit: exit, server: server)
+  }
+
+  /// The failure any error means; errors from outside the queue count as the environment's.
+  init(any error: any Error) {
+    switch error {
+    case let failure as CommandFailure: self = failure
+    case let queue as QueueError: self.init(queue)
+    case let usage as UsageError: self.init(usage: usage)
+    default: self.init(code: "io", message: "\(error)", exit: .environment)
+    }
+  }
+
+  /// How a drain that ran ends: nil when it is done (whatever the verdicts), exit 5 when a
+  /// refused key stopped it, exit 3 when it ended unavailable or left writes undelivered.
+  init?(drained report: DrainReport) {
+    if let stopped = report.stopped {
+      self.init(
+        code: "unauthorized", message: "the drain stopped: \(stopped)", exit: .credential,
+        retryAfterSeconds: report.retryAfterSeconds)
+    } else if report.unavailable != nil || report.undelivered > 0 {
+      let why = report.unavailable.map { ": \($0)" } ?? ""
+      self.init(
+        code: "network", message: "\(report.undelivered) write(s) left undelivered\(why)", exit: .environment,
+        retryAfterSeconds: report.retryAfterSeconds)
+    } else {
+      return nil
+    }
+  }
+
+  /// The JSON envelope for standard error.
+  var envelope: JSONValue {
+    let serverJSON: JSONValue = server.map {
+      .object([
+        ("status", .number(Double($0.status))), ("code", $0.code.map(JSONValue.string) ?? .null),
+        ("details", $0.details ?? .null),
+      ])
+    } ?? .null
+    return .object([
+      (
+        "error",
+        .object([
+          ("code", .string(code)), ("message", .string(message)), ("server", serverJSON),
+          ("retry_after_seconds", retryAfterSeconds.map { .number(Double($0)) } ?? .null),
+        ])
+      ),
+      ("exit", .number(Double(exit.rawValue))),
+    ])
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import MarfaQueue
+
+/// The commands that read and act on the queue.
+extension CommandRunner {
+  func status() async throws -> ExitCode {
+    let status = try await withCopy(create: false) { try await $0.status() }
+    if json {
+      context.printJSON(StatusText.json(status))
+    } else {
+      context.print(StatusText.render(status, ascii: context.globals.ascii))
+    }
+    return .done
+  }
+
+  func queue() async throws -> ExitCode {
+    var writes = try await withReader { try await $0.queue.all() }
+    let kinds = Set(args.strings("--kind"))
+    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
+    if let pane = args.string("--pane") { writes = writes.filter { $0.pane.title.lowercased() == pane } }
+    if json {
+      context.printJSON(.array(writes.map(\.wireJSON)))
+    } else {
+      context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
+    }
+    return .done
+  }
+
+  func drain() async throws -> ExitCode {
+    let report = try await withCopy(create: false, talksToInstance: true) { try await $0.queue.drain() }
+    if json {
+      context.printJSON(report.wireJSON)
+    } else {
+      context.output.out(DrainText.render(report, ascii: context.globals.ascii))
+    }
+    if let failure = CommandFailure(drained: report) { throw failure }
+    return .done
+  }
+
+  func fill() async throws -> ExitCode {
+    // Checked before the store is made, so a fill that cannot run creates nothing.
+    guard try context.globals.server() != nil else { throw QueueError.noServer }
+    let status = try await withCopy(create: true, talksToInstance: true) { copy in
+      try Self.requireWriter(copy)
+      try await copy.fill()
+      return try await copy.status()
+    }
+    if json {
+      context.printJSON(StatusText.json(status))
+    } else {
+      context.print("filled from instance \(context.visible(status.instanceId ?? "?")); cursor \(context.visible(status.cursor ?? "none"))")
+    }
+    return .done
+  }
+
+  func catchUp() async throws -> ExitCode {
+    let status = try await withCopy(create: false, talksToInstance: true) { copy in
+      try await copy.catchUp()
+      return try await copy.status()
+    }
+    if json {
+      context.printJSON(StatusText.json(status))
+    } else {
+      context.print("caught up; cursor \(context.visible(status.cursor ?? "none"))")
+    }
+    return .done
+  }
+
+  func release() async throws -> ExitCode {
+    let released: Int
+    if let id = args.string("ID") {
+      released = try await withCopy(create: false) { try await $0.queue.release(id) ? 1 : 0 }
+      if !json && released == 0 {
+        context.print(
+          "nothing released: \(context.visible(id)) is neither blocked nor dead, or the instance itself refused it")
+        return .done
+      }
+    } else {
+      let name = args.string("--reason") ?? ""
+      guard let reason = BlockedReason(rawValue: name) else {
+        throw CommandFailure(usage: UsageError(path: ["release"], message: "unknown reason '\(name)'"))
+      }
+      released = try await withCopy(create: false) { try await $0.queue.release(reason: reason) }
+    }
+    if json {
+      context.printJSON(.number(Double(released)))
+    } else {
+      context.print(
+        released == 0 ? "nothing released" : "released \(released) write(s); the next drain sends them under fresh keys")
+    }
+    return .done
+  }
+
+  func withdraw() async throws -> ExitCode {
+    let id = args.string("ID") ?? ""
+    let (done, write) = try await withCopy(create: false, talksToInstance: true) { copy in
+      let done = try await copy.queue.withdraw(id)
+      return (done, done ? nil : try? await copy.queue.write(id))
+    }
+    if json {
+      context.printJSON(.bool(done))
+    } else if done {
+      context.print("withdrew \(context.visible(id)); the row is back as the instance holds it")
+    } else if let write, write.verdict?.blockedReason?.withdrawable == true {
+      context.print("\(context.visible(id)) was not withdrawn: the copy moved while its row was read; ask again")
+    } else {
+      let state = write.map(Self.state(of:)) ?? "gone"
+      context.print(
+        "\(context.visible(id)) was not withdrawn: it is \(state); only a write blocked ancestor_unavailable, "
+          + "conflict_unresolved, failing_alone or instance_changed can be withdrawn")
+    }
+    return .done
+  }
+
+  func discard() async throws -> ExitCode {
+    let id = args.string("ID") ?? ""
+    let (done, write) = try await withCopy(create: false) { copy in
+      let done = try await copy.queue.discard(id)
+      return (done, done ? nil : try? await copy.queue.write(id))
+    }
+    if json {
+      context.printJSON(.bool(done))
+    } else if done {
+      context.print("discarded \(context.visible(id)) and the content it carried")
+    } else if let write, case .refused = write.verdict {
+      context.print("\(context.visible(id)) was not discarded: a waiting write depends on it")
+    } else {
+      let state = write.map(Self.state(of:)) ?? "gone"
+      context.print("\(context.visible(id)) was not discarded: it is \(state); only a refused write is discarded")
+    }
+    return .done
+  }
+
+  func forget() async throws -> ExitCode {
+    let ids = args.strings("ID")
+    let forgotten = try await withCopy(create: false) { copy in
+      try Self.requireWriter(copy)
+      if ids.isEmpty { return try await copy.queue.forgetAnswered() }
+      // An id the queue doesn't hold is bad input: refuse the whole call, change nothing.
+      for id in ids { _ = try await copy.queue.write(id) }
+      return try await copy.queue.forgetAnswered(ids: ids)
+    }
+    if json {
+      context.printJSON(.number(Double(forgotten)))
+    } else {
+      var line = "forgot \(forgotten) answered write(s)"
+      if !ids.isEmpty && forgotten < Set(ids).count {
+        line += "; the rest are not answered, carry refused content, or a waiting write depends on them"
+      }
+      context.print(line)
+    }
+    return .done
+  }
+
+  func takeAnswered() async throws -> ExitCode {
+    let taken = try await withCopy(create: false) { try await $0.queue.takeAnswered() }
+    if json {
+      context.printJSON(.array(taken.map(\.wireJSON)))
+    } else if taken.isEmpty {
+      context.print("no answered write could be taken")
+    } else {
+      context.output.out(QueueTable.render(taken, ascii: context.globals.ascii))
+      context.print("took \(taken.count) answered write(s)")
+    }
+    return .done
+  }
+
+  /// Holds the writer role for a while (for tests of the one-writer rule, and for support).
+  func hold() async throws -> ExitCode {
+    let seconds = args.int("--seconds") ?? 60
+    try await withCopy(create: false) { copy in
+      try Self.requireWriter(copy)
+      if json {
+        context.printJSON(.object([("holding", .string(copy.storePath)), ("seconds", .number(Double(seconds)))]))
+      } else {
+        context.print("holding the writer role of \(context.visible(copy.storePath)) for \(seconds) s")
+      }
+      try await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)
+    }
+    return .done
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import MarfaQueue
+
+/// Runs one parsed command against the store and prints its result.
+struct CommandRunner {
+  /// What the command runs with.
+  var context: CommandContext
+
+  var args: ParsedArguments { context.arguments }
+  var json: Bool { context.globals.json }
+
+  /// Runs the command; a failure is thrown, to be printed by the caller.
+  func run(_ id: CommandID) async throws -> ExitCode {
+    switch id {
+    case .tui: return try await ArrivingCommands.runTUI(context)
+    case .watch: return try await ArrivingCommands.runWatch(context, plain: args.flag("--plain"))
+    case .demo:
+      return try await ArrivingCommands.runDemo(context, plain: args.flag("--plain"), seconds: args.int("--seconds"))
+    case .instance:
+      return try await ArrivingCommands.runInstance(context, port: args.int("--port"), scenario: args.string("--scenario"))
+    case .status: return try await status()
+    case .queue: return try await queue()
+    case .drain: return try await drain()
+    case .fill: return try await fill()
+    case .catchUp: return try await catchUp()
+    case .release: return try await release()
+    case .withdraw: return try await withdraw()
+    case .discard: return try await discard()
+    case .forget: return try await forget()
+    case .takeAnswered: return try await takeAnswered()
+    case .hold: return try await hold()
+    case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
+      .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
+      .blobsPut:
+      return try await queueWrite(id)
+    }
+  }
+
+  /// Opens the store as the writer if free, runs `body`, and closes it whatever happens.
+  func withCopy<T: Sendable>(
+    create: Bool, talksToInstance: Bool = false, _ body: (WorkingCopy) async throws -> T
+  ) async throws -> T {
+    let copy = try await context.open(create: create, talksToInstance: talksToInstance)
+    defer { copy.close() }
+    return try await body(copy)
+  }
+
+  /// Opens the store to read, runs `body`, and closes it.
+  func withReader<T: Sendable>(_ body: (WorkingCopy) async throws -> T) async throws -> T {
+    let copy = try await context.openReader()
+    defer { copy.close() }
+    return try await body(copy)
+  }
+
+  /// Refuses an action on a reading handle before asking the queue anything.
+  static func requireWriter(_ copy: WorkingCopy) throws {
+    if case .reader(let reason) = copy.handle { throw QueueError.readingHandle(reason: reason) }
+  }
+
+  /// How a verdict or its absence reads in a sentence.
+  static func state(of w: QueuedWrite) -> String {
+    if let verdict = w.verdict {
+      if let reason = verdict.blockedReason { return "blocked \(reason.wireName)" }
+      return verdict.wireName
+    }
+    return w.waiting ? "waiting" : "not answered yet"
+  }
+}

@@ -1,0 +1,17 @@
+/// How `verdicts` exits.
+public enum ExitCode: Int32, Sendable, Hashable {
+  /// Done.
+  case done = 0
+  /// Refused by the instance.
+  case refused = 1
+  /// A usage error, or no store.
+  case usage = 2
+  /// The environment: the network, a drain that left writes undelivered or ended unavailable,
+  /// the store's disk, a contract mismatch, a redirect.
+  case environment = 3
+  /// A device rule: reading handle, incomplete or expired copy, no cursor, an unknown id,
+  /// a foreign store, input the queue's rules refuse.
+  case deviceRule = 4
+  /// The credential: a drain stopped by a refused key.
+  case credential = 5
+}

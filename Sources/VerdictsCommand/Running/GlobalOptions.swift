@@ -1,0 +1,67 @@
+import Foundation
+import MarfaQueue
+
+/// The global options, resolved against the environment: flag, then variable, then default.
+public struct GlobalOptions: Sendable, Hashable {
+  /// The store file: `--store`, `MARFA_DB`, else `$XDG_STATE_HOME/verdicts/queue.store`
+  /// (`~/.local/state/verdicts/queue.store`).
+  public var storePath: String
+  /// The instance: `--url`, else `MARFA_API_URL`.
+  public var url: String?
+  /// The API key: `--key`, else `MARFA_API_KEY`. Never printed, never stored.
+  public var key: String?
+  /// Whether output is JSON.
+  public var json: Bool
+  /// `--theme`, else `VERDICTS_THEME`.
+  public var theme: String?
+  /// `--no-color`, or `NO_COLOR` set and not empty.
+  public var noColor: Bool
+  /// `--ascii`.
+  public var ascii: Bool
+  /// `--log FILE`.
+  public var logFile: String?
+
+  /// Resolves the parsed globals against `environment`.
+  init(_ parsed: ParsedArguments, environment: [String: String]) {
+    func env(_ name: String) -> String? {
+      guard let value = environment[name], !value.isEmpty else { return nil }
+      return value
+    }
+    storePath = Self.expand(parsed.globals["--store"] ?? env("MARFA_DB") ?? Self.defaultStore(environment), environment)
+    url = parsed.globals["--url"] ?? env("MARFA_API_URL")
+    key = parsed.globals["--key"] ?? env("MARFA_API_KEY")
+    json = parsed.globalFlags.contains("--json")
+    theme = parsed.globals["--theme"] ?? env("VERDICTS_THEME")
+    noColor = parsed.globalFlags.contains("--no-color") || env("NO_COLOR") != nil
+    ascii = parsed.globalFlags.contains("--ascii")
+    logFile = parsed.globals["--log"].map { Self.expand($0, environment) }
+  }
+
+  /// `$XDG_STATE_HOME/verdicts/queue.store`, or `$HOME/.local/state/verdicts/queue.store`.
+  static func defaultStore(_ environment: [String: String]) -> String {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return state + "/verdicts/queue.store"
+    }
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return home + "/.local/state/verdicts/queue.store"
+  }
+
+  /// `~/x` made absolute against `HOME`.
+  static func expand(_ path: String, _ environment: [String: String]) -> String {
+    guard path == "~" || path.hasPrefix("~/") else { return path }
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return home + path.dropFirst()
+  }
+
+  /// The instance to talk to, or nil when no URL was given; a URL that is not http(s) is refused.
+  func server() throws -> Server? {
+    guard let url else { return nil }
+    let lower = url.lowercased()
+    guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
+      throw CommandFailure(
+        code: "usage", message: "the instance URL must be http:// or https:// with a host, not '\(url)'",
+        exit: .usage)
+    }
+    return Server(url: url, key: key)
+  }
+}

@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A running `verdicts` process whose output is read as it comes.
+final class Spawned: @unchecked Sendable {
+  let process = Process()
+  private let lock = NSLock()
+  private var outData = Data()
+  private var errData = Data()
+  private let outDone = DispatchSemaphore(value: 0)
+  private let errDone = DispatchSemaphore(value: 0)
+  private let exited = DispatchSemaphore(value: 0)
+
+  init(_ arguments: [String], environment: [String: String]) throws {
+    let path = try Binary.require()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    process.terminationHandler = { [exited] _ in exited.signal() }
+    try process.run()
+    read(out.fileHandleForReading, isError: false, done: outDone)
+    read(err.fileHandleForReading, isError: true, done: errDone)
+  }
+
+  private func read(_ handle: FileHandle, isError: Bool, done: DispatchSemaphore) {
+    DispatchQueue.global().async {
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        self.lock.withLock {
+          if isError { self.errData.append(chunk) } else { self.outData.append(chunk) }
+        }
+      }
+      done.signal()
+    }
+  }
+
+  /// Standard output so far.
+  var stdout: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+  /// Standard error so far.
+  var stderr: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+
+  /// Waits until standard output holds a whole line; false after `timeout` seconds or at exit without one.
+  func waitForLine(timeout: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if stdout.contains("\n") { return true }
+      if !process.isRunning { return stdout.contains("\n") }
+      usleep(5_000)
+    }
+    return false
+  }
+
+  /// Waits for the process to end; false after `timeout` seconds.
+  func wait(timeout: Double) -> Bool {
+    guard exited.wait(timeout: .now() + timeout) == .success else { return false }
+    _ = outDone.wait(timeout: .now() + 5)
+    _ = errDone.wait(timeout: .now() + 5)
+    return true
+  }
+
+  /// Sends SIGKILL to this process (and only it).
+  func kill() {
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+  }
+
+  /// The exit code and both streams (after `wait`).
+  func result() -> CommandResult {
+    CommandResult(code: process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+}
