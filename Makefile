@@ -23,9 +23,12 @@ build: deps
 demo: build
 	$(SWIFT) run verdicts demo
 
+TEST_TARGETS = MarfaQueueTests ScriptedInstanceTests VerdictsUITests VerdictsCommandTests
+
+## unit: each test target on its own, so one target's process-spawning tests don't starve another's timing.
 unit: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@set -e; for t in $(TEST_TARGETS); do echo "== $$t"; $(SWIFT) test --skip-build --filter "^$$t\\." ; done
 
 e2e: build
 	bash Tests/EndToEnd/run.sh

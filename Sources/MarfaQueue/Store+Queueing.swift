@@ -69,11 +69,16 @@ extension SQLite {
 
     var baseVersion: Int?
     if draft.needsVersion {
+      let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
+      let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId
       if let named = draft.namedVersion {
+        // A version that is not the copy's is taken only when the caller says it read it.
+        if let rowId, let held = try row(kind: rowKind, id: rowId), let v = held.version, v != named, !draft.asRead {
+          throw QueueError.invalid(
+            message: "the copy holds \(rowKind) \(rowId) at version \(v), not \(named); pass --as-read if the edit was made against \(named)")
+        }
         baseVersion = named
       } else {
-        let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
-        let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId
         guard let rowId, let held = try row(kind: rowKind, id: rowId) else {
           throw QueueError.invalid(
             message: "the copy holds no \(rowKind) \(draft.kind.isEdgeWrite ? draft.edgeId ?? "" : draft.itemId ?? ""); name the version it was read at (--version N)")

@@ -25,9 +25,19 @@ final class Store: @unchecked Sendable {
     self.queue = DispatchQueue(label: "verdicts.store")
   }
 
-  deinit {
+  deinit { release() }
+
+  /// Closes the connection and gives up the writer role at once.
+  func shutdown() {
+    queue.sync { release() }
+  }
+
+  private func release() {
     db.close()
-    if lockDescriptor >= 0 { close(lockDescriptor) }
+    if lockDescriptor >= 0 {
+      close(lockDescriptor)
+      lockDescriptor = -1
+    }
   }
 
   /// The folder beside the store that holds uploaded bytes, named by hash.
@@ -132,6 +142,7 @@ final class Store: @unchecked Sendable {
     try await withCheckedThrowingContinuation { continuation in
       queue.async {
         do {
+          guard self.db.db != nil else { throw QueueError.closed }
           continuation.resume(returning: try self.mapped { try body(self.db) })
         } catch {
           continuation.resume(throwing: error)
@@ -142,7 +153,10 @@ final class Store: @unchecked Sendable {
 
   /// Runs `body` on the store's queue, waiting for it.
   func runSync<T>(_ body: (SQLite) throws -> T) throws -> T {
-    try queue.sync { try mapped { try body(db) } }
+    try queue.sync {
+      guard db.db != nil else { throw QueueError.closed }
+      return try mapped { try body(db) }
+    }
   }
 
   /// Refuses a change from a reading handle.

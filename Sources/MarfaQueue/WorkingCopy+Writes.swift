@@ -57,10 +57,9 @@ extension WorkingCopy {
   ) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the item id")
     try Self.requireObject(properties, "properties")
-    _ = asRead
     return try await enqueue(
       WriteDraft(
-        kind: .updateItem, itemId: id, namedVersion: version, needsVersion: true,
+        kind: .updateItem, itemId: id, namedVersion: version, needsVersion: true, asRead: asRead,
         body: { base in
           var members: [(String, JSONValue)] = [("version", .number(Double(base ?? 0))), ("properties", properties)]
           if replace { members.append(("properties_mode", .string("replace"))) }

@@ -93,6 +93,7 @@ public final class WorkingCopy: Sendable {
     updateHolders.withLock { $0.follower?.cancel(); $0.follower = nil }
     clientBox.withLock { $0?.invalidate(); $0 = nil }
     hub.finish()
+    store.shutdown()
   }
 
   func checkOpen() throws {

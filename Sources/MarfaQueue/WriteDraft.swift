@@ -11,6 +11,8 @@ struct WriteDraft: Sendable {
   var namedVersion: Int?
   /// Whether the write needs a base version (updates and deletes).
   var needsVersion: Bool = false
+  /// Whether a named version that is not the copy's was read by the caller (`--as-read`).
+  var asRead: Bool = false
   /// Builds the body once the base version is known.
   var body: @Sendable (_ baseVersion: Int?) -> JSONValue
   /// The row the write lays on the copy, if it makes or changes one.

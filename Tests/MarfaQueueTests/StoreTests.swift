@@ -76,7 +76,8 @@ import Testing
     _ = try await writer.createItem(type: "note", properties: .object([]))
     let change = await changes.next()
     guard case .saved = change else { Issue.record("expected a save, got \(String(describing: change))"); return }
-    #expect(Date().timeIntervalSince(started) < 1)
+    // The latency target (250 ms median) is measured by the benchmark; here, only that it comes.
+    #expect(Date().timeIntervalSince(started) < 5)
     #expect(try await reader.queue.all().count == 1)
   }
 

@@ -187,7 +187,7 @@ import Testing
     let began = Date()
     let error = await #expect(throws: URLError.self) { _ = try await URLSession.shared.data(for: request) }
     #expect(error?.code == .timedOut)
-    #expect(Date().timeIntervalSince(began) < 5)
+    #expect(Date().timeIntervalSince(began) < 20)  // loose: two cores shared by parallel tests
   }
 
   @Test func urlSessionUploadsAMegabyteBlobNamedByItsHash() async throws {
