@@ -20,7 +20,7 @@ enum ArrivingCommands {
 
   /// `verdicts instance [--port N] [--scenario NAME|FILE]`: the scripted instance in the foreground.
   static func runInstance(_ context: CommandContext, port: Int?, scenario: String?) async throws -> ExitCode {
-    throw notYet("the scripted instance command arrives with ScriptedInstance")
+    try await InstanceCommand.run(context, port: port, scenario: scenario)
   }
 
   static func notYet(_ what: String) -> CommandFailure {

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import ScriptedInstance
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `verdicts instance`: the scripted instance in the foreground until SIGINT or SIGTERM.
+enum InstanceCommand {
+  static func run(_ context: CommandContext, port: Int?, scenario name: String?) async throws -> ExitCode {
+    let scenario: Scenario
+    do {
+      scenario = try Scenario.load(name ?? "tour")
+    } catch {
+      throw CommandFailure(code: "usage", message: context.visible("\(error)"), exit: .usage)
+    }
+    let instance = ScriptedInstance(scenario: scenario, port: UInt16(port ?? 0))
+    let url: URL
+    do {
+      url = try instance.start()
+    } catch {
+      throw CommandFailure(code: "io", message: "the instance could not listen: \(error)", exit: .environment)
+    }
+    if context.globals.json {
+      context.printJSON(.object([("url", .string(url.absoluteString)), ("scenario", .string(scenario.name)),
+        ("instance_id", .string(instance.instanceId))]))
+    } else {
+      context.print("scripted instance \(scenario.name) listening at \(url.absoluteString) (ctrl-c stops it)")
+      if let key = scenario.startKey { context.print("start key: \(key)") }
+    }
+    await SignalWait.untilInterrupted()
+    instance.stop()
+    return .done
+  }
+}
+
+/// Waits for SIGINT, SIGTERM or SIGHUP without a handler that could run mid-work.
+enum SignalWait {
+  static func untilInterrupted() async {
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+      let once = OnceFlag()
+      var sources: [DispatchSourceSignal] = []
+      for sig in [SIGINT, SIGTERM, SIGHUP] {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler {
+          if once.take() {
+            for s in sources { s.cancel() }
+            c.resume()
+          }
+        }
+        source.resume()
+        sources.append(source)
+      }
+    }
+  }
+}
+
+/// A flag that can be taken once, from any thread.
+final class OnceFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var taken = false
+
+  func take() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if taken { return false }
+    taken = true
+    return true
+  }
+}
