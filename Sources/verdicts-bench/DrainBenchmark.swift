@@ -1,0 +1,144 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+
+/// DESIGN 7, row 1: a drain of N creates to the in-process scripted instance over loopback,
+/// against the same HTTP client sending the same N requests with no queue, in the same run.
+/// Target: drain time ≤ 1.3 × baseline time.
+struct DrainBenchmark: Benchmark {
+  let name = "drain"
+  let summary = "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3×)"
+  static let target = 1.3
+  static let key = "bench-key"
+  static let timeout = 10.0
+
+  /// One round's figures, in seconds.
+  struct Round {
+    var queueing: Double
+    var baseline: Double
+    var drain: Double
+  }
+
+  /// A queued write as it goes on the wire.
+  struct Wire: Sendable {
+    var body: [UInt8]
+    var key: String
+  }
+
+  func run(_ options: BenchOptions) async throws -> BenchOutcome {
+    let n = options.writes
+    let base = options.folder ?? FileManager.default.temporaryDirectory.path
+    let folder = base + "/verdicts-bench-\(UUID().uuidString.lowercased())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+
+    var lines = ["writes per round: \(n); rounds: \(options.rounds); stores in \(base)"]
+    // Warm-up: a small round of each, not counted (first connections, lazy initialisation).
+    _ = try await round(writes: min(n, 200), folder: folder + "/warm", baselineFirst: true)
+    var rounds: [Round] = []
+    for r in 0..<options.rounds {
+      // Alternate which goes first, so neither always meets a warmer or colder machine.
+      let result = try await round(writes: n, folder: folder + "/round-\(r)", baselineFirst: r % 2 == 0)
+      rounds.append(result)
+      lines.append(
+        "round \(r + 1): queued in \(Stats.fixed(result.queueing)) s; baseline \(Stats.fixed(result.baseline, 3)) s"
+          + " (\(Stats.whole(Double(n) / result.baseline))/s); drain \(Stats.fixed(result.drain, 3)) s"
+          + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline))")
+    }
+    let baseline = Stats.median(rounds.map(\.baseline))
+    let drain = Stats.median(rounds.map(\.drain))
+    let queueing = Stats.median(rounds.map(\.queueing))
+    let ratio = Stats.median(rounds.map { $0.drain / $0.baseline })
+    let met = ratio <= Self.target
+    lines.append("median queueing: \(Stats.fixed(queueing)) s (\(Stats.whole(Double(n) / queueing)) writes/s, not timed against the target)")
+    lines.append("median baseline: \(Stats.fixed(baseline, 3)) s, \(Stats.whole(Double(n) / baseline)) writes/s")
+    lines.append("median drain:    \(Stats.fixed(drain, 3)) s, \(Stats.whole(Double(n) / drain)) writes/s")
+    lines.append(
+      "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(drain / baseline)));"
+        + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
+    return BenchOutcome(lines: lines, metTargets: met)
+  }
+
+  /// Queues `writes` creates into a fresh store, then times the baseline and the drain, each
+  /// against a fresh instance so the instance does the same work for both.
+  func round(writes n: Int, folder: String, baselineFirst: Bool) async throws -> Round {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let drainInstance = ScriptedInstance(scenario: Self.scenario)
+    let drainURL = try drainInstance.start()
+    defer { drainInstance.stop() }
+    let copy = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: folder + "/queue.store"),
+      server: Server(url: drainURL.absoluteString, key: Self.key, timeout: Self.timeout))
+    defer { copy.close() }
+    try await copy.fill()
+
+    let clock = ContinuousClock()
+    let queueStart = clock.now
+    for i in 0..<n {
+      _ = try await copy.createItem(
+        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .number(Double(i)))]))
+    }
+    let queueing = Stats.seconds(clock.now - queueStart)
+    let wires = try await copy.queue.all().map { Wire(body: Array($0.body.text.utf8), key: $0.idempotencyKey) }
+    guard wires.count == n else { throw BenchFailure(message: "queued \(wires.count) writes, wanted \(n)") }
+
+    var baseline = 0.0
+    var drain = 0.0
+    if baselineFirst {
+      baseline = try await runBaseline(wires)
+      drain = try await runDrain(copy, instance: drainInstance, writes: n)
+    } else {
+      drain = try await runDrain(copy, instance: drainInstance, writes: n)
+      baseline = try await runBaseline(wires)
+    }
+    return Round(queueing: queueing, baseline: baseline, drain: drain)
+  }
+
+  /// The drain, timed from the call to its report; every write must come back accepted, once.
+  func runDrain(_ copy: WorkingCopy, instance: ScriptedInstance, writes n: Int) async throws -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = try await copy.queue.drain()
+    let elapsed = Stats.seconds(clock.now - start)
+    let accepted = report.verdicts.filter { $0.verdict == .accepted }.count
+    guard report.answered == n, accepted == n else {
+      throw BenchFailure(
+        message: "the drain answered \(report.answered) and accepted \(accepted) of \(n): \(report.unavailable ?? "")")
+    }
+    let applied = instance.appliedWrites
+    guard applied.count == n, applied.values.allSatisfy({ $0 == 1 }) else {
+      throw BenchFailure(message: "the instance applied \(applied.count) keys, not each of \(n) once")
+    }
+    return elapsed
+  }
+
+  /// The same requests through the same client stack with no queue, one at a time.
+  func runBaseline(_ wires: [Wire]) async throws -> Double {
+    let instance = ScriptedInstance(scenario: Self.scenario)
+    let url = try instance.start()
+    defer { instance.stop() }
+    let client = BaselineClient(timeout: Self.timeout)
+    defer { client.invalidate() }
+    let items = url.appendingPathComponent("items")
+    // The drain asks `GET /` once before sending; so does the baseline (it also opens the connection).
+    _ = try await client.send("GET", url, headers: [:], body: nil, key: Self.key)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for w in wires {
+      let answer = try await client.send(
+        "POST", items, headers: ["Content-Type": "application/json", "Idempotency-Key": w.key], body: w.body,
+        key: Self.key)
+      guard answer.status == 201 || answer.status == 200 else {
+        throw BenchFailure(message: "the baseline got \(answer.status) for POST /items")
+      }
+    }
+    let elapsed = Stats.seconds(clock.now - start)
+    guard instance.appliedWrites.count == wires.count else {
+      throw BenchFailure(message: "the baseline's instance applied \(instance.appliedWrites.count) of \(wires.count)")
+    }
+    return elapsed
+  }
+
+  static let scenario = Scenario(name: "bench", summary: "the drain benchmark", types: [ItemType("note")])
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Small numeric helpers for the figures.
+enum Stats {
+  /// The median (the mean of the two middle values for an even count).
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let s = values.sorted()
+    let m = s.count / 2
+    return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+  }
+
+  /// A duration in seconds as a Double.
+  static func seconds(_ d: Duration) -> Double {
+    let c = d.components
+    return Double(c.seconds) + Double(c.attoseconds) / 1e18
+  }
+
+  /// A number with `digits` decimals.
+  static func fixed(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+
+  /// A whole number with thin grouping, e.g. 12,345.
+  static func whole(_ v: Double) -> String {
+    let n = Int(v.rounded())
+    let text = String(abs(n))
+    var out = ""
+    for (i, c) in text.enumerated() {
+      if i > 0 && (text.count - i) % 3 == 0 { out += "," }
+      out.append(c)
+    }
+    return (n < 0 ? "-" : "") + out
+  }
+}
