@@ -11,6 +11,11 @@ extension ScriptedAnswer {
     ScriptedAnswer(.reply(status: status, body: body, contentType: contentType))
   }
 
+  /// Any status with these exact body bytes (which need not be UTF-8 or JSON).
+  public static func bytes(_ status: Int, _ body: [UInt8], contentType: String? = "application/json") -> ScriptedAnswer {
+    ScriptedAnswer(.replyBytes(status: status, body: body, contentType: contentType))
+  }
+
   /// Any status with a JSON body.
   public static func json(_ status: Int, _ body: ScriptedJSON) -> ScriptedAnswer {
     .status(status, body: body.text)

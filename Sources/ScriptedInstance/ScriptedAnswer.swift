@@ -10,6 +10,8 @@ public struct ScriptedAnswer: Sendable, Hashable {
     case stall
     /// This status and body (`contentType` nil: no `Content-Type` header).
     case reply(status: Int, body: String, contentType: String?)
+    /// This status and these exact bytes as the body (not necessarily UTF-8; `contentType` nil: no header).
+    case replyBytes(status: Int, body: [UInt8], contentType: String?)
     /// `409 version_conflict`, naming the item's current row as the model holds it.
     case versionConflict
     /// `409 ancestor_unavailable`, naming the item's current row and the version the request gave.

@@ -40,6 +40,9 @@ extension ScriptedInstance {
       if let code = (try? ScriptedJSON(parsing: text))?["error"]?["code"]?.stringValue {
         response.headers.append(("X-Error-Code", code))
       }
+    case .replyBytes(let status, let bytes, let contentType):
+      response = HTTPResponse(status: status, body: bytes)
+      if let contentType { response.headers.append(("Content-Type", contentType)) }
     case .versionConflict, .ancestorUnavailable:
       response = Self.http(conflictEnvelope(answer.kind == .versionConflict, request, body: body))
     case .otherInstance(let id):

@@ -3,6 +3,9 @@ import Foundation
 // verdicts-bench: measures what DESIGN.md section 7 promises, on this machine, in a release build.
 // Figures are printed with the machine and the date; nothing here is a timed unit test.
 
+/// Prints a line at once, unbuffered, so a run piped into a file shows each round as it ends.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options: BenchOptions
 do {
@@ -12,28 +15,28 @@ do {
   exit(2)
 }
 if options.help {
-  print(BenchOptions.usage)
+  say(BenchOptions.usage)
   exit(0)
 }
 
 let machine = Machine.current()
-print(machine.description)
+say(machine.description)
 #if DEBUG
-  print("warning: a debug build; the figures in docs/performance.md come from `swift run -c release verdicts-bench`")
+  say("warning: a debug build; the figures in docs/performance.md come from `swift run -c release verdicts-bench`")
 #endif
-print("")
+say("")
 
 var missed = false
 for benchmark in options.benchmarks {
-  print("== \(benchmark.name): \(benchmark.summary)")
+  say("== \(benchmark.name): \(benchmark.summary)")
   do {
     let outcome = try await benchmark.run(options)
-    for line in outcome.lines { print(line) }
+    for line in outcome.lines { say(line) }
     if !outcome.metTargets { missed = true }
   } catch {
-    print("\(benchmark.name) failed: \(error)")
+    say("\(benchmark.name) failed: \(error)")
     exit(1)
   }
-  print("")
+  say("")
 }
 exit(missed ? 3 : 0)
