@@ -118,61 +118,91 @@ struct DrainPass {
     return report
   }
 
-  /// Decides, sends and settles one unanswered write.
-  mutating func visit(_ w0: QueuedWrite, copyInstance: String?) async throws {
-    // Re-read: an earlier answer in this pass may have settled or moved it.
-    guard let w = try await store.run({ try $0.write(id: w0.id) }), w.verdict == nil else { return }
-    let now = DrainPass.now()
+  /// What a visit does with a write, decided on the store's queue in one trip.
+  enum Plan: Sendable {
+    /// Settled or gone since the batch was read.
+    case gone
+    /// Queued against another instance than the copy's: not sent.
+    case instanceChanged(QueuedWrite)
+    /// Held behind another write (already marked waiting).
+    case held(QueuedWrite)
+    /// Refused by the drain itself, unsent, for this reason.
+    case refuse(QueuedWrite, String)
+    /// The request could not be made: counted.
+    case unmade(QueuedWrite)
+    /// To be sent as this request (already marked sent).
+    case send(QueuedWrite, WriteRequest, URL)
+  }
 
+  /// Re-reads the write (an earlier answer in this pass may have settled or moved it), decides
+  /// what to do with it and, when it goes, marks it sent: one trip to the store per write
+  /// instead of three (re-read, readiness, mark).
+  static func plan(
+    _ id: String, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String, in db: SQLite
+  ) throws -> Plan {
+    guard let w = try db.write(id: id), w.verdict == nil else { return .gone }
     // A write queued against another instance than the copy's is not sent.
-    if let instance = w.instanceId, let copyInstance, instance != copyInstance {
-      try await settle(w, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
-      report.unsent += 1
-      return
-    }
-
+    if let instance = w.instanceId, let copyInstance, instance != copyInstance { return .instanceChanged(w) }
     // Readiness: held, refused with its dependency, or free.
-    switch try await readiness(w) {
+    switch try readiness(w, setAside: setAside, in: db) {
     case .held:
-      try await store.run { try $0.markWaiting(w.id) }
-      report.held += 1
-      return
+      try db.markWaiting(w.id)
+      return .held(w)
     case .refusedWith(let reason):
-      try await settle(w, .refused(Refusal(reason: reason)), now: now, clearFailure: true, sent: false)
-      report.unsent += 1
-      return
+      return .refuse(w, reason)
     case .free:
       break
     }
     if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
-      try await settle(
-        w, .refused(Refusal(reason: "the delete has no confirmed server version to remove; read the item before deleting it")),
-        now: now, clearFailure: true, sent: false)
-      report.unsent += 1
-      return
+      return .refuse(w, "the delete has no confirmed server version to remove; read the item before deleting it")
     }
-
     let request: WriteRequest
     do {
-      request = try WriteRequest(w, blobFolder: store.blobFolder)
+      request = try WriteRequest(w, blobFolder: blobFolder)
     } catch let missing as WriteRequest.BytesMissing {
-      try await settle(
-        w, .refused(Refusal(reason: "the bytes of \(missing.hash) are no longer held beside the working copy")),
-        now: now, clearFailure: true, sent: false)
+      return .refuse(w, "the bytes of \(missing.hash) are no longer held beside the working copy")
+    } catch {
+      return .unmade(w)
+    }
+    guard let url = request.url(origin: origin) else { return .unmade(w) }
+    try db.markSent(w.id, baseVersion: w.baseVersion, body: w.body)
+    return .send(w, request, url)
+  }
+
+  /// Decides, sends and settles one unanswered write.
+  mutating func visit(_ w0: QueuedWrite, copyInstance: String?) async throws {
+    let setAside = Set(self.setAside.keys)
+    let origin = server.url
+    let blobFolder = store.blobFolder
+    let plan = try await store.run { db in
+      try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+    }
+    let now = DrainPass.now()
+    let w: QueuedWrite
+    let request: WriteRequest
+    let url: URL
+    switch plan {
+    case .gone:
+      return
+    case .instanceChanged(let write):
+      try await settle(write, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
       report.unsent += 1
       return
-    } catch {
-      try await countFailure(w, answer: nil, now: now)
+    case .held:
+      report.held += 1
+      return
+    case .refuse(let write, let reason):
+      try await settle(write, .refused(Refusal(reason: reason)), now: now, clearFailure: true, sent: false)
+      report.unsent += 1
+      return
+    case .unmade(let write):
+      try await countFailure(write, answer: nil, now: now)
       report.unmade += 1
       return
-    }
-    guard let url = request.url(origin: server.url) else {
-      try await countFailure(w, answer: nil, now: now)
-      report.unmade += 1
-      return
+    case .send(let write, let r, let u):
+      (w, request, url) = (write, r, u)
     }
 
-    try await store.run { db in try db.markSent(w.id, baseVersion: w.baseVersion, body: w.body) }
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
     let outcome: Outcome
@@ -192,23 +222,21 @@ struct DrainPass {
 
   enum Readiness { case free, held, refusedWith(String) }
 
-  /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds).
-  func readiness(_ w: QueuedWrite) async throws -> Readiness {
-    let setAside = Set(self.setAside.keys)
-    return try await store.run { db in
-      if let f = w.follows, let g = try db.gate(f) {
-        if setAside.contains(f) || g.verdict == nil { return .held }
-        if g.verdict == "blocked" && (g.reason == "credential_refused" || g.reason == "failing_alone") { return .held }
-      }
-      for d in w.dependsOn {
-        guard let g = try db.gate(d) else { continue }
-        if setAside.contains(d) || g.verdict == nil || g.verdict == "blocked" { return .held }
-        if g.verdict == "refused" || g.verdict == "dead" {
-          return .refusedWith("the \(g.kind.words) it waits for was \(g.verdict!)")
-        }
-      }
-      return .free
+  /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds),
+  /// read on the store's queue.
+  static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
+    if let f = w.follows, let g = try db.gate(f) {
+      if setAside.contains(f) || g.verdict == nil { return .held }
+      if g.verdict == "blocked" && (g.reason == "credential_refused" || g.reason == "failing_alone") { return .held }
     }
+    for d in w.dependsOn {
+      guard let g = try db.gate(d) else { continue }
+      if setAside.contains(d) || g.verdict == nil || g.verdict == "blocked" { return .held }
+      if g.verdict == "refused" || g.verdict == "dead" {
+        return .refusedWith("the \(g.kind.words) it waits for was \(g.verdict!)")
+      }
+    }
+    return .free
   }
 
   /// Stores a verdict reached in this pass and lists it in the report.

@@ -66,7 +66,11 @@ final class SQLite {
       switch v {
       case .null: sqlite3_bind_null(stmt, index)
       case .int(let n): sqlite3_bind_int64(stmt, index, Int64(n))
-      case .text(let s): sqlite3_bind_text(stmt, index, s, -1, csqlite_transient())
+      case .text(let s):
+        // With its byte length: text from outside (an answer) may hold NUL, which -1 would cut at.
+        var bytes = Array(s.utf8)
+        if bytes.isEmpty { bytes = [0] }
+        sqlite3_bind_text(stmt, index, bytes, Int32(s.utf8.count), csqlite_transient())
       }
     }
     while true {
@@ -138,7 +142,9 @@ final class SQLite {
     func int(_ i: Int32) -> Int? { isNull(i) ? nil : Int(sqlite3_column_int64(stmt, i)) }
     func text(_ i: Int32) -> String? {
       guard !isNull(i), let p = sqlite3_column_text(stmt, i) else { return nil }
-      return String(cString: p)
+      // By byte count, not up to the first NUL.
+      let count = Int(sqlite3_column_bytes(stmt, i))
+      return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
   }
 }

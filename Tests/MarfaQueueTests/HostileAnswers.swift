@@ -217,9 +217,9 @@ struct HostileAnswers {
     }
   }
 
-  /// Raw control characters where JSON forbids them, and escape sequences outside strings.
+  /// Raw control characters where JSON forbids them (below 0x20), and escape sequences outside strings.
   mutating func rawControl() -> [UInt8] {
-    let c = UInt8(pick([0x00, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F] as [Int]))
+    let c = UInt8(pick([0x00, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x1F] as [Int]))
     switch Int.random(in: 0..<3, using: &rng) {
     case 0: return Array(#"{"error":{"code":"a"#.utf8) + [c] + Array(#"b"}}"#.utf8)
     case 1: return [0x1B] + Array("[31m{\"error\":{\"code\":\"x\"}}".utf8)
@@ -287,8 +287,12 @@ struct HostileAnswers {
       return ("truncated JSON", truncated(whole), .unreadable)
     case 58..<66:
       return ("not UTF-8", notUTF8(), .unreadable)
-    case 66..<72:
+    case 66..<71:
       return ("raw control characters", rawControl(), .unreadable)
+    case 71:
+      // DEL and C1 controls may stand raw in a JSON string: the envelope reads, code and all.
+      let code = pick(["a\u{7F}b", "c1\u{9B}31m", "\u{85}"])
+      return ("raw DEL and C1 in a string", Array(#"{"error":{"code":"\#(code)"}}"#.utf8), BodyMeaning(code: code))
     case 72..<77:
       return ("empty", [], .unreadable)
     case 77..<78:
