@@ -78,10 +78,10 @@ import Testing
     let drain = try victim.spawnDrain()
     victim.waitForPosts(40, while: drain)
     // A second opener meanwhile is a reader: its drain is refused, and reading goes on.
-    let second = try Binary.run(["--json", "drain"], store: victim.folder.store, home: victim.folder.path, environment: victim.environment)
+    let second = try Binary.run(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
     #expect(second.code == 4, "\(second)")
     #expect(second.errorCode == "reading_handle", "\(second)")
-    let read = try Binary.run(["--json", "queue"], store: victim.folder.store, home: victim.folder.path)
+    let read = try Binary.run(["--json", "queue"], store: victim.store, home: victim.folder.path)
     #expect(read.code == 0)
     #expect(read.json?.arrayValue?.count == 2_000)
 

@@ -34,19 +34,22 @@ enum Soak {
 final class DrainVictim {
   let instance = ScriptedInstance(scenario: Scenario(name: "victim", types: [ItemType("note")]))
   let folder = TempFolder()
+  /// The store's path (in `folder`, unless another was given).
+  let store: String
   let url: URL
   /// The writes as queued, in order.
   private(set) var queued: [QueuedWrite] = []
 
   /// Queues `writes` creates through the library in this process, then closes the store so the
   /// spawned binary is its writer.
-  init(writes: Int) async throws {
+  init(writes: Int, store: String? = nil, properties: JSONValue = .object([])) async throws {
+    self.store = store ?? folder.store
     url = try instance.start()
     let copy = try await WorkingCopy.open(
-      store: URL(fileURLWithPath: folder.store), server: Server(url: url.absoluteString, key: "k1"))
+      store: URL(fileURLWithPath: self.store), server: Server(url: url.absoluteString, key: "k1"))
     try await copy.fill()
     for i in 0..<writes {
-      _ = try await copy.createItem(type: "note", properties: .object([("title", .string("write \(i)"))]))
+      _ = try await copy.createItem(type: "note", properties: properties.setting("title", .string("write \(i)")))
     }
     queued = try await copy.queue.all()
     copy.close()
@@ -57,7 +60,7 @@ final class DrainVictim {
   /// The environment a spawned `verdicts` gets: this store, this instance, key k1.
   var environment: [String: String] {
     Binary.environment(
-      store: folder.store, home: folder.path, ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"])
+      store: store, home: folder.path, ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"])
   }
 
   /// Starts `verdicts --json drain`.
@@ -77,7 +80,7 @@ final class DrainVictim {
   func drainToCompletion(runs: Int = 5) throws -> [CommandResult] {
     var results: [CommandResult] = []
     for _ in 0..<runs {
-      let r = try Binary.run(["--json", "drain"], store: folder.store, home: folder.path, environment: environment, timeout: 300)
+      let r = try Binary.run(["--json", "drain"], store: store, home: folder.path, environment: environment, timeout: 300)
       results.append(r)
       if r.code == 0, r.json?["undelivered"] == .number(0), r.json?["held"] == .number(0) { break }
     }
@@ -86,7 +89,7 @@ final class DrainVictim {
 
   /// The queue as the store holds it now, read in this process (a reader: it never writes).
   func queueNow() async throws -> [QueuedWrite] {
-    let copy = try await WorkingCopy.openReader(store: URL(fileURLWithPath: folder.store))
+    let copy = try await WorkingCopy.openReader(store: URL(fileURLWithPath: store))
     defer { copy.close() }
     return try await copy.queue.all()
   }

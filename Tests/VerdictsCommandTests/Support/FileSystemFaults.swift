@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Ways to make a store read-only or its disk full in this sandbox, each checked before use.
+///
+/// Tests run as root here, and root ignores file modes, so `chmod` proves nothing; a read-only
+/// bind mount, an immutable file (`chattr +i`) and a tiny tmpfs do stop root. Each is tried
+/// once on a scratch folder; a test that needs one that is missing says so and is not run.
+enum FileSystemFaults {
+  static var isRoot: Bool { getuid() == 0 }
+
+  /// Runs a tool to its end; true when it exits 0.
+  @discardableResult
+  static func tool(_ path: String, _ arguments: [String]) -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    do { try p.run() } catch { return false }
+    p.waitUntilExit()
+    return p.terminationStatus == 0
+  }
+
+  static let mountTool = ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
+  static let umountTool = ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
+  static let chattrTool = ["/usr/bin/chattr", "/bin/chattr"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chattr"
+
+  /// Whether a tmpfs can be mounted (and a bind mount made read-only) on a folder of our own.
+  static let canMount: Bool = {
+    let dir = FileManager.default.temporaryDirectory.path + "/verdicts-mount-probe-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    guard tool(mountTool, ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]) else { return false }
+    tool(umountTool, [dir])
+    guard tool(mountTool, ["--bind", dir, dir]) else { return false }
+    let ro = tool(mountTool, ["-o", "remount,bind,ro", dir])
+    tool(umountTool, [dir])
+    return ro
+  }()
+
+  /// Whether `chattr +i` works on a file here (and so stops root writing it).
+  static let canMakeImmutable: Bool = {
+    let file = FileManager.default.temporaryDirectory.path + "/verdicts-chattr-probe-\(UUID().uuidString)"
+    guard FileManager.default.createFile(atPath: file, contents: Data("x".utf8)) else { return false }
+    defer {
+      tool(chattrTool, ["-i", file])
+      try? FileManager.default.removeItem(atPath: file)
+    }
+    guard tool(chattrTool, ["+i", file]) else { return false }
+    return open(file, O_WRONLY | O_APPEND) < 0
+  }()
+
+  /// Mounts a tmpfs of `kilobytes` on `dir` (which must exist).
+  static func mountTmpfs(_ dir: String, kilobytes: Int) -> Bool {
+    tool(mountTool, ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=0700", "tmpfs", dir])
+  }
+
+  /// Resizes the tmpfs on `dir`.
+  static func resizeTmpfs(_ dir: String, kilobytes: Int) -> Bool {
+    tool(mountTool, ["-o", "remount,size=\(kilobytes)k", dir])
+  }
+
+  /// Binds `dir` onto itself read-only.
+  static func bindReadOnly(_ dir: String) -> Bool {
+    guard tool(mountTool, ["--bind", dir, dir]) else { return false }
+    if tool(mountTool, ["-o", "remount,bind,ro", dir]) { return true }
+    tool(umountTool, [dir])
+    return false
+  }
+
+  static func unmount(_ dir: String) { tool(umountTool, [dir]) }
+
+  /// Fills the file system holding `dir` with a file of zeros until `leaving` bytes are free (or it is full).
+  static func fill(_ dir: String, leaving: Int) -> String {
+    let path = dir + "/filler"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    defer { close(fd) }
+    var st = statvfs()
+    let chunk = [UInt8](repeating: 0, count: 4096)
+    while statvfs(dir, &st) == 0, Int(st.f_bavail) * Int(st.f_bsize) > leaving {
+      if write(fd, chunk, chunk.count) <= 0 { break }
+    }
+    return path
+  }
+
+  /// Runs `verdicts` with `RLIMIT_FSIZE` set to `kilobytes` (and SIGXFSZ ignored, so a write
+  /// past it fails with EFBIG instead of killing the process).
+  static func runCapped(kilobytes: Int, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    let binary = try Binary.require()
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    p.arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", binary] + arguments
+    p.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return CommandResult(
+      code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+  }
+}
