@@ -124,13 +124,6 @@ struct DrainPass {
     guard let w = try await store.run({ try $0.write(id: w0.id) }), w.verdict == nil else { return }
     let now = DrainPass.now()
 
-    // A write queued against another instance than the copy's is not sent.
-    if let instance = w.instanceId, let copyInstance, instance != copyInstance {
-      try await settle(w, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
-      report.unsent += 1
-      return
-    }
-
     // Readiness: held, refused with its dependency, or free.
     switch try await readiness(w) {
     case .held:
@@ -143,6 +136,13 @@ struct DrainPass {
       return
     case .free:
       break
+    }
+    // A write queued against another instance than the copy's is not sent (checked when it
+    // would go: a write still held behind another stays held).
+    if let instance = w.instanceId, let copyInstance, instance != copyInstance {
+      try await settle(w, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
+      report.unsent += 1
+      return
     }
     if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
       try await settle(
