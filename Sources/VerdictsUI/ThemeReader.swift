@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads theme files: `# comments`, then `role = FG BG [bold|dim|underline|reverse]…`.
 ///
-/// A colour is `default`, a name (`red`, `bright-red`, `grey`), `0`–`255` or `#rrggbb`.
+/// A colour is `default`, a name (`red`, `bright-red`, `grey`), `0`–`255` or `#rrggbb`;
+/// a comment after a value starts with `# ` (a blank after the `#`).
 /// The background may be left out (the terminal's own). Unknown roles and bad values are
 /// reported with their line numbers and skipped; roles left out fall back to the default theme.
 public enum ThemeReader {
@@ -34,7 +35,9 @@ public enum ThemeReader {
       var tokens: [String] = []
       for t in line[line.index(after: eq)...].split(whereSeparator: { $0 == " " || $0 == "\t" }) {
         let token = String(t)
-        if token.hasPrefix("#"), ThemeColor(parsing: token) == nil { break }  // a trailing comment
+        if token == "#" || (token.hasPrefix("#") && !(token.dropFirst().first?.isLetter ?? false) && !(token.dropFirst().first?.isNumber ?? false)) {
+          break  // a trailing comment: `# ...`
+        }
         tokens.append(token)
       }
       switch parseStyle(tokens) {
