@@ -99,6 +99,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .quit: return "quit"
     case .mark: return "mark"
     case .focusDetail: return "detail"
+    case .clear: return "clear"
     default: return summary
     }
   }

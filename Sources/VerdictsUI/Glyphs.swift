@@ -20,16 +20,18 @@ public struct Glyphs: Sendable, Hashable {
   public var mark: String
   public var arrow: String
   public var separator: String
+  /// Between the ends of a range: `1–20`.
+  public var dash: String
 
   /// Box-drawing borders and symbol marks.
   public static let unicode = Glyphs(
     horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
     ellipsis: "…", waiting: "○", held: "◌", accepted: "✓", merged: "≈", conflicted: "⇄", refused: "✗",
-    blocked: "■", dead: "†", mark: "●", arrow: "→", separator: "·")
+    blocked: "■", dead: "†", mark: "●", arrow: "→", separator: "·", dash: "–")
 
   /// Plain ASCII, for any terminal.
   public static let ascii = Glyphs(
     horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
     ellipsis: "~", waiting: "o", held: ".", accepted: "+", merged: "~", conflicted: "=", refused: "x",
-    blocked: "#", dead: "!", mark: "*", arrow: "->", separator: "|")
+    blocked: "#", dead: "!", mark: "*", arrow: "->", separator: "|", dash: "-")
 }

@@ -46,11 +46,24 @@ enum Palette {
     return distance(rgb(of: grey), (r, g, b)) < distance(rgb(of: cube), (r, g, b)) ? grey : cube
   }
 
-  /// The nearest of the sixteen basic colours.
-  static func nearest16(_ c: RGB) -> Int { nearest(c, among: 0..<16) }
+  /// The nearest of the sixteen basic colours (greys by lightness, never a hue).
+  static func nearest16(_ c: RGB) -> Int {
+    if let l = greyLevel(c) { return l < 48 ? 0 : l < 160 ? 8 : l < 224 ? 7 : 15 }
+    return nearest(c, among: 0..<16)
+  }
 
-  /// The nearest of the eight basic colours.
-  static func nearest8(_ c: RGB) -> Int { nearest(c, among: 0..<8) }
+  /// The nearest of the eight basic colours (greys by lightness, never a hue).
+  static func nearest8(_ c: RGB) -> Int {
+    if let l = greyLevel(c) { return l < 64 ? 0 : 7 }
+    return nearest(c, among: 0..<8)
+  }
+
+  /// The lightness of a colour that is (nearly) grey, else nil.
+  static func greyLevel(_ c: RGB) -> Int? {
+    let values = [Int(c.0), Int(c.1), Int(c.2)]
+    guard values.max()! - values.min()! < 24 else { return nil }
+    return values.reduce(0, +) / 3
+  }
 
   static func nearest(_ c: RGB, among range: Range<Int>) -> Int {
     var best = range.lowerBound

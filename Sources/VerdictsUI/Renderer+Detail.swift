@@ -2,12 +2,12 @@ import MarfaQueue
 
 extension Renderer {
   /// The label column's width.
-  static let labelWidth = 12
+  static let labelWidth = 13
 
   func drawDetail(into grid: inout Grid, _ r: Rect) {
     let w = state.selectedWrite
     var title = TextLine("Detail", state.detailFocused ? .titleFocus : .title)
-    if let w { title.append(" \(ShortID.of(w.id))", .dim) }
+    if let w { title.append(" \(ShortID.of(w.id, ellipsis: glyphs.ellipsis))", .dim) }
     let inner = layout.detailBoxed ? r.inner : Rect(x: r.x, y: r.y + 1, width: r.width, height: r.height - 1)
     guard inner.width > 0 else { return }
     let lines = w.map { detailLines($0, width: inner.width) } ?? [TextLine(emptyDetailText, .dim)]
@@ -15,7 +15,7 @@ extension Renderer {
     let scroll = min(state.detailScroll, maxScroll)
     var right: TextLine?
     if lines.count > inner.height {
-      right = TextLine("\(scroll + 1)–\(min(lines.count, scroll + inner.height)) of \(lines.count) lines", .dim)
+      right = TextLine("\(scroll + 1)\(glyphs.dash)\(min(lines.count, scroll + inner.height)) of \(lines.count) lines", .dim)
     }
     if layout.detailBoxed {
       drawBox(into: &grid, r, title: title, right: right, focused: state.detailFocused)
@@ -45,14 +45,14 @@ extension Renderer {
     let sep = " \(glyphs.separator) "
     lines.append(field("id", w.id))
     lines.append(field("kind", w.kind.words + " (\(w.kind.wireName))"))
-    if !w.rowsText.isEmpty { lines.append(field("rows", w.rowsText)) }
+    if !rowsText(w).isEmpty { lines.append(field("rows", rowsText(w))) }
     if let v = w.baseVersion { lines.append(field("version", "based on \(v)")) }
 
     var verdict = TextLine(VerdictText.glyph(w, glyphs) + " ", VerdictText.role(w))
     switch w.verdict {
     case nil:
       verdict.append(w.waiting ? "waiting (awaiting_dependency)" : "no verdict yet", .waiting)
-      verdict.append(sep + VerdictText.waitingText(w), .text)
+      verdict.append(sep + VerdictText.waitingText(w, ellipsis: glyphs.ellipsis), .text)
     case .accepted: verdict.append("accepted", .answered)
     case .merged(let fields):
       verdict.append("merged", .merged)
@@ -115,7 +115,7 @@ extension Renderer {
     var sent = TextLine(w.sent ? "yes" : "not yet")
     if w.replayed { sent.append(sep + "replayed from the instance's record", .dim) }
     lines.append(field("sent", sent))
-    lines.append(field("key", ShortID.key(w.idempotencyKey), .dim))
+    lines.append(field("key", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))
     if let i = w.instanceId { lines.append(field("instance", i, .dim)) }
 
     var body: [TextLine] = [TextLine("body", .label)]

@@ -14,11 +14,11 @@ extension Renderer {
   /// Every action with its keys; write actions greyed in read-only mode, with the reason.
   func drawHelp(into grid: inout Grid) {
     let actions = Action.allCases
-    let twoColumns = state.width >= 84
+    let twoColumns = state.width >= 76
     let rowsNeeded = twoColumns ? (actions.count + 1) / 2 : actions.count
     let extra = state.readOnly ? 2 : 1
     let inner = overlayBox(
-      into: &grid, width: twoColumns ? 84 : 44, height: rowsNeeded + extra + 2,
+      into: &grid, width: twoColumns ? min(100, state.width - 2) : 44, height: rowsNeeded + extra + 2,
       title: TextLine("Keys", .titleFocus) + TextLine(" (any key closes)", .dim))
     var y = inner.y
     if let reason = state.readOnlyReason {
@@ -32,7 +32,8 @@ extension Renderer {
       guard y + row < inner.y + inner.height else { continue }
       let keys = (state.keyMap.keys[action] ?? []).map(\.spelling).joined(separator: " ")
       let greyed = action.writes && state.readOnly
-      var t = TextLine((keys.isEmpty ? "(none)" : keys).padding(14), greyed ? .dim : .key)
+      let keyWidth = twoColumns && state.width < 100 ? 11 : 16
+      var t = TextLine(fit(keys.isEmpty ? "(none)" : keys, keyWidth - 1).padding(keyWidth), greyed ? .dim : .key)
       t.append(action.summary, greyed ? .dim : .dialog)
       t.draw(into: &grid, x: inner.x + 1 + column * columnWidth, y: y + row, limit: columnWidth - 2, ellipsis: glyphs.ellipsis)
     }

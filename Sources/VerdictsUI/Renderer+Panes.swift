@@ -14,7 +14,7 @@ extension Renderer {
     let p = state[pane]
     guard p.total > rows, rows > 0 else { return nil }
     let last = min(p.total, p.top + rows)
-    return TextLine("\(count(p.top + 1))–\(count(last)) of \(count(p.total))", .dim)
+    return TextLine("\(count(p.top + 1))\(glyphs.dash)\(count(last)) of \(count(p.total))", .dim)
   }
 
   /// A count with thousands separated: `1,000,000`.
@@ -71,7 +71,7 @@ extension Renderer {
     var line = TextLine()
     line.append(VerdictText.glyph(w, glyphs), VerdictText.role(w))
     line.append(state.marks.contains(w.id) ? glyphs.mark : " ", .marked)
-    line.append(ShortID.of(w.id).padding(ShortID.width), .text)
+    line.append(ShortID.of(w.id, ellipsis: glyphs.ellipsis).padding(ShortID.width), .text)
     line.append(" ")
     let rest = max(0, width - line.width)
     let kindWidth = min(16, max(6, rest / 3))
@@ -80,7 +80,7 @@ extension Renderer {
     let right = paneText(w)
     let rowsRoom = max(0, width - line.width - right.width - 1)
     if rowsRoom >= 4 {
-      line.append(fit(w.rowsText, rowsRoom).padding(rowsRoom), .dim)
+      line.append(fit(rowsText(w), rowsRoom).padding(rowsRoom), .dim)
       line.append(" ")
     }
     return line + right
@@ -95,12 +95,12 @@ extension Renderer {
         t.append("undelivered", .waiting)
         t.append(" " + (f.status.map(String.init) ?? "no answer"), Role.http(f.status))
       } else {
-        t.append(VerdictText.waitingText(w), .waiting)
+        t.append(VerdictText.waitingText(w, ellipsis: glyphs.ellipsis), .waiting)
       }
       if w.environmentalStreak > 0 { t.append(" streak \(w.environmentalStreak)", .streak) }
     case .accepted: t.append("accepted", .answered)
     case .merged(let fields): t.append("merged" + (fields.isEmpty ? "" : " " + fields.joined(separator: ",")), .merged)
-    case .conflicted(let sibling, _): t.append("conflicted \(glyphs.arrow) \(ShortID.of(sibling))", .conflicted)
+    case .conflicted(let sibling, _): t.append("conflicted \(glyphs.arrow) \(ShortID.of(sibling, ellipsis: glyphs.ellipsis))", .conflicted)
     case .refused(let r): t.append("refused: \(r.reason)", .refused)
     case .blocked(let reason, _):
       t.append(reason.wireName, .blocked)
@@ -115,6 +115,11 @@ extension Renderer {
 
   func httpSpan(_ status: Int?) -> TextLine {
     TextLine(status.map { "HTTP \($0)" } ?? "no answer", Role.http(status))
+  }
+
+  /// The rows a write names, with the arrow drawn in the glyph set.
+  func rowsText(_ w: QueuedWrite) -> String {
+    state.ascii ? w.rowsText.replacingOccurrences(of: " → ", with: " \(glyphs.arrow) ") : w.rowsText
   }
 
   /// Text cut to a width with the ellipsis glyph.

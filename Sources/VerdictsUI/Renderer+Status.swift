@@ -42,7 +42,7 @@ extension Renderer {
     if state.paused {
       parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
-    if let f = state.following { parts.append(TextLine("following \(ShortID.of(f))", .status)) }
+    if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
     if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
     if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }
     var line = TextLine(" ", .status)
@@ -87,7 +87,8 @@ extension Renderer {
     }
     var line = TextLine()
     if let m = state.message {
-      line.append(" " + m.text + " ", m.isError ? .statusError : .statusOK)
+      let text = state.ascii ? m.text.replacingOccurrences(of: "…", with: "...") : m.text
+      line.append(" " + text + " ", m.isError ? .statusError : .statusOK)
       line.append("  ")
     }
     line = line + hints()

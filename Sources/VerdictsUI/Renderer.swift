@@ -20,7 +20,7 @@ public struct Renderer: Sendable {
   public func render() -> Grid {
     var grid = Grid(width: state.width, height: state.height)
     if layout.mode == .tooSmall {
-      let text = "terminal too small: \(state.width)×\(state.height), need \(Layout.minimumWidth)×\(Layout.minimumHeight)"
+      let text = "too small: \(state.width)×\(state.height) (need \(Layout.minimumWidth)×\(Layout.minimumHeight))"
       grid.put(state.ascii ? text.replacingOccurrences(of: "×", with: "x") : text, x: 0, y: 0, role: .statusError)
       return grid
     }

@@ -53,8 +53,8 @@ enum VerdictText {
   }
 
   /// What a waiting write waits on, for the Waiting pane: `waiting on <id>`, `queued`, …
-  static func waitingText(_ w: QueuedWrite) -> String {
-    if w.waiting, let on = w.follows ?? w.dependsOn.first { return "waiting on \(ShortID.of(on))" }
+  static func waitingText(_ w: QueuedWrite, ellipsis: String = "…") -> String {
+    if w.waiting, let on = w.follows ?? w.dependsOn.first { return "waiting on \(ShortID.of(on, ellipsis: ellipsis))" }
     if w.waiting { return "waiting" }
     if let f = w.lastFailure { return "undelivered" + (f.status.map { " \($0)" } ?? " (no answer)") }
     return w.sent ? "sent, no answer yet" : "queued"
