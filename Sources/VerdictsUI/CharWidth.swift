@@ -17,6 +17,7 @@ public enum CharWidth {
 
   /// The columns one grapheme takes: its base scalar's width, 2 for an emoji with U+FE0F.
   public static func of(_ character: Character) -> Int {
+    if let a = character.asciiValue { return a >= 0x20 && a < 0x7F ? 1 : -1 }
     var width = 0
     var sawBase = false
     for scalar in character.unicodeScalars {
@@ -35,6 +36,7 @@ public enum CharWidth {
 
   /// The columns a string takes (control characters count as 0; sanitize first).
   public static func of(_ text: String) -> Int {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
     var total = 0
     for c in text { total += max(0, of(c)) }
     return total

@@ -115,8 +115,14 @@ extension Renderer {
     var sent = TextLine(w.sent ? "yes" : "not yet")
     if w.replayed { sent.append(sep + "replayed from the instance's record", .dim) }
     lines.append(field("sent", sent))
-    lines.append(field("key", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))
-    if let i = w.instanceId { lines.append(field("instance", i, .dim)) }
+    lines.append(field("idempotency", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))
+    if let i = w.instanceId {
+      if let now = state.status?.instanceId, now != i {
+        lines.append(field("instance", TextLine(i, .blocked) + TextLine(" (the copy is now filled from \(now))", .dim)))
+      } else {
+        lines.append(field("instance", i, .dim))
+      }
+    }
 
     var body: [TextLine] = [TextLine("body", .label)]
     body += JSONLines.lines(w.body, indent: 2)

@@ -41,17 +41,20 @@ public struct Renderer: Sendable {
     guard r.width >= 2, r.height >= 2 else { return }
     let role: Role = focused ? .borderFocus : .border
     let g = glyphs
-    grid.put(g.topLeft, x: r.x, y: r.y, role: role)
-    grid.put(g.topRight, x: r.x + r.width - 1, y: r.y, role: role)
-    grid.put(g.bottomLeft, x: r.x, y: r.maxY, role: role)
-    grid.put(g.bottomRight, x: r.x + r.width - 1, y: r.maxY, role: role)
+    func cell(_ text: String) -> Cell { Cell(text: text, width: 1, role: role) }
+    let horizontal = cell(g.horizontal)
+    let vertical = cell(g.vertical)
+    grid.set(cell(g.topLeft), x: r.x, y: r.y)
+    grid.set(cell(g.topRight), x: r.x + r.width - 1, y: r.y)
+    grid.set(cell(g.bottomLeft), x: r.x, y: r.maxY)
+    grid.set(cell(g.bottomRight), x: r.x + r.width - 1, y: r.maxY)
     for x in (r.x + 1)..<(r.x + r.width - 1) {
-      grid.put(g.horizontal, x: x, y: r.y, role: role)
-      grid.put(g.horizontal, x: x, y: r.maxY, role: role)
+      grid.set(horizontal, x: x, y: r.y)
+      grid.set(horizontal, x: x, y: r.maxY)
     }
     for y in (r.y + 1)..<r.maxY {
-      grid.put(g.vertical, x: r.x, y: y, role: role)
-      grid.put(g.vertical, x: r.x + r.width - 1, y: y, role: role)
+      grid.set(vertical, x: r.x, y: y)
+      grid.set(vertical, x: r.x + r.width - 1, y: y)
     }
     drawTitle(into: &grid, x: r.x + 1, y: r.y, width: r.width - 2, title: title, right: right, focused: focused)
   }
@@ -59,7 +62,8 @@ public struct Renderer: Sendable {
   /// A title rule: `─ Title ─────── right ─`.
   func drawRule(into grid: inout Grid, _ r: Rect, title: TextLine, right: TextLine?, focused: Bool) {
     let role: Role = focused ? .borderFocus : .border
-    for x in r.x..<(r.x + r.width) { grid.put(glyphs.horizontal, x: x, y: r.y, role: role) }
+    let horizontal = Cell(text: glyphs.horizontal, width: 1, role: role)
+    for x in r.x..<(r.x + r.width) { grid.set(horizontal, x: x, y: r.y) }
     drawTitle(into: &grid, x: r.x, y: r.y, width: r.width, title: title, right: right, focused: focused)
   }
 

@@ -22,12 +22,17 @@ public enum Sanitizer {
 
   /// Whether the text can be drawn as it is.
   public static func isSafe(_ text: String) -> Bool {
-    for s in text.unicodeScalars where replacement(s) != nil { return false }
+    for b in text.utf8 where b < 0x20 || b >= 0x7F {
+      // Not plain printable ASCII: look at the scalars.
+      for s in text.unicodeScalars where replacement(s) != nil { return false }
+      return true
+    }
     return true
   }
 
   /// The text split into runs drawn as given and runs made visible.
   public static func segments(_ text: String) -> [Segment] {
+    if isSafe(text) { return text.isEmpty ? [] : [Segment(text: text, escaped: false)] }
     var out: [Segment] = []
     var plain = String.UnicodeScalarView()
     for s in text.unicodeScalars {

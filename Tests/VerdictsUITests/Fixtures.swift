@@ -56,7 +56,9 @@ enum Fixtures {
       .credentialRefused: "b-cred", .keySpent: "b-spent", .ancestorUnavailable: "b-ancestor",
       .conflictUnresolved: "b-conflict", .failingAlone: "b-alone", .instanceChanged: "b-instance",
     ]
-    return write(ids[reason]!, verdict: .blocked(reason: reason, refusal: refusal), failure: failure, streak: streak)
+    var w = write(ids[reason]!, verdict: .blocked(reason: reason, refusal: refusal), failure: failure, streak: streak)
+    if reason == .instanceChanged { w.instanceId = "inst-0a9f" }
+    return w
   }
 
   static let blockedWrites: [QueuedWrite] = BlockedReason.allCases.map { reason in
