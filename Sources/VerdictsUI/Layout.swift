@@ -4,7 +4,7 @@ import MarfaQueue
 ///
 /// - `grid` (≥ 100×30): the four panes two by two, the detail below, full width.
 /// - `stack` (≥ 60×16): the panes stacked, each under a title rule; the focused pane gets the
-///   rows, the others one or two; the detail below.
+///   rows, the others one or two; the detail below (with the focus, it takes all but a row a pane).
 /// - `single` (≥ 40×10): a tab line and one pane at a time; `enter` shows the detail instead.
 /// - `tooSmall`: one line saying so.
 /// The last two rows are always the status line and the message or key hints.
@@ -73,10 +73,11 @@ public struct Layout: Sendable, Hashable {
       detailBoxed = true
     } else if width >= 60 && height >= 16 {
       mode = .stack
-      let detailHeight = max(6, body * 2 / 5)
+      // The detail, when it has the focus, takes the rows the panes would have had.
+      let detailHeight = detailFocused ? body - 8 : max(6, body * 2 / 5)
       let paneArea = body - detailHeight
       let listRows = paneArea - 4
-      let others = max(1, min(2, listRows / 6))
+      let others = detailFocused ? 1 : max(1, min(2, listRows / 6))
       let focusedRows = listRows - 3 * others
       var y = 0
       for pane in QueuePane.allCases {

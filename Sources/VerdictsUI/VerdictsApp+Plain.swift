@@ -46,12 +46,18 @@ extension VerdictsApp {
       }
       order.removeAll { !seen.contains($0) }
     }
+    // Bursts of changes collapse into one pending read (a buffer of one tick).
+    let (ticks, tick) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let changes = source.changes()
+    let listener = Task {
+      for await change in changes where change.touchesQueue { tick.yield() }
+      tick.finish()
+    }
+    defer { listener.cancel() }
     await compare()
     var last = ContinuousClock.now
-    for await change in changes {
+    for await _ in ticks {
       if Task.isCancelled { break }
-      guard change.touchesQueue else { continue }
       let since = ContinuousClock.now - last
       if since < .milliseconds(100) { try? await Task.sleep(for: .milliseconds(100) - since) }
       last = ContinuousClock.now
