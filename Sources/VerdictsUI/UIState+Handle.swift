@@ -47,6 +47,11 @@ extension UIState {
   mutating func resize(width w: Int, height h: Int) -> [UIEffect] {
     width = max(0, w)
     height = max(0, h)
+    return relayout()
+  }
+
+  /// After the layout changed: every selection back on screen, and the rows now shown read.
+  mutating func relayout() -> [UIEffect] {
     var effects: [UIEffect] = []
     for pane in QueuePane.allCases {
       keepSelectionVisible(pane)

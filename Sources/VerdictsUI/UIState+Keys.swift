@@ -39,7 +39,7 @@ extension UIState {
     case .focusDetail:
       detailFocused = true
       detailScroll = 0
-      return []
+      return relayout()
     case .mark: return toggleMark()
     case .markAll: return markAll()
     case .clear: return clear()
@@ -88,7 +88,9 @@ extension UIState {
     case .pageUp: detailScroll = max(0, detailScroll - rows)
     case .top: detailScroll = 0
     case .bottom: detailScroll = Int.max / 2
-    case .focusDetail, .clear: detailFocused = false
+    case .focusDetail, .clear:
+      detailFocused = false
+      return relayout()
     default: return nil
     }
     return []
@@ -98,11 +100,7 @@ extension UIState {
     focus = pane
     detailFocused = false
     detailScroll = 0
-    var effects: [UIEffect] = []
-    for p in QueuePane.allCases {
-      keepSelectionVisible(p)
-      if let e = reloadIfNeeded(p) { effects.append(e) }
-    }
+    let effects = relayout()
     if following != nil, let id = selectedWrite?.id { following = id }
     return effects
   }
