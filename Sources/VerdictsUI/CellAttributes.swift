@@ -1,13 +1,18 @@
 /// Text attributes a cell or a theme style asks for, beyond colour.
 public struct CellAttributes: OptionSet, Sendable, Hashable {
+  /// The attribute bits.
   public let rawValue: UInt8
 
   /// Creates attributes from their raw bits.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+  /// Bold (or bright).
   public static let bold = CellAttributes(rawValue: 1 << 0)
+  /// Dim.
   public static let dim = CellAttributes(rawValue: 1 << 1)
+  /// Underlined.
   public static let underline = CellAttributes(rawValue: 1 << 2)
+  /// Foreground and background swapped.
   public static let reverse = CellAttributes(rawValue: 1 << 3)
 
   /// The attribute names a theme file uses, in a fixed order.

@@ -11,6 +11,7 @@ public final class GridTerminal: Terminal, @unchecked Sendable {
   public var pendingInput: [TerminalInput] = []
   /// Whether ``restore()`` was called.
   public private(set) var restored = false
+  /// The theme last set.
   public private(set) var theme: Theme?
   private var width: Int
   private var height: Int

@@ -16,14 +16,19 @@ public struct Layout: Sendable, Hashable {
 
   /// One pane's frame: its outer rectangle (with border or title rule) and its list rows.
   public struct Frame: Sendable, Hashable {
+    /// The frame with its border or title rule.
     public var outer: Rect
+    /// The rows the writes are drawn in.
     public var list: Rect
     /// Whether it is a box (grid) or a title rule (stack).
     public var boxed: Bool
   }
 
+  /// How the screen is divided.
   public var mode: Mode
+  /// Columns.
   public var width: Int
+  /// Rows.
   public var height: Int
   /// The panes drawn, with their frames (in `single`, only the focused one).
   public var panes: [QueuePane: Frame]
@@ -40,6 +45,7 @@ public struct Layout: Sendable, Hashable {
 
   /// The smallest screen drawn in full.
   public static let minimumWidth = 40
+  /// The fewest rows drawn in full.
   public static let minimumHeight = 10
 
   /// Lays out a screen for the focused pane and whether the detail has the focus.

@@ -15,6 +15,7 @@ public final class NcursesTerminal: Terminal {
   private var isRestored = false
   /// Whether the locale's codeset is UTF-8.
   public let supportsUnicode: Bool
+  /// How many colours the terminal shows (none when colour is off).
   public let colorDepth: ColorDepth
 
   /// Takes the terminal: locale, curses mode, keypad, colours.

@@ -8,6 +8,7 @@ public struct Prompt: Sendable, Hashable {
     case key
   }
 
+  /// What the input is for.
   public var kind: Kind
   /// What has been typed.
   public var text: String

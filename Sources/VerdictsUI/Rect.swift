@@ -1,8 +1,12 @@
 /// A rectangle of cells.
 public struct Rect: Sendable, Hashable {
+  /// The left column.
   public var x: Int
+  /// The top row.
   public var y: Int
+  /// Columns.
   public var width: Int
+  /// Rows.
   public var height: Int
 
   /// Creates a rectangle.

@@ -4,6 +4,7 @@ public struct ResolvedStyle: Sendable, Hashable {
   public var foreground: Int?
   /// The background's palette index; nil for the terminal's own.
   public var background: Int?
+  /// Bold, dim, underline, reverse.
   public var attributes: CellAttributes
 
   /// The style in words: `fg=1 bg=default bold`.

@@ -9,7 +9,9 @@ import Foundation
 public enum ThemeReader {
   /// What reading a theme gave: the theme, and the problems found, line by line.
   public struct Result: Sendable {
+    /// The theme read.
     public var theme: Theme
+    /// Every problem, with its line.
     public var problems: [ConfigProblem]
   }
 

@@ -1,7 +1,10 @@
 /// How a role is drawn: foreground, background and attributes.
 public struct ThemeStyle: Sendable, Hashable {
+  /// The text colour.
   public var foreground: ThemeColor
+  /// The cell colour.
   public var background: ThemeColor
+  /// Bold, dim, underline, reverse.
   public var attributes: CellAttributes
 
   /// Creates a style.

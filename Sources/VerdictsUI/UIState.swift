@@ -4,6 +4,7 @@ import MarfaQueue
 public struct UIState: Sendable, Hashable {
   /// The terminal's size.
   public var width: Int
+  /// Rows.
   public var height: Int
   /// The four panes, by `QueuePane.rawValue`.
   public var panes: [PaneState] = QueuePane.allCases.map(PaneState.init)
