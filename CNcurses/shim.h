@@ -34,6 +34,14 @@ static inline int cnc_winsize(int fd, int *rows, int *cols) {
   *cols = ws.ws_col;
   return 0;
 }
+// newterm on the process's stdout/stdin, made current; NULL when the terminal can't be used
+// (unlike initscr, which exits the process). Swift 6 refuses the stdout/stdscr globals.
+static inline WINDOW *cnc_open_terminal(void) {
+  SCREEN *screen = newterm(NULL, stdout, stdin);
+  if (screen == NULL) return NULL;
+  set_term(screen);
+  return stdscr;
+}
 // Glibc's module hides wcwidth.
 extern int wcwidth(wchar_t);
 #endif

@@ -3,7 +3,7 @@ import Foundation
 
 /// The real terminal, through ncursesw: the only file that calls curses, always from one thread.
 ///
-/// `setlocale` runs before `initscr`; keys come from `wget_wch` (wide characters, `KEY_RESIZE`);
+/// `setlocale` runs before `newterm` (curses' `initscr` without the exit on failure); keys come from `wget_wch` (wide characters, `KEY_RESIZE`);
 /// each frame writes only the cells that changed, then one `wnoutrefresh` and one `doupdate`,
 /// so ncurses sends the difference and an idle screen sends nothing. `clear` is never called in
 /// steady state, only on ctrl-l and after a resize.
@@ -18,14 +18,17 @@ public final class NcursesTerminal: Terminal {
   /// How many colours the terminal shows (none when colour is off).
   public let colorDepth: ColorDepth
 
-  /// Takes the terminal: locale, curses mode, keypad, colours.
+  /// Takes the terminal: locale, curses mode, keypad, colours; nil when stdin or stdout is not
+  /// a terminal or `TERM` names none curses knows.
   ///
   /// - Parameter colors: false to draw without colour (`NO_COLOR`, `--no-color`).
-  public init(colors: Bool = true) {
+  public init?(colors: Bool = true) {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
     setlocale(LC_ALL, "")
     let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
     supportsUnicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
-    window = initscr()
+    guard let window = cnc_open_terminal() else { return nil }
+    self.window = window
     cbreak()
     noecho()
     nonl()

@@ -82,6 +82,8 @@ extension Renderer {
     if rowsRoom >= 4 {
       line.append(fit(rowsText(w), rowsRoom).padding(rowsRoom), .dim)
       line.append(" ")
+    } else if width - line.width - right.width > 0 {
+      line.append(String(repeating: " ", count: width - line.width - right.width))
     }
     return line + right
   }

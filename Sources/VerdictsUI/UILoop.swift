@@ -15,13 +15,16 @@ final class UILoop {
     self.options = options
   }
 
-  func run() {
+  func run() throws {
     let log = AppLog(path: options.logFile)
     let prepared = VerdictsApp.prepare(source: source, options: options)
     for p in prepared.problems { log.log(p) }
     var state = prepared.state
     let pipe = SignalPipe()
-    let terminal = NcursesTerminal(colors: !prepared.colorOff)
+    guard let terminal = NcursesTerminal(colors: !prepared.colorOff) else {
+      log.log("no terminal")
+      throw AppError.noTerminal(term: options.environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"])
+    }
     pipe.installHandlers()
     if !terminal.supportsUnicode { state.ascii = true }
     terminal.setTheme(prepared.theme, depth: prepared.colorOff ? .none : terminal.colorDepth)

@@ -7,16 +7,22 @@ public enum VerdictsApp {
   ///
   /// The UI runs on a thread of its own (every curses call on it); queue calls run in tasks
   /// and post back. A reader shows every key, greys out actions, and says why.
-  public static func run(copy: WorkingCopy, options: AppOptions) async {
-    await run(source: copy, options: options)
+  ///
+  /// - Throws: ``AppError/noTerminal(term:)`` when there is no terminal to run on.
+  public static func run(copy: WorkingCopy, options: AppOptions) async throws {
+    try await run(source: copy, options: options)
   }
 
   /// Runs the TUI over any queue source (the CLI passes a `WorkingCopy`).
-  public static func run(source: QueueSource, options: AppOptions) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+  public static func run(source: QueueSource, options: AppOptions) async throws {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
       let thread = Thread {
-        UILoop(source: source, options: options).run()
-        done.resume()
+        do {
+          try UILoop(source: source, options: options).run()
+          done.resume()
+        } catch {
+          done.resume(throwing: error)
+        }
       }
       thread.name = "verdicts-ui"
       thread.stackSize = 8 << 20

@@ -7,7 +7,7 @@ import Testing
 /// Runs the real ncurses UI over an in-memory queue, only when `VERDICTS_TTY=1` (under tmux,
 /// by hand or by a script): `VERDICTS_TTY=1 swift test --skip-build --filter TTYSmokeTests`.
 @Suite struct TTYSmokeTests {
-  @Test func realTerminal() async {
+  @Test func realTerminal() async throws {
     let env = ProcessInfo.processInfo.environment
     guard env["VERDICTS_TTY"] == "1" else { return }
     let queue = FakeQueue(writes: AppCoreTests.allWrites())
@@ -25,6 +25,14 @@ import Testing
         kill(getpid(), SIGTERM)
       }
     }
-    await VerdictsApp.run(source: queue, options: options)
+    try await VerdictsApp.run(source: queue, options: options)
+  }
+
+  @Test func withoutATerminalItSaysSo() async {
+    // Under `swift test` stdout is not a terminal (it is when VERDICTS_TTY runs it in tmux).
+    guard ProcessInfo.processInfo.environment["VERDICTS_TTY"] != "1", isatty(STDOUT_FILENO) == 0 else { return }
+    await #expect(throws: AppError.self) {
+      try await VerdictsApp.run(source: FakeQueue(writes: []), options: AppOptions(environment: ["TERM": "dumb"]))
+    }
   }
 }
