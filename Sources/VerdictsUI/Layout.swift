@@ -7,7 +7,8 @@ import MarfaQueue
 ///   rows, the others one or two; the detail below (with the focus, it takes all but a row a pane).
 /// - `single` (≥ 40×10): a tab line and one pane at a time; `enter` shows the detail instead.
 /// - `tooSmall`: one line saying so.
-/// The last two rows are always the status line and the message or key hints.
+/// The last rows are the status line (two rows in `grid`, one elsewhere) and the message or
+/// key hints.
 public struct Layout: Sendable, Hashable {
   /// How the screen is divided.
   public enum Mode: String, Sendable, Hashable {
@@ -62,9 +63,11 @@ public struct Layout: Sendable, Hashable {
       mode = .tooSmall
       return
     }
-    let body = height - 2
+    var body = height - 2
     if width >= 100 && height >= 30 {
       mode = .grid
+      body -= 1
+      status = Rect(x: 0, y: height - 3, width: width, height: 2)
       let paneArea = body * 11 / 20
       let half = paneArea / 2
       let left = width / 2

@@ -6,11 +6,31 @@ extension Renderer {
   func drawStatus(into grid: inout Grid) {
     let r = layout.status
     grid.fill(r, role: .status)
-    statusLine().draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+    let (first, second) = statusParts()
+    if r.height >= 2 {
+      joined(first).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+      joined(second).draw(into: &grid, x: r.x, y: r.y + 1, limit: r.width, ellipsis: glyphs.ellipsis)
+    } else {
+      joined(first + second).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+    }
   }
 
-  func statusLine() -> TextLine {
+  func joined(_ parts: [TextLine]) -> TextLine {
+    var line = TextLine(" ", .status)
+    for (i, p) in parts.enumerated() {
+      if i > 0 { line.append(" \(glyphs.separator) ", .status) }
+      line = line + p
+    }
+    return line
+  }
+
+  /// The status line's parts: what matters most (role, reachability, drains), then the rest
+  /// (fill, instance, store, pause, follow, filter, marks).
+  func statusParts() -> ([TextLine], [TextLine]) {
     var parts: [TextLine] = []
+    if state.paused {
+      parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
+    }
     if let reason = state.readOnlyReason {
       parts.append(TextLine("read-only (\(reason))", .statusError))
     } else {
@@ -23,6 +43,8 @@ extension Renderer {
     }
     parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
     if let d = state.lastDrain { parts.append(drainSummary(d)) }
+    let first = parts
+    parts = []
     if let s = state.status {
       switch s.fill {
       case .never: parts.append(TextLine("never filled", .statusError))
@@ -32,25 +54,18 @@ extension Renderer {
       }
     }
     if let url = state.instanceURL ?? state.status?.origin {
-      parts.append(TextLine(abbreviate(url, 40), .status))
+      let instance = state.status?.instanceId.map { " (\(abbreviate($0, 16)))" } ?? ""
+      parts.append(TextLine(abbreviate(url, 40) + instance, .status))
     } else {
       parts.append(TextLine("no instance", .status))
     }
     if let s = state.status {
       parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
     }
-    if state.paused {
-      parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
-    }
     if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
     if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
     if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }
-    var line = TextLine(" ", .status)
-    for (i, p) in parts.enumerated() {
-      if i > 0 { line.append(" \(glyphs.separator) ", .status) }
-      line = line + p
-    }
-    return line
+    return (first, parts)
   }
 
   /// The last drain in a few words: `drain 3 answered 1 held 2 undelivered · unavailable: …`.
@@ -61,11 +76,19 @@ extension Renderer {
     if d.undelivered > 0 { counts.append("\(d.undelivered) undelivered") }
     if d.unsent > 0 { counts.append("\(d.unsent) unsent") }
     if d.unmade > 0 { counts.append("\(d.unmade) unmade") }
-    var t = TextLine("drain: " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
+    let at = state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? ""
+    var t = TextLine("drain\(at): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
     if let u = d.unavailable { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
     if let s = d.stopped { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
     if let r = d.retryAfterSeconds { t.append(" \(glyphs.separator) retry after \(r)s", .status) }
     return t
+  }
+
+  /// `HH:MM:SS` from an ISO-8601 time, as stored (UTC).
+  func clockTime(_ iso: String) -> String? {
+    guard let t = iso.firstIndex(of: "T") else { return nil }
+    let time = iso[iso.index(after: t)...].prefix(8)
+    return time.count == 8 ? String(time) : nil
   }
 
   func abbreviate(_ text: String, _ width: Int) -> String {
