@@ -69,9 +69,10 @@ extension Renderer {
   /// One write as a list row: glyph, mark, id, kind, rows, and what the pane says of it.
   func listRow(_ w: QueuedWrite, width: Int) -> TextLine {
     var line = TextLine()
-    line.append(VerdictText.glyph(w, glyphs), VerdictText.role(w))
+    let fresh = state.fresh.contains(w.id)
+    line.append(VerdictText.glyph(w, glyphs), VerdictText.role(w), fresh ? .reverse : [])
     line.append(state.marks.contains(w.id) ? glyphs.mark : " ", .marked)
-    line.append(ShortID.of(w.id, ellipsis: glyphs.ellipsis).padding(ShortID.width), .text)
+    line.append(ShortID.of(w.id, ellipsis: glyphs.ellipsis).padding(ShortID.width), .text, fresh ? .bold : [])
     line.append(" ")
     let rest = max(0, width - line.width)
     let kindWidth = min(16, max(6, rest / 3))

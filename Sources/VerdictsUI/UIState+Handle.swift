@@ -11,6 +11,7 @@ extension UIState {
         pendingChanges += 1
         return []
       }
+      changeReads = Set(QueuePane.allCases)
       return reloadAll()
     case .loaded(let page): return load(page)
     case .status(let s):
@@ -63,6 +64,7 @@ extension UIState {
   mutating func load(_ page: QueuePage) -> [UIEffect] {
     let pane = page.pane
     let before = self[pane].selectedWrite?.id
+    noteFresh(page)
     var p = self[pane]
     p.total = page.total
     p.offset = page.offset
@@ -82,6 +84,36 @@ extension UIState {
     if page.total > 0, let e = reloadIfNeeded(pane) { effects.append(e) }
     if pane == focus, self[pane].selectedWrite?.id != before { detailScroll = 0 }
     return effects
+  }
+
+  /// Marks the writes of a page read after a change that changed, or arrived, since last seen.
+  mutating func noteFresh(_ page: QueuePage) {
+    let pane = page.pane
+    let afterChange = changeReads.remove(pane) != nil && self[pane].loaded
+    let grew = page.total > self[pane].total
+    if afterChange && changeReads.count == QueuePane.allCases.count - 1 { fresh = [] }  // a new round of reads
+    for w in page.writes {
+      let print = Self.fingerprint(w)
+      if afterChange {
+        if let old = seen[w.id] {
+          if old != print { fresh.insert(w.id) }
+        } else if grew {
+          fresh.insert(w.id)
+        }
+      }
+      seen[w.id] = print
+    }
+    // Forget writes no page holds any more, so the map stays as small as the screen.
+    if seen.count > 4 * panes.reduce(0, { $0 + $1.writes.count }) + 64 {
+      let loaded = Set(panes.flatMap { $0.writes.map(\.id) } + page.writes.map(\.id))
+      seen = seen.filter { loaded.contains($0.key) }
+      fresh = fresh.filter { loaded.contains($0) }
+    }
+  }
+
+  /// What about a write is worth highlighting when it changes.
+  static func fingerprint(_ w: QueuedWrite) -> String {
+    "\(VerdictText.word(w))|\(w.waiting)|\(w.environmentalStreak)|\(w.refusals)|\(w.lastFailure?.status ?? -1)"
   }
 
   mutating func located(id: String, pane: QueuePane?, index: Int?) -> [UIEffect] {

@@ -234,7 +234,9 @@ extension UIState {
     let missed = pendingChanges
     pendingChanges = 0
     message = StatusMessage(missed > 0 ? "resumed; \(missed) change(s) while paused" : "resumed")
-    return missed > 0 ? reloadAll() : []
+    guard missed > 0 else { return [] }
+    changeReads = Set(QueuePane.allCases)
+    return reloadAll()
   }
 
   mutating func toggleFollow() -> [UIEffect] {

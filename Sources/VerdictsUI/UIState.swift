@@ -52,6 +52,13 @@ public struct UIState: Sendable, Hashable {
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.
   public var ascii = false
+  /// Writes that changed or arrived in the last read after a change (drawn highlighted until
+  /// the next one; no timer, so an idle screen stays still).
+  public var fresh: Set<String> = []
+  /// What each loaded write looked like, to tell which changed.
+  var seen: [String: String] = [:]
+  /// Panes whose next page read follows a change (not a scroll).
+  var changeReads: Set<QueuePane> = []
 
   /// A state for a screen of this size.
   public init(width: Int = 80, height: Int = 24) {

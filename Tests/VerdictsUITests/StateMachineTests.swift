@@ -542,3 +542,40 @@ extension StateMachineTests {
     }
   }
 }
+
+extension StateMachineTests {
+  @Test func writesThatChangeAreHighlightedUntilTheNextChange() {
+    var s = Fixtures.state(width: 120, height: 40)
+    #expect(s.fresh.isEmpty)
+    // A change: b-alone is released into Waiting; the Answered pane reads first.
+    _ = s.handle(.changed)
+    var released = Fixtures.blockedWrites[4]
+    released.verdict = nil
+    _ = s.handle(.loaded(QueuePage(pane: .answered, offset: 0, writes: Fixtures.answered, total: 5)))
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: Fixtures.waiting + [released], total: 5)))
+    var blocked = Fixtures.blockedWrites + [Fixtures.escapeLaden]
+    blocked.remove(at: 4)
+    _ = s.handle(.loaded(QueuePage(pane: .blocked, offset: 0, writes: blocked, total: 6)))
+    _ = s.handle(.loaded(QueuePage(pane: .dead, offset: 0, writes: Fixtures.dead, total: 2)))
+    #expect(s.fresh == ["b-alone"])
+    let grid = Renderer.render(s)
+    let row = (0..<grid.height).first { grid.line($0).contains("b-alone ") }!
+    #expect(grid[1, row].attributes.contains(.reverse))
+    // Scrolling reads mark nothing; the next change clears the highlight.
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: Fixtures.waiting + [released], total: 5)))
+    #expect(s.fresh == ["b-alone"])
+    _ = s.handle(.changed)
+    for page in Fixtures.pages() { _ = s.handle(.loaded(page)) }
+    #expect(s.fresh == ["b-alone"])  // it went back to Blocked: changed again
+    _ = s.handle(.changed)
+    for page in Fixtures.pages() { _ = s.handle(.loaded(page)) }
+    #expect(s.fresh.isEmpty)
+  }
+
+  @Test func theFirstReadHighlightsNothing() {
+    var s = UIState(width: 80, height: 24)
+    _ = s.handle(.changed)
+    for page in Fixtures.pages() { _ = s.handle(.loaded(page)) }
+    #expect(s.fresh.isEmpty)
+  }
+}
