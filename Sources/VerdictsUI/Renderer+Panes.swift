@@ -157,11 +157,3 @@ extension Renderer {
     (long.width <= r.width ? long : make(false)).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
   }
 }
-
-extension String {
-  /// Padded with blanks to a display width.
-  func padding(_ width: Int) -> String {
-    let w = CharWidth.of(Sanitizer.clean(self))
-    return w >= width ? self : self + String(repeating: " ", count: width - w)
-  }
-}

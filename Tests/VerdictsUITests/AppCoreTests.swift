@@ -242,15 +242,6 @@ import Testing
   }
 }
 
-/// Collects lines from another task.
-final class LineSink: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [String] = []
-  func add(_ line: String) { lock.withLock { lines.append(line) } }
-  var all: [String] { lock.withLock { lines } }
-}
-
-/// Rough timing of the renderer (printed, not asserted tightly: the machine is shared).
 @Suite struct RenderTimingTests {
   @Test func aFullFrameIsCheap() {
     var s = Fixtures.state(width: 120, height: 40, focus: .blocked, select: 4)
