@@ -19,20 +19,22 @@ extension Renderer {
     let extra = state.readOnly ? 2 : 1
     let inner = overlayBox(
       into: &grid, width: twoColumns ? min(100, state.width - 2) : 44, height: rowsNeeded + extra + 2,
-      title: TextLine("Keys", .titleFocus) + TextLine(" (any key closes)", .dim))
+      title: TextLine("Keys", .titleFocus) + TextLine(" (j/k scroll, any other key closes)", .dim))
     var y = inner.y
     if let reason = state.readOnlyReason {
       grid.put("read-only: \(reason); greyed keys are refused", x: inner.x + 1, y: y, role: .statusError, limit: inner.width - 1)
       y += 1
     }
     let columnWidth = twoColumns ? inner.width / 2 : inner.width
+    let shown = inner.y + inner.height - y
+    let scroll = min(state.helpScroll, max(0, rowsNeeded - shown))
     for (i, action) in actions.enumerated() {
       let column = twoColumns ? i / rowsNeeded : 0
-      let row = twoColumns ? i % rowsNeeded : i
-      guard y + row < inner.y + inner.height else { continue }
+      let row = (twoColumns ? i % rowsNeeded : i) - scroll
+      guard row >= 0, y + row < inner.y + inner.height else { continue }
       let keys = (state.keyMap.keys[action] ?? []).map(\.spelling).joined(separator: " ")
       let greyed = action.writes && state.readOnly
-      let keyWidth = twoColumns && state.width < 100 ? 11 : 16
+      let keyWidth = state.width < 60 ? 9 : (twoColumns && state.width < 100 ? 11 : 16)
       var t = TextLine(fit(keys.isEmpty ? "(none)" : keys, keyWidth - 1).padding(keyWidth), greyed ? .dim : .key)
       t.append(action.summary, greyed ? .dim : .dialog)
       t.draw(into: &grid, x: inner.x + 1 + column * columnWidth, y: y + row, limit: columnWidth - 2, ellipsis: glyphs.ellipsis)

@@ -6,7 +6,13 @@ extension UIState {
     if prompt != nil { return promptKey(key) }
     if dialog != nil { return dialogKey(key) }
     if showingHelp {
-      showingHelp = false
+      switch keyMap.action(for: key) {
+      case .down?: helpScroll += 1
+      case .up?: helpScroll = max(0, helpScroll - 1)
+      case .pageDown?: helpScroll += max(1, height - 6)
+      case .pageUp?: helpScroll = max(0, helpScroll - max(1, height - 6))
+      default: showingHelp = false
+      }
       return []
     }
     guard let action = keyMap.action(for: key) else {
@@ -72,6 +78,7 @@ extension UIState {
     case .follow: return toggleFollow()
     case .help:
       showingHelp = true
+      helpScroll = 0
       return []
     case .repaint: return [.repaint]
     case .quit: return [.quit]

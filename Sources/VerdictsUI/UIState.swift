@@ -26,6 +26,8 @@ public struct UIState: Sendable, Hashable {
   public var pendingChanges = 0
   /// Whether the help overlay is up.
   public var showingHelp = false
+  /// The first help row shown (on screens too small for all of it).
+  public var helpScroll = 0
   /// A confirmation or menu, if one is up.
   public var dialog: Dialog?
   /// A line of input, if one is open.

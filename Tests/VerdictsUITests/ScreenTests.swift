@@ -83,6 +83,11 @@ extension ScreenTests {
     var narrowHelp = Fixtures.state(width: 80, height: 24)
     _ = narrowHelp.handle(.key(.char("?")))
     Golden.check("help-80x24", Self.screen(narrowHelp))
+    var small = Fixtures.state(width: 40, height: 10)
+    _ = small.handle(.key(.char("?")))
+    Golden.check("help-40x10", Self.screen(small))
+    for _ in 0..<12 { _ = small.handle(.key(.char("j"))) }
+    Golden.check("help-40x10-scrolled", Self.screen(small))
     var confirm = Fixtures.state(width: 80, height: 24, focus: .blocked, select: 4)
     _ = confirm.handle(.key(.char("w")))
     Golden.check("confirm-withdraw-80x24", Self.screen(confirm))

@@ -391,6 +391,8 @@ import Testing
     var s = Fixtures.state()
     _ = press(&s, .char("?"))
     #expect(s.showingHelp)
+    _ = press(&s, .char("j"), .char("j"), .char("k"))
+    #expect(s.showingHelp && s.helpScroll == 1)
     #expect(press(&s, .char("q")) == [])
     #expect(!s.showingHelp)
     _ = press(&s, .function(1))
