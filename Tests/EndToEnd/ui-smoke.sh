@@ -37,7 +37,7 @@ tmux resize-window -t "$SESSION" -x 70 -y 20; wait_for "─ Blocked 6"
 tmux resize-window -t "$SESSION" -x 40 -y 10; wait_for "3 Blk 6"
 tmux resize-window -t "$SESSION" -x 30 -y 8;  wait_for "too small: 30×8"
 tmux resize-window -t "$SESSION" -x 120 -y 40; wait_for "┌─ Blocked 6"
-keys '?'; wait_for "Keys (any key closes)"; keys x
+keys '?'; wait_for "Keys (j/k scroll"; keys x
 keys q
 wait_for "EXIT=0"
 if screen | grep -qF "Blocked 6"; then echo "FAIL: the screen was not restored"; screen; exit 1; fi
