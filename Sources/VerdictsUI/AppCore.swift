@@ -267,7 +267,7 @@ final class AppCore: @unchecked Sendable {
           try await core.source.useKey(key)
           core.outcome("using the new key; the next drain sends writes blocked credential_refused again")
         case .locate(let id):
-          let found = try await core.source.locate(id, filter: filter)
+          let found = try await core.source.locate(id, filter: filter, limit: 200_000)
           core.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
         case .markAll(let pane, let filter):
           let ids = try await core.source.ids(in: pane, filter: filter)

@@ -26,12 +26,14 @@ public protocol QueueSource: Sendable {
   func changes() -> AsyncStream<Change>
   /// While held, drains when the instance comes back and after an undelivered drain.
   func updates() -> AsyncStream<Update>
+  /// Where a write sits now: its pane and its index there under the filter, nil when it left.
+  func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)?
 }
 
 extension QueueSource {
   /// Where a write sits now: its pane and its index there under the filter, nil when it left.
   ///
-  /// Pages through the pane (MarfaQueue has no position query yet), up to `limit` writes.
+  /// By default, pages through the pane up to `limit` writes; a working copy asks the store.
   public func locate(_ id: String, filter: String?, limit: Int = 200_000) async throws -> (QueuePane, Int)? {
     let w: QueuedWrite
     do { w = try await write(id) } catch QueueError.notFound { return nil }

@@ -40,11 +40,19 @@ extension VerdictsApp {
           emit(PlainFormatter.line(w, time: time))
         }
       }
+      // The panes are read one after another, so a write moving between them can be missed
+      // by one read: it is gone only when the queue no longer holds it.
+      var gone = Set<String>()
       for id in order where !seen.contains(id) {
-        known[id] = nil
-        emit(PlainFormatter.gone(id, time: time))
+        do {
+          _ = try await source.write(id)
+        } catch QueueError.notFound {
+          gone.insert(id)
+          known[id] = nil
+          emit(PlainFormatter.gone(id, time: time))
+        } catch {}
       }
-      order.removeAll { !seen.contains($0) }
+      order.removeAll { gone.contains($0) }
     }
     // Bursts of changes collapse into one pending read (a buffer of one tick).
     let (ticks, tick) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

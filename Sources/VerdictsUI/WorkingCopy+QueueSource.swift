@@ -16,4 +16,9 @@ extension WorkingCopy: QueueSource {
   public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }
   public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
   public func drain() async throws -> DrainReport { try await queue.drain() }
+
+  /// Where a write sits, from one indexed count in the store (no paging).
+  public func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)? {
+    try await queue.position(of: id, filter: filter).map { ($0.pane, $0.index) }
+  }
 }
