@@ -28,7 +28,7 @@ TEST_TARGETS = MarfaQueueTests ScriptedInstanceTests VerdictsUITests VerdictsCom
 ## unit: each test target on its own, so one target's process-spawning tests don't starve another's timing.
 unit: deps
 	$(SWIFT) build --build-tests
-	@set -e; for t in $(TEST_TARGETS); do echo "== $$t"; $(SWIFT) test --skip-build --filter "^$$t\\." ; done
+	@set -e; for t in $(TEST_TARGETS); do echo "== $$t"; timeout 1200 $(SWIFT) test --skip-build --filter "^$$t\\." ; done
 
 e2e: build
 	bash Tests/EndToEnd/run.sh

@@ -24,6 +24,24 @@ static inline int cnc_err(void) { return ERR; }
 static inline int cnc_maxy(WINDOW *w) { return getmaxy(w); }
 static inline int cnc_maxx(WINDOW *w) { return getmaxx(w); }
 static inline int cnc_colors(void) { return COLORS; }
+// The window size the kernel reports for a terminal (0 on success), for a SIGWINCH handled
+// on the UI thread before resizeterm.
+#include <sys/ioctl.h>
+static inline int cnc_winsize(int fd, int *rows, int *cols) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+  *rows = ws.ws_row;
+  *cols = ws.ws_col;
+  return 0;
+}
+// newterm on the process's stdout/stdin, made current; NULL when the terminal can't be used
+// (unlike initscr, which exits the process). Swift 6 refuses the stdout/stdscr globals.
+static inline WINDOW *cnc_open_terminal(void) {
+  SCREEN *screen = newterm(NULL, stdout, stdin);
+  if (screen == NULL) return NULL;
+  set_term(screen);
+  return stdscr;
+}
 // Glibc's module hides wcwidth.
 extern int wcwidth(wchar_t);
 #endif

@@ -141,8 +141,6 @@ struct DrainPass {
     _ id: String, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String, in db: SQLite
   ) throws -> Plan {
     guard let w = try db.write(id: id), w.verdict == nil else { return .gone }
-    // A write queued against another instance than the copy's is not sent.
-    if let instance = w.instanceId, let copyInstance, instance != copyInstance { return .instanceChanged(w) }
     // Readiness: held, refused with its dependency, or free.
     switch try readiness(w, setAside: setAside, in: db) {
     case .held:
@@ -153,6 +151,9 @@ struct DrainPass {
     case .free:
       break
     }
+    // A write queued against another instance than the copy's is not sent (checked when it
+    // would go: a write still held behind another stays held).
+    if let instance = w.instanceId, let copyInstance, instance != copyInstance { return .instanceChanged(w) }
     if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
       return .refuse(w, "the delete has no confirmed server version to remove; read the item before deleting it")
     }

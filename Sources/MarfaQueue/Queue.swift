@@ -51,6 +51,16 @@ public struct Queue: Sendable {
     return try await store.run { try $0.page(pane, offset: offset, limit: limit, filter: filter) }
   }
 
+  /// Where a write sits now: its pane and its index there under the filter; nil when the
+  /// queue no longer holds it or the filter hides it.
+  public func position(of id: String, filter: String? = nil) async throws -> (pane: QueuePane, index: Int)? {
+    _ = try copy
+    let found = try await store.run { db -> PanePosition? in
+      try db.position(of: id, filter: filter).map { PanePosition(pane: $0.0, index: $0.1) }
+    }
+    return found.map { ($0.pane, $0.index) }
+  }
+
   /// Clears the answered writes that may be cleared and returns them, in one step.
   ///
   /// Never a write a waiting write depends on, a refused write that carried content, or a
@@ -117,4 +127,11 @@ public struct Queue: Sendable {
     if n > 0 { hub.send(.refreshed(.released)) }
     return n
   }
+}
+
+
+/// A write's place in its pane.
+struct PanePosition: Sendable {
+  var pane: QueuePane
+  var index: Int
 }

@@ -62,9 +62,12 @@ extension SQLite {
   }
 
   /// Parks every unanswered write `credential_refused`; returns how many.
+  ///
+  /// Writes held behind another in this pass stay held: the contract records them `blocked
+  /// awaiting_dependency`, which is not unanswered.
   func parkAll(refusal: Refusal) throws -> Int {
     try query(
-      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ?, waiting = 0 WHERE verdict IS NULL",
+      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE verdict IS NULL AND waiting = 0",
       [.text(refusal.wireJSON.text)])
     return changes
   }

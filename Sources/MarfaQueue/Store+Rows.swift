@@ -85,7 +85,8 @@ extension SQLite {
   }
 
   /// One page of a pane, optionally filtered by a substring.
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+  /// The WHERE clause (and its values) that picks one pane under a substring filter.
+  static func paneFilter(_ pane: QueuePane, _ filter: String?) -> (String, [SQLValue]) {
     var whereClause = "pane = ?"
     var values: [SQLValue] = [.int(pane.rawValue)]
     if let filter, !filter.isEmpty {
@@ -96,12 +97,26 @@ extension SQLite {
       whereClause += " AND (" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
       values += Array(repeating: SQLValue.text(like), count: columns.count)
     }
+    return (whereClause, values)
+  }
+
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+    let (whereClause, values) = SQLite.paneFilter(pane, filter)
     let total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
     let start = max(0, min(offset, max(0, total - 1)))
     let writes = try rows(
       "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",
       values + [.int(max(0, limit)), .int(start)], SQLite.write(from:))
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
+  }
+
+  /// Where a write sits: its pane and its index there under the filter, or nil.
+  func position(of id: String, filter: String?) throws -> (QueuePane, Int)? {
+    guard let seq = try seq(of: id), let w = try write(id: id) else { return nil }
+    let (clause, values) = SQLite.paneFilter(w.pane, filter)
+    guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else { return nil }
+    let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND seq < ?", values + [.int(seq)]) ?? 0
+    return (w.pane, index)
   }
 
   /// The writes that depend on `id` (directly).

@@ -11,7 +11,7 @@ extension Scenario {
       ScenarioWrite(kind: "update_item", itemId: id, properties: properties, version: 1, expect: expect)
     }
     let writes: [ScenarioWrite] = [
-      update("tour-accepted", #"{"title":"Groceries for Sunday"}"#, expect: "accepted (refused 401 under tour-key-1 first)"),
+      update("tour-accepted", #"{"title":"Groceries for Sunday"}"#, expect: "accepted"),
       update("tour-inflight", #"{"title":"Still sending"}"#, expect: "idempotency_key_in_flight every time: dead after 5"),
       update("tour-merged", #"{"priority":"medium"}"#, expect: "merged: priority (last_writer_wins)"),
       update("tour-conflicted", #"{"body":"Day 1: Lisbon, then Sintra"}"#, expect: "conflicted: a copy keeps this body"),
@@ -25,7 +25,7 @@ extension Scenario {
       update("tour-overtaken", #"{"title":"Overtaken"}"#, expect: "blocked conflict_unresolved (409 version_conflict)"),
       ScenarioWrite(
         kind: "create_item", itemId: "tour-failing", type: "note", properties: #"{"title":"Never lands"}"#,
-        expect: "500 every time while others land: blocked failing_alone after 3 drains"),
+        expect: "500 three times while others land: blocked failing_alone after 3 drains; lands once released"),
       ScenarioWrite(kind: "add_tag", itemId: "tour-failing", tag: "urgent", expect: "waiting behind the blocked create"),
       ScenarioWrite(
         kind: "write_extension", itemId: "tour-failing", namespace: "tour", body: #"{"pinned":true}"#,
@@ -65,6 +65,8 @@ extension Scenario {
         note("tour-gateway", "Gateway"),
         note("tour-ratelimited", "Rate limited"),
         note("tour-delete", "Delete me"),
+        note("tour-moved", "Queued against the old instance"),
+        note("tour-keyed", "Needs the second key"),
       ],
       concurrentEdits: [
         ConcurrentEdit(itemId: "tour-merged", properties: ["priority": "high"]),
@@ -73,12 +75,14 @@ extension Scenario {
         ConcurrentEdit(itemId: "tour-ancestor", properties: ["title": "Draft 2"], forgetHistory: true),
       ],
       rules: [
-        .always(ScriptMatch(methods: writeDoors, bearer: keyOne), .unauthorized),
+        .always(ScriptMatch(methods: writeDoors, path: "/items/tour-keyed", bearer: keyOne), .unauthorized),
         .always(.door("PATCH", "/items/tour-inflight"), .inFlight),
         .always(.door("PATCH", "/items/tour-grant"), .missingGrant(kind: "type", name: "secret", level: "write")),
-        .always(.door("PATCH", "/items/tour-spent"), .keyReused),
+        .once(.door("PATCH", "/items/tour-spent"), .keyReused),
         .always(.door("PATCH", "/items/tour-overtaken"), .versionConflict),
-        .always(ScriptMatch(method: "POST", path: "/items", writeId: "tour-failing"), .serverFault),
+        ScriptRule(
+          ScriptMatch(method: "POST", path: "/items", writeId: "tour-failing"),
+          answers: [.serverFault, .serverFault, .serverFault]),
         .once(.door("PATCH", "/items/tour-gateway"), .gatewayPage(status: 502)),
         .once(.door("PATCH", "/items/tour-ratelimited"), .rateLimited(seconds: 2)),
       ],
@@ -86,12 +90,23 @@ extension Scenario {
       startKey: keyOne,
       writes: writes,
       steps: [
-        "Fill with tour-key-1, queue the writes in order, drain: the first write is refused 401 and the queue is parked (credential_refused, stopped).",
-        "Use tour-key-2 and drain: accepted, merged, conflicted, two refused, four blocked; tour-failing meets a 500 and ends the pass.",
+        "Fill with tour-key-1, queue the writes in order, drain: accepted, merged, conflicted, two refused, four blocked; tour-failing meets a 500 and ends the pass.",
         "Drain again: tour-failing is set aside (its writes wait); the 502 gateway page ends the pass.",
         "Drain again: tour-gateway is accepted; the 429 ends the pass (retry after 2 s); tour-failing is blocked failing_alone.",
-        "Drain again: the rest are accepted.",
-        "Drain again: tour-inflight has met idempotency_key_in_flight five times and is dead.",
+        "Drain twice more: the rest are accepted; tour-inflight has met idempotency_key_in_flight five times and is dead.",
+        "Queue the tour-moved write, switch the instance, drain (the copy expires), fill, drain: tour-moved is blocked instance_changed.",
+        "Queue the tour-keyed write and drain: tour-key-1 is refused 401 and the queue is parked (credential_refused, stopped) until tour-key-2.",
+        "Release tour-failing, tour-spent or tour-moved: each lands. Withdraw tour-overtaken; discard tour-invalid.",
       ])
   }()
+
+  /// The tour's write queued before its instance switch: blocked `instance_changed` once refilled.
+  public static let tourMovedWrite = ScenarioWrite(
+    kind: "update_item", itemId: "tour-moved", properties: #"{"title":"Moved with the instance"}"#, version: 1,
+    expect: "blocked instance_changed after the instance switch; lands once released")
+
+  /// The tour's write that the first key may not make: 401, the queue parked, until `tour-key-2`.
+  public static let tourKeyedWrite = ScenarioWrite(
+    kind: "update_item", itemId: "tour-keyed", properties: #"{"title":"Sent with the second key"}"#, version: 1,
+    expect: "refused 401 under tour-key-1 (the queue is parked); accepted under tour-key-2")
 }

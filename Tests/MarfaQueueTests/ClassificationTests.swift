@@ -303,4 +303,31 @@ import Testing
     #expect(r.undelivered == 2)
     #expect(r.answered + r.held + r.undelivered + r.unsent + r.unmade == 6)
   }
+
+  @Test func aRefusalAfterAnEnvironmentalFailureClearsTheLastFailureAndTheStreak() async throws {
+    let h = try await DrainHarness(rules: [
+      ScriptRule(.write("w-then-400"), answers: [.serverFault, .validation([("title", "bad")])])
+    ])
+    let w = try await h.note(id: "w-then-400")
+    _ = try await h.copy.queue.drain()
+    #expect(try await h.write(w.id).lastFailure?.status == 500)
+    #expect(try await h.write(w.id).environmentalStreak == 1)
+    _ = try await h.copy.queue.drain()
+    let refused = try await h.write(w.id)
+    #expect(refused.verdict?.wireName == "refused")
+    #expect(refused.lastFailure == nil)
+    #expect(refused.environmentalStreak == 0)
+  }
+
+  @Test func aCountedFailureAfterAnEnvironmentalOneClearsBoth() async throws {
+    let h = try await DrainHarness(rules: [ScriptRule(.write("w-then-fl"), answers: [.drop, .inFlight])])
+    let w = try await h.note(id: "w-then-fl")
+    _ = try await h.copy.queue.drain()
+    #expect(try await h.write(w.id).environmentalStreak == 1)
+    _ = try await h.copy.queue.drain()
+    let counted = try await h.write(w.id)
+    #expect(counted.refusals == 1)
+    #expect(counted.lastFailure == nil)
+    #expect(counted.environmentalStreak == 0)
+  }
 }

@@ -220,3 +220,20 @@ import Testing
     #expect(filtered.writes.map(\.id) == [ids[3]])
   }
 }
+
+@Suite struct PositionTests {
+  @Test func positionNamesTheWritesPaneAndIndexUnderTheFilter() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    var ids: [String] = []
+    for i in 0..<10 { ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id) }
+    try await copy.forceVerdict(ids[2], .accepted)
+    try await copy.forceVerdict(ids[7], .accepted)
+    let p = try await copy.queue.position(of: ids[7])
+    #expect(p?.pane == .answered)
+    #expect(p?.index == 1)
+    #expect(try await copy.queue.position(of: ids[9])?.index == 7)
+    #expect(try await copy.queue.position(of: ids[9], filter: "zzz") == nil)
+    #expect(try await copy.queue.position(of: "unknown") == nil)
+  }
+}

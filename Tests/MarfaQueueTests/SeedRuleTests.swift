@@ -222,4 +222,15 @@ import Testing
     #expect(drained)
     #expect(try await h.write(w.id).verdict == .accepted)
   }
+
+  @Test func aCatchUpTakesAnotherWritersChangeIntoTheCopy() async throws {
+    let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", properties: ["title": "a"])])
+    h.instance.edit(ConcurrentEdit(itemId: "n1", properties: ["title": "theirs"]))
+    try await h.copy.catchUp()
+    // The copy now holds version 2: an update made without naming a version is based on it.
+    let w = try await h.copy.updateItem(id: "n1", properties: .object([("title", .string("mine"))]))
+    #expect(w.baseVersion == 2)
+    _ = try await h.copy.queue.drain()
+    #expect(try await h.write(w.id).verdict == .accepted)
+  }
 }

@@ -83,7 +83,7 @@ import Testing
       (folder.store, ["items", "create", "--type", "t", "--properties", "{nope"], "usage", 2),
       (missing, ["queue"], "no_store", 2),
       (missing, ["fill"], "no_server", 2),
-      (folder.store, ["tui"], "not_built", 2),
+      (folder.store, ["tui"], "usage", 2),
       (folder.store, ["release", "nope"], "not_found", 4),
       (folder.store, ["items", "delete", "nope"], "invalid", 4),
       (foreign, ["queue"], "wrong_schema", 4),

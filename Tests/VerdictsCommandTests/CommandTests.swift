@@ -266,14 +266,31 @@ import Testing
     #expect(text.stderr.split(separator: "\n").count == 1, "one plain sentence: \(text.stderr)")
   }
 
-  @Test(arguments: [["tui"], [], ["watch"], ["watch", "--plain"], ["demo", "--plain", "--seconds", "3"], ["instance"]])
-  func theTUIsCommandsSayTheyArriveLater(_ line: [String]) async throws {
+  @Test(arguments: [["tui"], [], ["watch"]])
+  func theScreenCommandsRefuseToRunWithoutATerminalAndPointToPlainOutput(_ line: [String]) async throws {
     let folder = TempFolder()
+    _ = await runInProcess(["items", "create", "--type", "note", "--properties", "{}"], store: folder.store)
+    await waitForWriterRoleReleased(folder.store)
     let r = await runInProcess(["--json"] + line, store: folder.store)
-    #expect(r.code == 2)
-    #expect(r.errorCode == "not_built")
-    let text = await runInProcess(line, store: folder.store)
-    #expect(text.stderr.contains("arrives with"))
+    #expect(r.code == 2, "\(r)")
+    #expect(r.errorCode == "usage")
+    #expect(r.envelope?["error"]?["message"]?.stringValue?.contains("watch --plain") == true)
+  }
+
+  @Test func theTUIOnAMissingStoreIsRefusedNoStoreAndCreatesNothing() async throws {
+    let folder = TempFolder()
+    let r = await runInProcess(["--json", "tui"], store: folder.store)
+    #expect(r.errorCode == "no_store")
+    #expect(!folder.exists(folder.store))
+  }
+
+  @Test func thePlainDemoPrintsLinesAndASummaryNamingEveryBlockedReason() async throws {
+    let r = await runInProcess(["demo", "--plain", "--seconds", "1"])
+    #expect(r.code == 0, "\(r)")
+    #expect(r.stdout.hasPrefix("time id kind rows verdict reason streak status text"))
+    let summary = try #require(r.stdout.split(separator: "\n").last { $0.hasPrefix("# summary:") })
+    for reason in BlockedReason.allCases { #expect(summary.contains(reason.wireName), "\(reason)") }
+    #expect(!r.stdout.contains("\u{1b}"))
   }
 
   @Test func helpAndVersion() async throws {

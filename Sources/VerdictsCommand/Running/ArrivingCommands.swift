@@ -5,17 +5,17 @@
 enum ArrivingCommands {
   /// `verdicts` / `verdicts tui`: the TUI, writer if the store is free, else read-only.
   static func runTUI(_ context: CommandContext) async throws -> ExitCode {
-    throw notYet("the TUI arrives with VerdictsUI")
+    try await ScreenCommands.tui(context)
   }
 
   /// `verdicts watch [--plain]`: follow the queue read-only; `plain` prints a line per change.
   static func runWatch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
-    throw notYet("watch arrives with the TUI")
+    try await ScreenCommands.watch(context, plain: plain)
   }
 
   /// `verdicts demo [--plain] [--seconds N]`: scripted instance, fresh store, the `tour` scenario.
   static func runDemo(_ context: CommandContext, plain: Bool, seconds: Int?) async throws -> ExitCode {
-    throw notYet("the demo arrives with the TUI and the scripted instance")
+    try await ScreenCommands.demo(context, plain: plain, seconds: seconds)
   }
 
   /// `verdicts instance [--port N] [--scenario NAME|FILE]`: the scripted instance in the foreground.

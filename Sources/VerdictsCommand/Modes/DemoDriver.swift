@@ -1,0 +1,74 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+
+/// The demo: the scripted instance's `tour` on loopback, a fresh store in a temporary folder,
+/// and a few drains that bring every verdict and every blocked reason on screen.
+final class DemoDriver: @unchecked Sendable {
+  let instance: ScriptedInstance
+  let folder: URL
+  let copy: WorkingCopy
+  let url: URL
+  /// The key the tour starts with, and the one that works for every write.
+  static let firstKey = "tour-key-1"
+  static let secondKey = "tour-key-2"
+
+  private init(instance: ScriptedInstance, folder: URL, copy: WorkingCopy, url: URL) {
+    self.instance = instance
+    self.folder = folder
+    self.copy = copy
+    self.url = url
+  }
+
+  /// Starts the instance and opens a fresh store; nothing is queued yet.
+  static func start(storePath: String?) async throws -> DemoDriver {
+    let instance = ScriptedInstance(scenario: .tour)
+    let url = try instance.start()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-demo-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let store = storePath.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("demo.store")
+    let copy = try await WorkingCopy.open(
+      store: store, server: Server(url: url.absoluteString, key: Scenario.tour.startKey ?? firstKey, timeout: 5))
+    return DemoDriver(instance: instance, folder: folder, copy: copy, url: url)
+  }
+
+  /// Fills, queues the tour's writes and walks its drains (DESIGN 6.1: within ten seconds every
+  /// pane has writes and every blocked reason is on screen). `say` hears each step in words.
+  func walkTour(pause: Double = 0.4, say: @Sendable (String) -> Void) async {
+    do {
+      try await copy.fill()
+      say("filled from the tour instance at \(url.absoluteString)")
+      for w in Scenario.tour.writes { _ = try await w.queue(on: copy) }
+      say("queued \(Scenario.tour.writes.count) writes")
+      for _ in 0..<5 {
+        try await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+        _ = try? await copy.queue.drain()
+      }
+      // A write queued against this instance, then another instance at the same address.
+      _ = try await Scenario.tourMovedWrite.queue(on: copy)
+      instance.switchInstance(to: "99999999-0000-7000-8000-000000000000", keepData: true)
+      say("the instance at \(url.absoluteString) is now another instance")
+      do {
+        _ = try await copy.queue.drain()
+      } catch QueueError.copyExpired {
+        say("the copy expired (instance_changed); filling again")
+      }
+      try await copy.fill()
+      try await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+      _ = try? await copy.queue.drain()
+      // A write the first key may not make: the queue is parked until the second key.
+      _ = try await Scenario.tourKeyedWrite.queue(on: copy)
+      _ = try? await copy.queue.drain()
+      say("the tour is on screen: press K and give \(Self.secondKey) to send the parked write")
+    } catch {
+      say("the tour stopped: \(error)")
+    }
+  }
+
+  /// Stops the instance and removes the temporary folder.
+  func stop() {
+    copy.close()
+    instance.stop()
+    try? FileManager.default.removeItem(at: folder)
+  }
+}

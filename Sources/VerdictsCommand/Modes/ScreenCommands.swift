@@ -1,0 +1,94 @@
+import Foundation
+import MarfaQueue
+import VerdictsUI
+
+/// `verdicts [tui]`, `verdicts watch [--plain]` and `verdicts demo [--plain]`.
+enum ScreenCommands {
+  static func options(_ context: CommandContext, autoDrain: Bool) -> AppOptions {
+    AppOptions(
+      theme: context.globals.theme, ascii: context.globals.ascii, noColor: context.globals.noColor,
+      autoDrain: autoDrain, logFile: context.globals.logFile, environment: context.environment)
+  }
+
+  /// Runs the TUI, turning a missing terminal into a usage error.
+  static func runUI(_ copy: WorkingCopy, _ context: CommandContext, autoDrain: Bool) async throws -> ExitCode {
+    do {
+      try await VerdictsApp.run(copy: copy, options: options(context, autoDrain: autoDrain))
+    } catch let error as AppError {
+      throw CommandFailure(
+        code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+    }
+    return .done
+  }
+
+  /// The TUI: the writer if the store is free, else read-only.
+  static func tui(_ context: CommandContext) async throws -> ExitCode {
+    let server = context.globals.url == nil ? nil : try context.server(warnIfClear: true)
+    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
+    defer { copy.close() }
+    return try await runUI(copy, context, autoDrain: false)
+  }
+
+  /// Read-only: the TUI, or with `plain` a line per change until interrupted.
+  static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
+    let copy = try await context.openReader()
+    defer { copy.close() }
+    guard plain else { return try await runUI(copy, context, autoDrain: false) }
+    context.print(PlainFormatter.header)
+    let output = context.output
+    let printer = Task { await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }) }
+    await SignalWait.untilInterrupted()
+    printer.cancel()
+    return .done
+  }
+
+  /// The tour on a scripted instance, in a temporary store.
+  static func demo(_ context: CommandContext, plain: Bool, seconds: Int?) async throws -> ExitCode {
+    let demo = try await DemoDriver.start(storePath: nil)
+    defer { demo.stop() }
+    let output = context.output
+    let log = context.globals.logFile
+    guard plain else {
+      let walker = Task {
+        await demo.walkTour { line in
+          if let log { AppendLog.line(line, to: log) }
+        }
+      }
+      let code = try await runUI(demo.copy, context, autoDrain: true)
+      walker.cancel()
+      return code
+    }
+    context.print(PlainFormatter.header)
+    let printer = Task { await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }) }
+    let held = Task {
+      for await _ in demo.copy.updates() {}
+    }
+    await demo.walkTour { output.out("# \($0)\n") }
+    let wait = Double(seconds ?? 10)
+    let end = Date().addingTimeInterval(wait)
+    while Date() < end { try? await Task.sleep(nanoseconds: 100_000_000) }
+    printer.cancel()
+    held.cancel()
+    try? await Task.sleep(nanoseconds: 150_000_000)
+    let all = try await demo.copy.queue.all()
+    let counts = try await demo.copy.queue.counts()
+    let reasons = Set(all.compactMap { $0.verdict?.blockedReason?.wireName }).sorted()
+    output.out(
+      "# summary: \(counts.waiting) waiting, \(counts.answered) answered, \(counts.blocked) blocked, \(counts.dead) dead; blocked for: \(reasons.joined(separator: ", "))\n")
+    return .done
+  }
+}
+
+/// Appends a line to a log file (the screen is never written to while the TUI runs).
+enum AppendLog {
+  static func line(_ text: String, to path: String) {
+    let line = Data((text + "\n").utf8)
+    if let handle = FileHandle(forWritingAtPath: path) {
+      handle.seekToEndOfFile()
+      handle.write(line)
+      try? handle.close()
+    } else {
+      _ = FileManager.default.createFile(atPath: path, contents: line, attributes: [.posixPermissions: 0o600])
+    }
+  }
+}

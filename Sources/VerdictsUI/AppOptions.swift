@@ -1,0 +1,38 @@
+/// How the CLI asks for the TUI to run.
+public struct AppOptions: Sendable, Hashable {
+  /// `--theme NAME|FILE` (above `VERDICTS_THEME` and the config file).
+  public var theme: String?
+  /// `--ascii`: ASCII borders and glyphs.
+  public var ascii: Bool
+  /// `--no-color`: the mono theme, attributes only (also `NO_COLOR` in the environment).
+  public var noColor: Bool
+  /// Start with auto-drain on (holding `updates()`), as `verdicts demo` does.
+  public var autoDrain: Bool
+  /// `--log FILE`: where actions and errors are logged (never the screen, never the key).
+  public var logFile: String?
+  /// The environment read for `VERDICTS_THEME`, `NO_COLOR` and `XDG_CONFIG_HOME`/`HOME`.
+  public var environment: [String: String]
+
+  /// Creates options.
+  public init(
+    theme: String? = nil, ascii: Bool = false, noColor: Bool = false, autoDrain: Bool = false,
+    logFile: String? = nil, environment: [String: String] = [:]
+  ) {
+    self.theme = theme
+    self.ascii = ascii
+    self.noColor = noColor
+    self.autoDrain = autoDrain
+    self.logFile = logFile
+    self.environment = environment
+  }
+
+  /// Whether colour is off: `--no-color`, or `NO_COLOR` set and not empty.
+  public var colorOff: Bool { noColor || !(environment["NO_COLOR"] ?? "").isEmpty }
+
+  /// `$XDG_CONFIG_HOME/verdicts`, else `~/.config/verdicts`.
+  public var configDirectory: String? {
+    if let x = environment["XDG_CONFIG_HOME"], !x.isEmpty { return x + "/verdicts" }
+    if let h = environment["HOME"], !h.isEmpty { return h + "/.config/verdicts" }
+    return nil
+  }
+}

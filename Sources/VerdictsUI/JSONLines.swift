@@ -1,0 +1,73 @@
+import MarfaQueue
+
+/// Pretty JSON as coloured lines (two-space indent, members in their order).
+enum JSONLines {
+  static func lines(_ value: JSONValue, indent: Int = 0) -> [TextLine] {
+    var out: [TextLine] = []
+    var current = TextLine(String(repeating: " ", count: indent))
+    write(value, level: indent / 2, base: indent, into: &out, current: &current)
+    out.append(current)
+    return out
+  }
+
+  static func write(_ value: JSONValue, level: Int, base: Int, into out: inout [TextLine], current: inout TextLine) {
+    let pad = { (n: Int) in String(repeating: " ", count: n * 2) }
+    switch value {
+    case .null: current.append("null", .jsonLiteral)
+    case .bool(let b): current.append(b ? "true" : "false", .jsonLiteral)
+    case .number(let n): current.append(number(n), .jsonNumber)
+    case .string(let s): current.append(quoted(s), .jsonString)
+    case .array(let items):
+      if items.isEmpty { current.append("[]"); return }
+      current.append("[")
+      for (i, item) in items.enumerated() {
+        out.append(current)
+        current = TextLine(pad(level + 1))
+        write(item, level: level + 1, base: base, into: &out, current: &current)
+        if i < items.count - 1 { current.append(",") }
+      }
+      out.append(current)
+      current = TextLine(pad(level) + "]")
+    case .object(let members):
+      if members.isEmpty { current.append("{}"); return }
+      current.append("{")
+      for (i, (k, v)) in members.enumerated() {
+        out.append(current)
+        current = TextLine(pad(level + 1))
+        current.append(quoted(k), .jsonKey)
+        current.append(": ")
+        write(v, level: level + 1, base: base, into: &out, current: &current)
+        if i < members.count - 1 { current.append(",") }
+      }
+      out.append(current)
+      current = TextLine(pad(level) + "}")
+    }
+  }
+
+  static func number(_ n: Double) -> String {
+    if n.rounded() == n, abs(n) < 1e15 { return String(Int(n)) }
+    return String(n)
+  }
+
+  /// A JSON string literal; control characters escaped as JSON does.
+  static func quoted(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if u.value < 0x20 || u.value == 0x7F {
+          let hex = String(u.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(u)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,188 @@
+import CNcurses
+import Foundation
+
+/// The real terminal, through ncursesw: the only file that calls curses, always from one thread.
+///
+/// `setlocale` runs before `newterm` (curses' `initscr` without the exit on failure); keys come from `wget_wch` (wide characters, `KEY_RESIZE`);
+/// each frame writes only the cells that changed, then one `wnoutrefresh` and one `doupdate`,
+/// so ncurses sends the difference and an idle screen sends nothing. `clear` is never called in
+/// steady state, only on ctrl-l and after a resize.
+public final class NcursesTerminal: Terminal {
+  private let window: UnsafeMutablePointer<WINDOW>
+  private var last: Grid?
+  private var styles: [Role: (attr: attr_t, pair: Int16)] = [:]
+  private var cleared = false
+  private var isRestored = false
+  /// Whether the locale's codeset is UTF-8.
+  public let supportsUnicode: Bool
+  /// How many colours the terminal shows (none when colour is off).
+  public let colorDepth: ColorDepth
+
+  /// Takes the terminal: locale, curses mode, keypad, colours; nil when stdin or stdout is not
+  /// a terminal or `TERM` names none curses knows.
+  ///
+  /// - Parameter colors: false to draw without colour (`NO_COLOR`, `--no-color`).
+  public init?(colors: Bool = true) {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
+    setlocale(LC_ALL, "")
+    let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+    supportsUnicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+    guard let window = cnc_open_terminal() else { return nil }
+    self.window = window
+    cbreak()
+    noecho()
+    nonl()
+    intrflush(window, false)
+    keypad(window, true)
+    nodelay(window, true)
+    set_escdelay(25)
+    curs_set(0)
+    if colors && has_colors() {
+      start_color()
+      use_default_colors()
+      colorDepth = ColorDepth(colorCount: Int(cnc_colors()))
+    } else {
+      colorDepth = .none
+    }
+  }
+
+  deinit { restore() }
+
+  public var size: (width: Int, height: Int) { (Int(cnc_maxx(window)), Int(cnc_maxy(window))) }
+
+  public var inputDescriptor: Int32? { STDIN_FILENO }
+
+  public func setTheme(_ theme: Theme, depth: ColorDepth) {
+    styles = [:]
+    for role in Role.allCases {
+      let s = theme.resolved(role, depth: colorDepth == .none ? .none : depth)
+      var attr = cnc_a_normal()
+      if s.attributes.contains(.bold) { attr |= cnc_a_bold() }
+      if s.attributes.contains(.dim) { attr |= cnc_a_dim() }
+      if s.attributes.contains(.underline) { attr |= cnc_a_underline() }
+      if s.attributes.contains(.reverse) { attr |= cnc_a_reverse() }
+      var pair: Int16 = 0
+      if colorDepth != .none, s.foreground != nil || s.background != nil {
+        let p = alloc_pair(Int32(s.foreground ?? -1), Int32(s.background ?? -1))
+        if p > 0 && p <= Int32(Int16.max) { pair = Int16(p) }
+      }
+      styles[role] = (attr, pair)
+    }
+    last = nil
+  }
+
+  public func present(_ grid: Grid) {
+    let (w, h) = size
+    if last == nil || last?.width != grid.width || last?.height != grid.height || cleared {
+      werase(window)
+      last = nil
+      cleared = false
+    }
+    for y in 0..<min(h, grid.height) {
+      for x in 0..<min(w, grid.width) {
+        let cell = grid[x, y]
+        if cell.isContinuation { continue }
+        if let last, last[x, y] == cell, !(cell.width == 2 && x + 1 < grid.width && last[x + 1, y] != grid[x + 1, y]) {
+          continue
+        }
+        put(cell, x: x, y: y, maxX: w)
+      }
+    }
+    last = grid
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  private func put(_ cell: Cell, x: Int, y: Int, maxX: Int) {
+    if cell.width == 2 && x + 1 >= maxX { return }
+    let style = styles[cell.role] ?? (cnc_a_normal(), 0)
+    var attr = style.attr
+    if cell.attributes.contains(.bold) { attr |= cnc_a_bold() }
+    if cell.attributes.contains(.reverse) { attr |= cnc_a_reverse() }
+    if cell.attributes.contains(.underline) { attr |= cnc_a_underline() }
+    if cell.attributes.contains(.dim) { attr |= cnc_a_dim() }
+    var chars: [wchar_t] = cell.text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+    if chars.isEmpty { chars = [wchar_t(32)] }
+    chars.append(0)
+    var cc = cchar_t()
+    setcchar(&cc, chars, attr, style.pair, nil)
+    mvwadd_wch(window, Int32(y), Int32(x), &cc)
+  }
+
+  public func readInput() -> [TerminalInput] {
+    var out: [TerminalInput] = []
+    var ch: wint_t = 0
+    while true {
+      let r = wget_wch(window, &ch)
+      if r == cnc_err() { break }
+      if r == cnc_key_code_yes() {
+        if Int32(ch) == KEY_RESIZE {
+          last = nil
+          let (w, h) = size
+          out.append(.resize(width: w, height: h))
+        } else if let key = Self.key(code: Int32(ch)) {
+          out.append(.key(key))
+        }
+      } else if let key = Self.key(char: UInt32(ch)) {
+        out.append(.key(key))
+      }
+    }
+    return out
+  }
+
+  static func key(code: Int32) -> Key? {
+    switch code {
+    case KEY_UP: return .up
+    case KEY_DOWN: return .down
+    case KEY_LEFT: return .left
+    case KEY_RIGHT: return .right
+    case KEY_NPAGE: return .pageDown
+    case KEY_PPAGE: return .pageUp
+    case KEY_HOME: return .home
+    case KEY_END: return .end
+    case KEY_BTAB: return .backTab
+    case KEY_ENTER: return .enter
+    case KEY_BACKSPACE: return .backspace
+    case KEY_DC: return .delete
+    default:
+      for n in 1...12 where code == cnc_key_f(Int32(n)) { return .function(n) }
+      return nil
+    }
+  }
+
+  static func key(char: UInt32) -> Key? {
+    switch char {
+    case 9: return .tab
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 8, 127: return .backspace
+    case 1...26: return .ctrl(Character(Unicode.Scalar(char + 96)!))
+    default:
+      guard let s = Unicode.Scalar(char), char >= 32 else { return nil }
+      return .char(Character(s))
+    }
+  }
+
+  /// After a SIGWINCH caught on the UI thread: reads the kernel's size, resizes curses, and
+  /// reports the new size.
+  public func syncSize() -> TerminalInput? {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
+    resizeterm(rows, cols)
+    last = nil
+    return .resize(width: Int(cols), height: Int(rows))
+  }
+
+  public func invalidate() {
+    clearok(window, true)
+    cleared = true
+  }
+
+  public func restore() {
+    guard !isRestored else { return }
+    isRestored = true
+    curs_set(1)
+    endwin()
+  }
+}

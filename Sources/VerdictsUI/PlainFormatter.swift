@@ -1,0 +1,60 @@
+import Foundation
+import MarfaQueue
+
+/// One line per write for `watch --plain` and `demo --plain`:
+/// `time id kind rows verdict reason streak status text`, sanitized, `-` for an empty field.
+public enum PlainFormatter {
+  /// The column names, for a header line.
+  public static let header = "time id kind rows verdict reason streak status text"
+
+  /// One write as a line; `time` is printed as given (pass a fixed one in tests).
+  public static func line(_ w: QueuedWrite, time: String) -> String {
+    let verdict: String
+    var reason = "-"
+    switch w.verdict {
+    case nil: verdict = w.waiting ? "waiting" : "queued"
+    case .blocked(let r, _):
+      verdict = "blocked"
+      reason = r.wireName
+    case .refused(let r):
+      verdict = "refused"
+      reason = r.reason
+    case let v?: verdict = v.wireName
+    }
+    if w.verdict == nil, w.waiting, let on = w.follows ?? w.dependsOn.first { reason = "awaiting:" + on }
+    let text = w.lastFailure?.text ?? w.verdict?.refusal?.message
+    let fields = [
+      time, w.id, w.kind.wireName, rows(w), verdict, reason, String(w.environmentalStreak),
+      w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
+    ]
+    return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0) }.joined(separator: " ")
+  }
+
+  /// A write that left the queue (taken, forgotten, withdrawn, discarded).
+  public static func gone(_ id: String, time: String) -> String {
+    "\(Sanitizer.clean(time)) \(Sanitizer.clean(id)) - - gone - - - -"
+  }
+
+  /// The rows without spaces: `item`, `item->target`, `edge:e1`, `#tag`, `ns:x`.
+  static func rows(_ w: QueuedWrite) -> String {
+    var parts: [String] = []
+    if let e = w.edgeId { parts.append("edge:" + e) }
+    if let i = w.itemId { parts.append(w.targetId.map { "\(i)->\($0)" } ?? i) }
+    if let n = w.namespace { parts.append("ns:" + n) }
+    if let t = w.tag { parts.append("#" + t) }
+    if let b = w.blob { parts.append("blob:" + b.prefix(12)) }
+    return parts.isEmpty ? "-" : parts.joined(separator: ",").replacingOccurrences(of: " ", with: "_")
+  }
+
+  /// Text in double quotes, with `"` and `\` escaped, on one line.
+  static func quoted(_ s: String) -> String {
+    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  /// Now as `2026-11-29T10:00:05.250Z`.
+  public static func now() -> String {
+    let f = ISO8601DateFormatter()
+    f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return f.string(from: Date())
+  }
+}

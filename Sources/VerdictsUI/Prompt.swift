@@ -1,0 +1,37 @@
+/// A line of input at the bottom of the screen.
+public struct Prompt: Sendable, Hashable {
+  /// What the input is for.
+  public enum Kind: Sendable, Hashable {
+    /// A substring filter over kind, id, rows, reason, status and text.
+    case filter
+    /// Another API key; never shown, only counted as dots.
+    case key
+  }
+
+  /// What the input is for.
+  public var kind: Kind
+  /// What has been typed.
+  public var text: String
+
+  /// Creates a prompt.
+  public init(kind: Kind, text: String = "") {
+    self.kind = kind
+    self.text = text
+  }
+
+  /// The label drawn before the input.
+  var label: String {
+    switch kind {
+    case .filter: return "filter: "
+    case .key: return "new key (hidden): "
+    }
+  }
+
+  /// The input as drawn: the key is masked.
+  var shown: String {
+    switch kind {
+    case .filter: return text
+    case .key: return String(repeating: "•", count: text.count)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import MarfaQueue
+
+/// What the UI needs of a working copy. `WorkingCopy` conforms; tests use an in-memory queue.
+///
+/// Kept small and in VerdictsUI so the UI depends only on MarfaQueue's public calls.
+public protocol QueueSource: Sendable {
+  /// Whether this process writes the store or only reads it.
+  var handle: Handle { get }
+  /// The instance's URL (never the key).
+  var instanceURL: String? { get }
+  /// One page of a pane.
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage
+  /// The copy's status.
+  func status() async throws -> Status
+  /// One write by id.
+  func write(_ id: String) async throws -> QueuedWrite
+  func release(_ id: String) async throws -> Bool
+  func release(reason: BlockedReason) async throws -> Int
+  func withdraw(_ id: String) async throws -> Bool
+  func discard(_ id: String) async throws -> Bool
+  func takeAnswered() async throws -> [QueuedWrite]
+  func forgetAnswered(ids: [String]) async throws -> Int
+  func drain() async throws -> DrainReport
+  func useKey(_ key: String) async throws
+  /// Every change from now on.
+  func changes() -> AsyncStream<Change>
+  /// While held, drains when the instance comes back and after an undelivered drain.
+  func updates() -> AsyncStream<Update>
+  /// Where a write sits now: its pane and its index there under the filter, nil when it left.
+  func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)?
+}
+
+extension QueueSource {
+  /// Where a write sits now: its pane and its index there under the filter, nil when it left.
+  ///
+  /// By default, pages through the pane up to `limit` writes; a working copy asks the store.
+  public func locate(_ id: String, filter: String?, limit: Int = 200_000) async throws -> (QueuePane, Int)? {
+    let w: QueuedWrite
+    do { w = try await write(id) } catch QueueError.notFound { return nil }
+    let pane = w.pane
+    var offset = 0
+    let step = 2_000
+    while offset < limit {
+      let page = try await self.page(pane, offset: offset, limit: step, filter: filter)
+      if let i = page.writes.firstIndex(where: { $0.id == id }) { return (pane, page.offset + i) }
+      if page.writes.count < step { return nil }
+      offset += step
+    }
+    return nil
+  }
+
+  /// The ids of every write in a pane under the filter, up to `limit`.
+  public func ids(in pane: QueuePane, filter: String?, limit: Int = 100_000) async throws -> [String] {
+    var ids: [String] = []
+    let step = 2_000
+    while ids.count < limit {
+      let page = try await self.page(pane, offset: ids.count, limit: step, filter: filter)
+      ids += page.writes.map(\.id)
+      if page.writes.count < step { break }
+    }
+    return ids
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import MarfaQueue
+
+extension Renderer {
+  /// The status line: who we are, where we drain to, how the last drain went.
+  func drawStatus(into grid: inout Grid) {
+    let r = layout.status
+    grid.fill(r, role: .status)
+    let (first, second) = statusParts()
+    if r.height >= 2 {
+      joined(first).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+      joined(second).draw(into: &grid, x: r.x, y: r.y + 1, limit: r.width, ellipsis: glyphs.ellipsis)
+    } else {
+      joined(first + second).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+    }
+  }
+
+  func joined(_ parts: [TextLine]) -> TextLine {
+    var line = TextLine(" ", .status)
+    for (i, p) in parts.enumerated() {
+      if i > 0 { line.append(" \(glyphs.separator) ", .status) }
+      line = line + p
+    }
+    return line
+  }
+
+  /// The status line's parts: what matters most (role, reachability, drains), then the rest
+  /// (fill, instance, store, pause, follow, filter, marks).
+  func statusParts() -> ([TextLine], [TextLine]) {
+    var parts: [TextLine] = []
+    if state.paused {
+      parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
+    }
+    if let reason = state.readOnlyReason {
+      parts.append(TextLine("read-only (\(reason))", .statusError))
+    } else {
+      parts.append(TextLine("writer", .statusOK))
+    }
+    switch state.reachable {
+    case true?: parts.append(TextLine("reachable", .statusOK))
+    case false?: parts.append(TextLine("unreachable", .statusError))
+    case nil: break
+    }
+    parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
+    if let d = state.lastDrain { parts.append(drainSummary(d)) }
+    let first = parts
+    parts = []
+    if let s = state.status {
+      switch s.fill {
+      case .never: parts.append(TextLine("never filled", .statusError))
+      case .underway: parts.append(TextLine("fill under way", .statusError))
+      case .complete: parts.append(TextLine("filled", .status))
+      case .expired: parts.append(TextLine("expired (\(s.expiredReason ?? "?"))", .statusError))
+      }
+    }
+    if let url = state.instanceURL ?? state.status?.origin {
+      let instance = state.status?.instanceId.map { " (\(abbreviate($0, 16)))" } ?? ""
+      parts.append(TextLine(abbreviate(url, 40) + instance, .status))
+    } else {
+      parts.append(TextLine("no instance", .status))
+    }
+    if let s = state.status {
+      parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
+    }
+    if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
+    if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
+    if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }
+    return (first, parts)
+  }
+
+  /// The last drain in a few words: `drain 3 answered 1 held 2 undelivered · unavailable: …`.
+  func drainSummary(_ d: DrainReport) -> TextLine {
+    var counts: [String] = []
+    if d.answered > 0 { counts.append("\(d.answered) answered") }
+    if d.held > 0 { counts.append("\(d.held) held") }
+    if d.undelivered > 0 { counts.append("\(d.undelivered) undelivered") }
+    if d.unsent > 0 { counts.append("\(d.unsent) unsent") }
+    if d.unmade > 0 { counts.append("\(d.unmade) unmade") }
+    let at = state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? ""
+    var t = TextLine("drain\(at): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
+    if let u = d.unavailable { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
+    if let s = d.stopped { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
+    if let r = d.retryAfterSeconds { t.append(" \(glyphs.separator) retry after \(r)s", .status) }
+    return t
+  }
+
+  /// `HH:MM:SS` from an ISO-8601 time, as stored (UTC).
+  func clockTime(_ iso: String) -> String? {
+    guard let t = iso.firstIndex(of: "T") else { return nil }
+    let time = iso[iso.index(after: t)...].prefix(8)
+    return time.count == 8 ? String(time) : nil
+  }
+
+  func abbreviate(_ text: String, _ width: Int) -> String {
+    let clean = Sanitizer.clean(text)
+    guard clean.count > width else { return clean }
+    return glyphs.ellipsis + String(clean.suffix(width - 1))
+  }
+
+  /// The bottom line: the open prompt, else the last message and the keys that apply now.
+  func drawHints(into grid: inout Grid) {
+    let r = layout.hints
+    if let p = state.prompt {
+      var t = TextLine(p.label, .key)
+      t.append(p.shown)
+      t.append(state.ascii ? "_" : "▏", .key)
+      t.append("  enter \(p.kind == .filter ? "applies" : "uses it") \(glyphs.separator) esc cancels", .dim)
+      t.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+      return
+    }
+    var line = TextLine()
+    if let m = state.message {
+      let text = state.ascii ? m.text.replacingOccurrences(of: "…", with: "...") : m.text
+      line.append(" " + text + " ", m.isError ? .statusError : .statusOK)
+      line.append("  ")
+    }
+    line = line + hints()
+    line.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+  }
+
+  /// The actions that apply to what is selected now, then the general ones.
+  func applicableActions() -> [Action] {
+    var actions: [Action] = []
+    if state.detailFocused {
+      return [.down, .up, .focusDetail, .help, .quit]
+    }
+    if !state.marks.isEmpty {
+      actions += [.release, .withdraw, .discard, .forget, .clear]
+    } else if let w = state.selectedWrite {
+      switch w.verdict {
+      case .blocked(let reason, _):
+        actions.append(.release)
+        if reason.withdrawable { actions.append(.withdraw) }
+        if reason == .credentialRefused { actions.append(.useKey) }
+        actions.append(.releaseReason)
+      case .dead: actions.append(.release)
+      case .refused: actions += [.discard, .forget]
+      case .accepted, .merged, .conflicted: actions += [.forget, .take]
+      case nil: break
+      }
+      actions.append(.focusDetail)
+    }
+    for a in [Action.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit] where !actions.contains(a) {
+      actions.append(a)
+    }
+    return actions
+  }
+
+  func hints() -> TextLine {
+    var t = TextLine()
+    for action in applicableActions() {
+      guard let key = state.keyMap.hint(action) else { continue }
+      let greyed = action.writes && state.readOnly
+      if !t.spans.isEmpty { t.append(" ") }
+      t.append(key, greyed ? .dim : .key)
+      t.append(" " + action.hint, greyed ? .dim : .text)
+    }
+    return t
+  }
+}

@@ -1,0 +1,35 @@
+import MarfaQueue
+
+/// What the state machine asks the app to do; the app runs queue calls off the UI thread.
+public enum UIEffect: Sendable, Hashable {
+  /// Read a page of a pane from `offset`.
+  case reload(QueuePane, offset: Int, limit: Int)
+  /// Read the copy's status (fill, counts, last drain).
+  case loadStatus
+  /// Release these writes.
+  case release([String])
+  /// Release every write blocked for a reason.
+  case releaseReason(BlockedReason)
+  /// Withdraw one write.
+  case withdraw(String)
+  /// Discard one refused write.
+  case discard(String)
+  /// Take the answered writes.
+  case take
+  /// Forget these answered writes.
+  case forget([String])
+  /// Drain now.
+  case drain
+  /// Hold `updates()` (auto-drain on) or let it go.
+  case toggleAutoDrain(on: Bool)
+  /// Use another key.
+  case useKey(String)
+  /// Find where a followed write is now.
+  case locate(String)
+  /// Collect the ids of every write in a pane under the filter.
+  case markAll(QueuePane, filter: String?)
+  /// Redraw the whole terminal.
+  case repaint
+  /// Leave.
+  case quit
+}

@@ -1,0 +1,25 @@
+import MarfaQueue
+
+/// Everything the state machine reacts to: keys, sizes, and results posted back by queue calls.
+public enum UIEvent: Sendable, Hashable {
+  /// A key was pressed.
+  case key(Key)
+  /// The terminal's size is now this.
+  case resize(width: Int, height: Int)
+  /// Something touched the queue (a change on the copy's stream, or a writer's save).
+  case changed
+  /// A page of a pane was read.
+  case loaded(QueuePage)
+  /// The copy's status was read.
+  case status(Status)
+  /// The instance became reachable, or not.
+  case reachable(Bool)
+  /// A drain ran (by `d` or by the held updates).
+  case drained(DrainReport)
+  /// An action finished: what it did, or why it was refused.
+  case outcome(String, isError: Bool)
+  /// Where a followed write is now: its pane and index, or nil when it left the queue.
+  case located(id: String, pane: QueuePane?, index: Int?)
+  /// The ids of every write in a pane (for `V`).
+  case marked([String])
+}

@@ -1,0 +1,157 @@
+import MarfaQueue
+
+extension UIState {
+  /// Applies one event and returns what the app should do; pure, so every key is testable.
+  public mutating func handle(_ event: UIEvent) -> [UIEffect] {
+    switch event {
+    case .key(let key): return handleKey(key)
+    case .resize(let w, let h): return resize(width: w, height: h)
+    case .changed:
+      if paused {
+        pendingChanges += 1
+        return []
+      }
+      changeReads = Set(QueuePane.allCases)
+      return reloadAll()
+    case .loaded(let page): return load(page)
+    case .status(let s):
+      status = s
+      if let d = s.lastDrain { lastDrain = d }
+      return []
+    case .reachable(let r):
+      reachable = r
+      return []
+    case .drained(let report):
+      lastDrain = report
+      return []
+    case .outcome(let text, let isError):
+      message = StatusMessage(text, isError: isError)
+      return []
+    case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
+    case .marked(let ids):
+      marks.formUnion(ids)
+      message = StatusMessage("marked \(marks.count)")
+      return []
+    }
+  }
+
+  /// What the app does first: read every pane and the status.
+  public mutating func start() -> [UIEffect] { reloadAll() }
+
+  /// Reads every pane at its scroll position, and the status.
+  mutating func reloadAll() -> [UIEffect] {
+    var effects = QueuePane.allCases.map { UIEffect.reload($0, offset: self[$0].top, limit: pageLimit($0)) }
+    effects.append(.loadStatus)
+    return effects
+  }
+
+  mutating func resize(width w: Int, height h: Int) -> [UIEffect] {
+    width = max(0, w)
+    height = max(0, h)
+    return relayout()
+  }
+
+  /// After the layout changed: every selection back on screen, and the rows now shown read.
+  mutating func relayout() -> [UIEffect] {
+    var effects: [UIEffect] = []
+    for pane in QueuePane.allCases {
+      keepSelectionVisible(pane)
+      if let e = reloadIfNeeded(pane) { effects.append(e) }
+    }
+    return effects
+  }
+
+  mutating func load(_ page: QueuePage) -> [UIEffect] {
+    let pane = page.pane
+    let before = self[pane].selectedWrite?.id
+    noteFresh(page)
+    var p = self[pane]
+    p.total = page.total
+    p.offset = page.offset
+    p.writes = page.writes
+    p.loaded = true
+    self[pane] = p
+    var effects: [UIEffect] = []
+    if let followed = following, pane == focus {
+      if let i = page.writes.firstIndex(where: { $0.id == followed }) {
+        self[pane].selected = page.offset + i
+      } else if !page.writes.isEmpty || page.total == 0 {
+        effects.append(.locate(followed))
+      }
+    }
+    clampSelection(pane)
+    keepSelectionVisible(pane)
+    if page.total > 0, let e = reloadIfNeeded(pane) { effects.append(e) }
+    if pane == focus, self[pane].selectedWrite?.id != before { detailScroll = 0 }
+    return effects
+  }
+
+  /// Marks the writes of a page read after a change that changed, or arrived, since last seen.
+  mutating func noteFresh(_ page: QueuePage) {
+    let pane = page.pane
+    let afterChange = changeReads.remove(pane) != nil && self[pane].loaded
+    let grew = page.total > self[pane].total
+    if afterChange && changeReads.count == QueuePane.allCases.count - 1 { fresh = [] }  // a new round of reads
+    for w in page.writes {
+      let print = Self.fingerprint(w)
+      if afterChange {
+        if let old = seen[w.id] {
+          if old != print { fresh.insert(w.id) }
+        } else if grew {
+          fresh.insert(w.id)
+        }
+      }
+      seen[w.id] = print
+    }
+    // Forget writes no page holds any more, so the map stays as small as the screen.
+    if seen.count > 4 * panes.reduce(0, { $0 + $1.writes.count }) + 64 {
+      let loaded = Set(panes.flatMap { $0.writes.map(\.id) } + page.writes.map(\.id))
+      seen = seen.filter { loaded.contains($0.key) }
+      fresh = fresh.filter { loaded.contains($0) }
+    }
+  }
+
+  /// What about a write is worth highlighting when it changes.
+  static func fingerprint(_ w: QueuedWrite) -> String {
+    "\(VerdictText.word(w))|\(w.waiting)|\(w.environmentalStreak)|\(w.refusals)|\(w.lastFailure?.status ?? -1)"
+  }
+
+  mutating func located(id: String, pane: QueuePane?, index: Int?) -> [UIEffect] {
+    guard following == id else { return [] }
+    guard let pane, let index else {
+      following = nil
+      message = StatusMessage("\(ShortID.of(id)) left the queue; follow is off")
+      return []
+    }
+    if focus != pane { message = StatusMessage("following \(ShortID.of(id)) into \(pane.title)") }
+    focus = pane
+    self[pane].selected = index
+    keepSelectionVisible(pane)
+    if self[pane].selectedWrite?.id == id { return [] }
+    return [.reload(pane, offset: self[pane].top, limit: pageLimit(pane))]
+  }
+
+  /// Keeps the selection inside the pane.
+  mutating func clampSelection(_ pane: QueuePane) {
+    let total = self[pane].total
+    self[pane].selected = min(max(0, self[pane].selected), max(0, total - 1))
+  }
+
+  /// Scrolls so the selection is on screen, and no further than the last page.
+  mutating func keepSelectionVisible(_ pane: QueuePane) {
+    let rows = max(1, layout.rows(pane))
+    var p = self[pane]
+    if p.selected < p.top { p.top = p.selected }
+    if p.selected >= p.top + rows { p.top = p.selected - rows + 1 }
+    p.top = max(0, min(p.top, max(0, p.total - rows)))
+    self[pane] = p
+  }
+
+  /// A page read when the visible rows are not all loaded.
+  func reloadIfNeeded(_ pane: QueuePane) -> UIEffect? {
+    let p = self[pane]
+    guard p.loaded else { return nil }
+    if p.covers(top: p.top, rows: layout.rows(pane)) { return nil }
+    return .reload(pane, offset: p.top, limit: pageLimit(pane))
+  }
+}

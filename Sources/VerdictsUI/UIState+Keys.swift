@@ -1,0 +1,265 @@
+import MarfaQueue
+
+extension UIState {
+  /// A key: to the open prompt, dialog or help first, else to the action it is bound to.
+  mutating func handleKey(_ key: Key) -> [UIEffect] {
+    if prompt != nil { return promptKey(key) }
+    if dialog != nil { return dialogKey(key) }
+    if showingHelp {
+      switch keyMap.action(for: key) {
+      case .down?: helpScroll += 1
+      case .up?: helpScroll = max(0, helpScroll - 1)
+      case .pageDown?: helpScroll += max(1, height - 6)
+      case .pageUp?: helpScroll = max(0, helpScroll - max(1, height - 6))
+      default: showingHelp = false
+      }
+      return []
+    }
+    guard let action = keyMap.action(for: key) else {
+      message = StatusMessage("\(key.spelling): no action here (? for help)")
+      return []
+    }
+    return perform(action)
+  }
+
+  /// Does what an action does, as if its key had been pressed.
+  public mutating func perform(_ action: Action) -> [UIEffect] {
+    if action.writes, let reason = readOnlyReason {
+      message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
+      return []
+    }
+    if detailFocused, let effects = detailKey(action) { return effects }
+    switch action {
+    case .nextPane: return focusPane(QueuePane(rawValue: (focus.rawValue + 1) % 4)!)
+    case .previousPane: return focusPane(QueuePane(rawValue: (focus.rawValue + 3) % 4)!)
+    case .paneWaiting: return focusPane(.waiting)
+    case .paneAnswered: return focusPane(.answered)
+    case .paneBlocked: return focusPane(.blocked)
+    case .paneDead: return focusPane(.dead)
+    case .down: return select(self[focus].selected + 1)
+    case .up: return select(self[focus].selected - 1)
+    case .top: return select(0)
+    case .bottom: return select(self[focus].total - 1)
+    case .pageDown: return select(self[focus].selected + pageRows(focus))
+    case .pageUp: return select(self[focus].selected - pageRows(focus))
+    case .focusDetail:
+      detailFocused = true
+      detailScroll = 0
+      return relayout()
+    case .mark: return toggleMark()
+    case .markAll: return markAll()
+    case .clear: return clear()
+    case .release: return release()
+    case .releaseReason:
+      let reasons = BlockedReason.allCases
+      let current = selectedWrite?.verdict?.blockedReason.flatMap { reasons.firstIndex(of: $0) } ?? 0
+      dialog = .releaseReason(selected: current)
+      return []
+    case .withdraw: return ask(PendingAction.withdraw)
+    case .discard: return ask(PendingAction.discard)
+    case .take:
+      message = StatusMessage("taking the answered writes…")
+      return [.take]
+    case .forget: return forget()
+    case .drain:
+      message = StatusMessage("draining…")
+      return [.drain]
+    case .autoDrain:
+      autoDrain.toggle()
+      message = StatusMessage(autoDrain ? "auto-drain on: drains when the instance comes back" : "auto-drain off")
+      return [.toggleAutoDrain(on: autoDrain)]
+    case .useKey:
+      prompt = Prompt(kind: .key)
+      return []
+    case .filter:
+      prompt = Prompt(kind: .filter, text: filter ?? "")
+      return []
+    case .pause: return togglePause()
+    case .follow: return toggleFollow()
+    case .help:
+      showingHelp = true
+      helpScroll = 0
+      return []
+    case .repaint: return [.repaint]
+    case .quit: return [.quit]
+    }
+  }
+
+  /// Keys while the detail has the focus: movement scrolls it, `enter` and `esc` give the focus back.
+  mutating func detailKey(_ action: Action) -> [UIEffect]? {
+    let rows = max(1, layout.detailRows)
+    switch action {
+    case .down: detailScroll += 1
+    case .up: detailScroll = max(0, detailScroll - 1)
+    case .pageDown: detailScroll += rows
+    case .pageUp: detailScroll = max(0, detailScroll - rows)
+    case .top: detailScroll = 0
+    case .bottom: detailScroll = Int.max / 2
+    case .focusDetail, .clear:
+      detailFocused = false
+      return relayout()
+    default: return nil
+    }
+    return []
+  }
+
+  mutating func focusPane(_ pane: QueuePane) -> [UIEffect] {
+    focus = pane
+    detailFocused = false
+    detailScroll = 0
+    let effects = relayout()
+    if following != nil, let id = selectedWrite?.id { following = id }
+    return effects
+  }
+
+  mutating func select(_ index: Int) -> [UIEffect] {
+    let before = self[focus].selected
+    self[focus].selected = index
+    clampSelection(focus)
+    keepSelectionVisible(focus)
+    if self[focus].selected != before { detailScroll = 0 }
+    if following != nil, let id = selectedWrite?.id { following = id }
+    return reloadIfNeeded(focus).map { [$0] } ?? []
+  }
+
+  mutating func toggleMark() -> [UIEffect] {
+    guard let id = selectedWrite?.id else {
+      message = StatusMessage("nothing to mark")
+      return []
+    }
+    if marks.contains(id) { marks.remove(id) } else { marks.insert(id) }
+    message = StatusMessage("\(marks.count) marked")
+    return []
+  }
+
+  mutating func markAll() -> [UIEffect] {
+    let p = self[focus]
+    if p.offset == 0, p.writes.count >= p.total {
+      let ids = Set(p.writes.map(\.id))
+      if ids.isSubset(of: marks), !ids.isEmpty {
+        marks.subtract(ids)
+      } else {
+        marks.formUnion(ids)
+      }
+      message = StatusMessage("\(marks.count) marked")
+      return []
+    }
+    message = StatusMessage("marking every write in \(focus.title)…")
+    return [.markAll(focus, filter: filter)]
+  }
+
+  mutating func clear() -> [UIEffect] {
+    let hadFilter = filter != nil
+    marks = []
+    message = nil
+    guard hadFilter else { return [] }
+    filter = nil
+    for pane in QueuePane.allCases {
+      self[pane].selected = 0
+      self[pane].top = 0
+    }
+    return reloadAll()
+  }
+
+  /// The writes an action names: the marked ones, else the selected one.
+  var targets: [String] {
+    if !marks.isEmpty { return marks.sorted() }
+    return selectedWrite.map { [$0.id] } ?? []
+  }
+
+  mutating func release() -> [UIEffect] {
+    if marks.isEmpty {
+      guard let w = selectedWrite else { return refuse("release: nothing selected") }
+      switch w.verdict {
+      case .blocked, .dead: break
+      default: return refuse("release: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only blocked or dead writes go again")
+      }
+    }
+    let ids = targets
+    marks = []
+    message = StatusMessage("releasing \(ids.count)…")
+    return [.release(ids)]
+  }
+
+  mutating func ask(_ make: ([String]) -> PendingAction) -> [UIEffect] {
+    let probe = make([])
+    if marks.isEmpty {
+      guard let w = selectedWrite else { return refuse("\(probe.verb): nothing selected") }
+      switch probe {
+      case .withdraw:
+        guard let reason = w.verdict?.blockedReason, reason.withdrawable else {
+          return refuse(
+            "withdraw: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only writes blocked ancestor_unavailable, conflict_unresolved, failing_alone or instance_changed can be withdrawn")
+        }
+      case .discard:
+        guard case .refused = w.verdict else {
+          return refuse("discard: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only refused writes can be discarded")
+        }
+      }
+    }
+    let pending = make(targets)
+    let confirm: Bool
+    switch pending {
+    case .withdraw: confirm = confirmWithdraw
+    case .discard: confirm = confirmDiscard
+    }
+    if confirm {
+      dialog = .confirm(pending)
+      return []
+    }
+    return run(pending)
+  }
+
+  mutating func run(_ pending: PendingAction) -> [UIEffect] {
+    marks = []
+    message = StatusMessage("\(pending.verb == "withdraw" ? "withdrawing" : "discarding") \(pending.ids.count)…")
+    switch pending {
+    case .withdraw(let ids): return ids.map(UIEffect.withdraw)
+    case .discard(let ids): return ids.map(UIEffect.discard)
+    }
+  }
+
+  mutating func forget() -> [UIEffect] {
+    if marks.isEmpty {
+      guard let w = selectedWrite else { return refuse("forget: nothing selected") }
+      guard w.pane == .answered else {
+        return refuse("forget: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only answered writes are forgotten")
+      }
+    }
+    let ids = targets
+    marks = []
+    message = StatusMessage("forgetting \(ids.count)…")
+    return [.forget(ids)]
+  }
+
+  mutating func togglePause() -> [UIEffect] {
+    paused.toggle()
+    if paused {
+      message = StatusMessage("paused: the panes hold still (\(keyMap.hint(.pause) ?? "Z") resumes)")
+      return []
+    }
+    let missed = pendingChanges
+    pendingChanges = 0
+    message = StatusMessage(missed > 0 ? "resumed; \(missed) change(s) while paused" : "resumed")
+    guard missed > 0 else { return [] }
+    changeReads = Set(QueuePane.allCases)
+    return reloadAll()
+  }
+
+  mutating func toggleFollow() -> [UIEffect] {
+    if let id = following {
+      following = nil
+      message = StatusMessage("stopped following \(ShortID.of(id))")
+      return []
+    }
+    guard let w = selectedWrite else { return refuse("follow: nothing selected") }
+    following = w.id
+    message = StatusMessage("following \(ShortID.of(w.id)) as it moves")
+    return []
+  }
+
+  mutating func refuse(_ text: String) -> [UIEffect] {
+    message = StatusMessage(text, isError: true)
+    return []
+  }
+}

@@ -1,0 +1,91 @@
+import MarfaQueue
+
+/// Everything the screen shows, as plain values; changed only by ``handle(_:)``.
+public struct UIState: Sendable, Hashable {
+  /// The terminal's size.
+  public var width: Int
+  /// Rows.
+  public var height: Int
+  /// The four panes, by `QueuePane.rawValue`.
+  public var panes: [PaneState] = QueuePane.allCases.map(PaneState.init)
+  /// The focused pane (the detail shows its selected write).
+  public var focus: QueuePane = .waiting
+  /// Whether the keys scroll the detail rather than move in the pane.
+  public var detailFocused = false
+  /// The detail's first shown line.
+  public var detailScroll = 0
+  /// Marked writes (for bulk actions), across panes.
+  public var marks: Set<String> = []
+  /// The substring filter, applied in the store.
+  public var filter: String?
+  /// The id of the write followed as it moves between panes.
+  public var following: String?
+  /// Whether updates are paused (the panes hold still).
+  public var paused = false
+  /// Changes seen while paused.
+  public var pendingChanges = 0
+  /// Whether the help overlay is up.
+  public var showingHelp = false
+  /// The first help row shown (on screens too small for all of it).
+  public var helpScroll = 0
+  /// A confirmation or menu, if one is up.
+  public var dialog: Dialog?
+  /// A line of input, if one is open.
+  public var prompt: Prompt?
+  /// The outcome of the last action.
+  public var message: StatusMessage?
+  /// Why this handle only reads (nil for the writer).
+  public var readOnlyReason: String?
+  /// Whether auto-drain holds `updates()`.
+  public var autoDrain = false
+  /// Whether the instance answered last time (nil: not known).
+  public var reachable: Bool?
+  /// The copy's status as last read.
+  public var status: Status?
+  /// The instance's URL (never the key).
+  public var instanceURL: String?
+  /// The last drain seen.
+  public var lastDrain: DrainReport?
+  /// Whether withdraw asks first.
+  public var confirmWithdraw = true
+  /// Whether discard asks first.
+  public var confirmDiscard = true
+  /// The keys.
+  public var keyMap: KeyMap = .defaults
+  /// Draw with ASCII borders and glyphs.
+  public var ascii = false
+  /// Writes that changed or arrived in the last read after a change (drawn highlighted until
+  /// the next one; no timer, so an idle screen stays still).
+  public var fresh: Set<String> = []
+  /// What each loaded write looked like, to tell which changed.
+  var seen: [String: String] = [:]
+  /// Panes whose next page read follows a change (not a scroll).
+  var changeReads: Set<QueuePane> = []
+
+  /// A state for a screen of this size.
+  public init(width: Int = 80, height: Int = 24) {
+    self.width = width
+    self.height = height
+  }
+
+  /// The layout for the current size and focus.
+  public var layout: Layout { Layout(width: width, height: height, focus: focus, detailFocused: detailFocused) }
+
+  /// A pane's state.
+  public subscript(pane: QueuePane) -> PaneState {
+    get { panes[pane.rawValue] }
+    set { panes[pane.rawValue] = newValue }
+  }
+
+  /// The focused pane's selected write, when loaded.
+  public var selectedWrite: QueuedWrite? { self[focus].selectedWrite }
+
+  /// Whether actions that change the queue are refused.
+  public var readOnly: Bool { readOnlyReason != nil }
+
+  /// How many rows a page read asks for: the visible rows and as many again, at least one.
+  func pageLimit(_ pane: QueuePane) -> Int { max(1, layout.rows(pane)) * 2 }
+
+  /// Rows used for moving by a page (at least one).
+  func pageRows(_ pane: QueuePane) -> Int { max(1, layout.rows(pane)) }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import MarfaQueue
+
+/// The terminal UI, as the command line calls it.
+public enum VerdictsApp {
+  /// Runs the TUI on this terminal until `q` or a quit signal, then restores the terminal.
+  ///
+  /// The UI runs on a thread of its own (every curses call on it); queue calls run in tasks
+  /// and post back. A reader shows every key, greys out actions, and says why.
+  ///
+  /// - Throws: ``AppError/noTerminal(term:)`` when there is no terminal to run on.
+  public static func run(copy: WorkingCopy, options: AppOptions) async throws {
+    try await run(source: copy, options: options)
+  }
+
+  /// Runs the TUI over any queue source (the CLI passes a `WorkingCopy`).
+  public static func run(source: QueueSource, options: AppOptions) async throws {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
+      let thread = Thread {
+        do {
+          try UILoop(source: source, options: options).run()
+          done.resume()
+        } catch {
+          done.resume(throwing: error)
+        }
+      }
+      thread.name = "verdicts-ui"
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+  }
+
+  /// One frame as text, with the panes read from the store: for tests, benchmarks and tickets.
+  public static func renderOnce(copy: QueueSource, size: (width: Int, height: Int), options: AppOptions = AppOptions())
+    async throws -> String
+  {
+    try await renderGrid(copy: copy, size: size, options: options).text
+  }
+
+  /// One frame as a grid of cells (text, width, role, attributes).
+  public static func renderGrid(copy: QueueSource, size: (width: Int, height: Int), options: AppOptions = AppOptions())
+    async throws -> Grid
+  {
+    var state = prepare(source: copy, options: options).state
+    _ = state.handle(.resize(width: size.width, height: size.height))
+    _ = state.handle(.status(try await copy.status()))
+    for pane in QueuePane.allCases {
+      let page = try await copy.page(pane, offset: 0, limit: state.pageLimit(pane), filter: nil)
+      _ = state.handle(.loaded(page))
+    }
+    return Renderer.render(state)
+  }
+
+  /// The starting state for a source and options: config, keys, theme, read-only reason.
+  public static func prepare(source: QueueSource, options: AppOptions) -> (
+    state: UIState, theme: Theme, colorOff: Bool, problems: [String]
+  ) {
+    var problems: [String] = []
+    var config = UIConfig()
+    var keyMap = KeyMap.defaults
+    if let dir = options.configDirectory {
+      if let text = try? String(contentsOfFile: dir + "/config", encoding: .utf8) {
+        let read = UIConfig.read(text)
+        config = read.config
+        problems += read.problems.map { "\(dir)/config \($0)" }
+      }
+      if let text = try? String(contentsOfFile: dir + "/keys.conf", encoding: .utf8) {
+        let read = KeyMap.read(text)
+        keyMap = read.map
+        problems += read.problems.map { "\(dir)/keys.conf \($0)" }
+      }
+    }
+    let choice = ThemeChoice.choose(
+      flag: options.theme, environment: options.environment, config: config.theme, noColor: options.noColor,
+      configDirectory: options.configDirectory)
+    problems += choice.problems
+    var state = UIState()
+    state.keyMap = keyMap
+    state.confirmWithdraw = config.confirmWithdraw
+    state.confirmDiscard = config.confirmDiscard
+    state.ascii = options.ascii || config.ascii
+    state.instanceURL = source.instanceURL
+    if case .reader(let reason) = source.handle { state.readOnlyReason = reason }
+    state.autoDrain = options.autoDrain && !state.readOnly
+    if let first = problems.first {
+      let more = problems.count > 1 ? " (and \(problems.count - 1) more\(options.logFile == nil ? "" : " in the log"))" : ""
+      state.message = StatusMessage(first + more, isError: true)
+    } else if let reason = state.readOnlyReason {
+      state.message = StatusMessage("read-only: \(reason)", isError: false)
+    }
+    return (state, choice.theme, choice.colorOff, problems)
+  }
+}

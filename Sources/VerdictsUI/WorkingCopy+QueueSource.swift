@@ -1,0 +1,24 @@
+import MarfaQueue
+
+extension WorkingCopy: QueueSource {
+  /// The instance's URL (never the key).
+  public var instanceURL: String? { server?.url }
+
+  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
+    try await queue.page(pane, offset: offset, limit: limit, filter: filter)
+  }
+
+  public func write(_ id: String) async throws -> QueuedWrite { try await queue.write(id) }
+  public func release(_ id: String) async throws -> Bool { try await queue.release(id) }
+  public func release(reason: BlockedReason) async throws -> Int { try await queue.release(reason: reason) }
+  public func withdraw(_ id: String) async throws -> Bool { try await queue.withdraw(id) }
+  public func discard(_ id: String) async throws -> Bool { try await queue.discard(id) }
+  public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }
+  public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
+  public func drain() async throws -> DrainReport { try await queue.drain() }
+
+  /// Where a write sits, from one indexed count in the store (no paging).
+  public func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)? {
+    try await queue.position(of: id, filter: filter).map { ($0.pane, $0.index) }
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import MarfaQueue
+import Testing
+@testable import VerdictsCommand
+
+@Suite struct DemoTourTests {
+  @Test func theTourBringsEveryPaneAndEveryBlockedReasonOnScreen() async throws {
+    let demo = try await DemoDriver.start(storePath: nil)
+    defer { demo.stop() }
+    let started = Date()
+    await demo.walkTour(pause: 0.05) { _ in }
+    #expect(Date().timeIntervalSince(started) < 10)
+    let all = try await demo.copy.queue.all()
+    let counts = try await demo.copy.queue.counts()
+    #expect(counts.waiting > 0 && counts.answered > 0 && counts.blocked > 0 && counts.dead > 0, "\(counts)")
+    let reasons = Set(all.compactMap { $0.verdict?.blockedReason })
+    #expect(reasons == Set(BlockedReason.allCases), "\(reasons)")
+    let verdicts = Set(all.compactMap { $0.verdict?.wireName })
+    #expect(verdicts == ["accepted", "merged", "conflicted", "refused", "blocked", "dead"])
+    #expect(all.contains { $0.waiting })
+    // The resolutions the tour offers: the second key, a release that lands, a withdraw, a discard.
+    try await demo.copy.useKey(DemoDriver.secondKey)
+    _ = try await demo.copy.queue.drain()
+    let keyed = try #require(try await demo.copy.queue.all().first { $0.itemId == "tour-keyed" })
+    #expect(keyed.verdict == .accepted)
+    let moved = try #require(all.first { $0.itemId == "tour-moved" })
+    #expect(try await demo.copy.queue.release(moved.id))
+    let failing = try #require(all.first { $0.itemId == "tour-failing" && $0.kind == .createItem })
+    #expect(try await demo.copy.queue.release(failing.id))
+    _ = try await demo.copy.queue.drain()
+    #expect(try await demo.copy.queue.write(moved.id).verdict == .accepted)
+    // It was queued against the instance before the switch: released, it is blocked
+    // instance_changed first; a second release re-stamps it and it lands.
+    #expect(try await demo.copy.queue.write(failing.id).verdict?.blockedReason == .instanceChanged)
+    #expect(try await demo.copy.queue.release(failing.id))
+    _ = try await demo.copy.queue.drain()
+    #expect(try await demo.copy.queue.write(failing.id).verdict == .accepted)
+    let overtaken = try #require(all.first { $0.itemId == "tour-overtaken" })
+    #expect(try await demo.copy.queue.withdraw(overtaken.id))
+    let invalid = try #require(all.first { $0.itemId == "tour-invalid" })
+    #expect(try await demo.copy.queue.discard(invalid.id))
+  }
+}

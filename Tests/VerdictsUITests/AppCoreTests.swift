@@ -1,0 +1,256 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+/// The app engine over an in-memory queue and a grid terminal: effects run off the UI thread,
+/// outcomes reach the status line, and changes re-read the panes without a timer.
+@Suite struct AppCoreTests {
+  static func allWrites() -> [QueuedWrite] {
+    Fixtures.waiting + Fixtures.answered + Fixtures.blockedWrites + [Fixtures.escapeLaden] + Fixtures.dead
+  }
+
+  static func core(_ queue: FakeQueue, width: Int = 120, height: Int = 40, readOnly: String? = nil) -> AppCore {
+    var state = UIState(width: width, height: height)
+    state.readOnlyReason = readOnly
+    let core = AppCore(source: queue, state: state, log: AppLog(path: nil), wake: {})
+    core.start()
+    return core
+  }
+
+  /// Processes the inbox until nothing is running or waiting.
+  static func settle(_ core: AppCore) async {
+    for _ in 0..<500 {
+      core.process()
+      if core.idle { return }
+      try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    Issue.record("the core did not settle")
+  }
+
+  static func keys(_ core: AppCore, _ keys: Key...) async {
+    for k in keys {
+      core.apply(.key(k))
+      await settle(core)
+    }
+  }
+
+  @Test func startReadsEveryPaneAndTheStatus() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    #expect(core.state[.blocked].total == 7)
+    #expect(core.state[.answered].writes.count == 5)
+    #expect(core.state.status?.counts.dead == 2)
+    #expect(q.reads == 4)
+    // Pages only: never more than the visible rows and as many again.
+    for (pane, _, limit) in q.pageReads { #expect(limit == core.state.pageLimit(pane)) }
+  }
+
+  @Test func releaseRunsOffThreadAndSaysWhatItDid() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("3"), .down, .down, .down, .down, .char("r"))
+    #expect(q.callLog == ["release b-alone"])
+    try? await Task.sleep(nanoseconds: 150_000_000)
+    await Self.settle(core)
+    #expect(core.state.message == StatusMessage("released 1"))
+    #expect(core.state[.blocked].total == 6)
+    #expect(core.state[.waiting].total == 5)
+  }
+
+  @Test func bulkReleaseCountsWhatWent() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("3"), .char(" "), .char("2"), .char(" "), .char("r"))
+    #expect(core.state.message == StatusMessage("released 1 of 2 (the others are neither blocked nor dead)"))
+  }
+
+  @Test func withdrawConfirmedThenRefusedByTheInstance() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    q.withdrawError = .network(message: "connection refused")
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("3"), .down, .down, .char("w"))
+    #expect(q.callLog.isEmpty)
+    await Self.keys(core, .char("y"))
+    #expect(q.callLog == ["withdraw b-ancestor"])
+    #expect(core.state.message == StatusMessage("withdraw refused: the instance could not be reached: connection refused", isError: true))
+  }
+
+  @Test func discardTakeForgetDrainAndKey() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("2"), .down, .down, .down, .char("x"), .char("y"))
+    #expect(core.state.message == StatusMessage("discarded w-refused"))
+    await Self.keys(core, .char("g"), .char("f"))
+    #expect(core.state.message == StatusMessage("forgot 1"))
+    await Self.keys(core, .char("t"))
+    #expect(core.state.message == StatusMessage("took 2 answered"))
+    await Self.keys(core, .char("d"))
+    #expect(core.state.message?.text == "drained: 2 answered, 0 held, 0 undelivered")
+    #expect(core.state.lastDrain?.answered == 2)
+    await Self.keys(core, .char("K"), .char("b"), .char("a"), .char("d"), .enter)
+    #expect(core.state.message == StatusMessage("key refused: the key is empty", isError: true))
+    await Self.keys(core, .char("K"), .char("o"), .char("k"), .enter)
+    #expect(core.state.message?.text.hasPrefix("using the new key") == true)
+    #expect(!q.callLog.joined().contains("ok"))
+  }
+
+  @Test func autoDrainHoldsUpdates() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("a"))
+    try? await Task.sleep(nanoseconds: 50_000_000)
+    await Self.settle(core)
+    #expect(q.callLog == ["updates"])
+    #expect(core.state.reachable == true)
+    #expect(core.state.lastDrain?.answered == 2)
+    #expect(core.state.message?.text == "auto-drain: 2 answered, 0 held, 0 undelivered")
+  }
+
+  @Test func readOnlyNeverCallsTheQueue() async {
+    let q = FakeQueue(writes: Self.allWrites(), handle: .reader(reason: "another process holds the writer role"))
+    let core = Self.core(q, readOnly: "another process holds the writer role")
+    await Self.settle(core)
+    await Self.keys(core, .char("3"), .char("r"), .char("w"), .char("x"), .char("t"), .char("f"), .char("d"), .char("a"), .char("K"), .char("R"))
+    #expect(q.callLog.isEmpty)
+    #expect(core.state.message?.text.hasPrefix("read-only:") == true)
+  }
+
+  @Test func aBurstOfChangesIsCoalescedIntoFewReads() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    let before = q.reads
+    for _ in 0..<200 { q.send(.answered(DrainVerdict(id: "x", kind: .createItem))) }
+    try? await Task.sleep(nanoseconds: 300_000_000)
+    await Self.settle(core)
+    let reads = q.reads - before
+    #expect(reads >= 4 && reads <= 12, "\(reads) page reads for 200 changes")
+  }
+
+  @Test func idleMeansNoReads() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    let before = q.reads
+    try? await Task.sleep(nanoseconds: 300_000_000)
+    core.process()
+    #expect(q.reads == before)
+  }
+
+  @Test func pausedCoreReadsNothingUntilResumed() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("Z"))
+    let before = q.reads
+    q.mutate { $0.removeFirst() }
+    try? await Task.sleep(nanoseconds: 150_000_000)
+    await Self.settle(core)
+    #expect(q.reads == before)
+    #expect(core.state[.waiting].total == 4)
+    await Self.keys(core, .char("Z"))
+    #expect(core.state[.waiting].total == 3)
+  }
+
+  @Test func followCrossesPanesThroughTheStore() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    await Self.keys(core, .char("3"), .down, .down, .down, .down, .char("F"))
+    #expect(core.state.following == "b-alone")
+    _ = try? await q.release("b-alone")
+    try? await Task.sleep(nanoseconds: 150_000_000)
+    await Self.settle(core)
+    #expect(core.state.focus == .waiting)
+    #expect(core.state.selectedWrite?.id == "b-alone")
+  }
+
+  @Test func markAllOnALargePaneAsksTheStore() async {
+    let many = (0..<300).map { Fixtures.write("m-\($0)", verdict: .dead, refusals: 5) }
+    let q = FakeQueue(writes: many)
+    let core = Self.core(q, width: 80, height: 24)
+    await Self.settle(core)
+    await Self.keys(core, .char("4"), .char("V"))
+    #expect(core.state.marks.count == 300)
+  }
+
+  @Test func framesOnAGridTerminalSendOnlyWhatChanged() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let core = Self.core(q)
+    await Self.settle(core)
+    let terminal = GridTerminal(width: 120, height: 40)
+    terminal.present(Renderer.render(core.state))
+    #expect(terminal.changedCells == 120 * 40)
+    terminal.present(Renderer.render(core.state))
+    #expect(terminal.changedCells == 0)
+    q.mutate { ws in
+      if let i = ws.firstIndex(where: { $0.id == "w-undeliv" }) { ws[i].verdict = .accepted }
+    }
+    try? await Task.sleep(nanoseconds: 150_000_000)
+    await Self.settle(core)
+    terminal.present(Renderer.render(core.state))
+    #expect(terminal.changedCells > 0 && terminal.changedCells < 600, "\(terminal.changedCells) cells")
+  }
+
+  @Test func renderOnceReadsPagesAndDraws() async throws {
+    let q = FakeQueue(writes: Self.allWrites())
+    let text = try await VerdictsApp.renderOnce(copy: q, size: (width: 80, height: 24))
+    #expect(text.contains("Blocked 7"))
+    #expect(text.contains("Waiting 4"))
+    #expect(q.reads == 4)
+    let ro = FakeQueue(writes: [], handle: .reader(reason: "opened to watch"))
+    let roText = try await VerdictsApp.renderOnce(copy: ro, size: (width: 80, height: 24))
+    #expect(roText.contains("read-only (opened to watch)"))
+  }
+
+  @Test func plainLines() {
+    let t = "2026-11-29T10:00:06.000Z"
+    #expect(PlainFormatter.line(Fixtures.blockedWrites[4], time: t)
+      == "\(t) b-alone update_item item-1 blocked failing_alone 3 502 \"502 Bad Gateway — 版本冲突, réessayez plus tard 🙂\"")
+    #expect(PlainFormatter.line(Fixtures.escapeLaden, time: t)
+      == "\(t) b-escapes update_item item-1 blocked failing_alone 4 500 \"upstream ␛[31mRED␛[0m \\u{202e}txet desrever\\u{202c} bell␇ del␡ c1\\u{009b}2J\"")
+    #expect(PlainFormatter.line(Fixtures.waiting[1], time: t) == "\(t) w-held add_tag note-1 waiting awaiting:0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b 0 - -")
+    #expect(PlainFormatter.line(Fixtures.answered[3], time: t) == "\(t) w-refused update_item item-1 refused validation_failed 0 - \"properties.title is too long\"")
+    #expect(PlainFormatter.line(Fixtures.dead[0], time: t) == "\(t) d-1 merge_metadata note-5 dead - 0 - -")
+    #expect(PlainFormatter.gone("w-1", time: t) == "\(t) w-1 - - gone - - - -")
+  }
+
+  @Test func watchPlainPrintsEveryWriteThenWhatChanges() async {
+    let q = FakeQueue(writes: Array(Self.allWrites().prefix(3)))
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: q, emit: { lines.add($0) }, clock: { "T" }) }
+    try? await Task.sleep(nanoseconds: 100_000_000)
+    #expect(lines.all.count == 3)
+    q.mutate { ws in ws[0].verdict = .accepted }
+    try? await Task.sleep(nanoseconds: 250_000_000)
+    q.mutate { ws in ws.remove(at: 1) }
+    try? await Task.sleep(nanoseconds: 250_000_000)
+    q.finish()
+    await watcher.value
+    let all = lines.all
+    #expect(all.count == 5, "\(all)")
+    #expect(all[3] == "T 0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b create_item note-1 accepted - 0 - -")
+    #expect(all[4] == "T w-held - - gone - - - -")
+  }
+}
+
+@Suite struct RenderTimingTests {
+  @Test func aFullFrameIsCheap() {
+    var s = Fixtures.state(width: 120, height: 40, focus: .blocked, select: 4)
+    s.marks = ["b-cred"]
+    let clock = ContinuousClock()
+    let frames = 50
+    let elapsed = clock.measure { for _ in 0..<frames { _ = Renderer.render(s) } }
+    let perFrame = elapsed / frames
+    print("render 120x40: \(perFrame) per frame")
+    #expect(perFrame < .milliseconds(50))
+  }
+}

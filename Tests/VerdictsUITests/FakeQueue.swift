@@ -1,0 +1,187 @@
+import Foundation
+import MarfaQueue
+
+@testable import VerdictsUI
+
+/// An in-memory queue for app tests: pages, actions and a change stream, counting reads.
+final class FakeQueue: QueueSource, @unchecked Sendable {
+  private let lock = NSLock()
+  private var writes: [QueuedWrite]
+  private var continuations: [AsyncStream<Change>.Continuation] = []
+  private(set) var pageReads: [(QueuePane, Int, Int)] = []
+  private(set) var calls: [String] = []
+  let handle: Handle
+  let instanceURL: String? = "http://127.0.0.1:8421"
+  var withdrawError: QueueError?
+
+  init(writes: [QueuedWrite], handle: Handle = .writer) {
+    self.writes = writes
+    self.handle = handle
+  }
+
+  func locked<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  var all: [QueuedWrite] { locked { writes } }
+  var reads: Int { locked { pageReads.count } }
+  var callLog: [String] { locked { calls } }
+
+  func send(_ change: Change) {
+    let targets = locked { continuations }
+    for c in targets { c.yield(change) }
+  }
+
+  func finish() {
+    let targets = locked { continuations }
+    for c in targets { c.finish() }
+  }
+
+  func mutate(_ body: (inout [QueuedWrite]) -> Void, change: Change = .refreshed(.drained)) {
+    locked { body(&writes) }
+    send(change)
+  }
+
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
+    locked {
+      pageReads.append((pane, offset, limit))
+      let matching = writes.filter { w in
+        w.pane == pane && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) } ?? true)
+      }
+      let start = min(max(0, offset), matching.count)
+      return QueuePage(pane: pane, offset: start, writes: Array(matching[start..<min(matching.count, start + limit)]), total: matching.count)
+    }
+  }
+
+  func status() async throws -> Status {
+    locked {
+      var counts = QueueCounts()
+      for w in writes {
+        switch w.pane {
+        case .waiting: counts.waiting += 1
+        case .answered: counts.answered += 1
+        case .blocked: counts.blocked += 1
+        case .dead: counts.dead += 1
+        }
+      }
+      return Status(store: "/tmp/fake.store", handle: handle, fill: .complete, origin: instanceURL, counts: counts)
+    }
+  }
+
+  func write(_ id: String) async throws -> QueuedWrite {
+    guard let w = locked({ writes.first { $0.id == id } }) else { throw QueueError.notFound(id: id) }
+    return w
+  }
+
+  func record(_ call: String) { locked { calls.append(call) } }
+
+  func release(_ id: String) async throws -> Bool {
+    record("release \(id)")
+    var done = false
+    mutate({ ws in
+      if let i = ws.firstIndex(where: { $0.id == id }), ws[i].pane == .blocked || ws[i].pane == .dead {
+        ws[i].verdict = nil
+        done = true
+      }
+    }, change: .refreshed(.released))
+    return done
+  }
+
+  func release(reason: BlockedReason) async throws -> Int {
+    record("release-reason \(reason.wireName)")
+    var n = 0
+    mutate({ ws in
+      for i in ws.indices where ws[i].verdict?.blockedReason == reason {
+        ws[i].verdict = nil
+        n += 1
+      }
+    }, change: .refreshed(.released))
+    return n
+  }
+
+  func withdraw(_ id: String) async throws -> Bool {
+    record("withdraw \(id)")
+    if let e = withdrawError { throw e }
+    var done = false
+    mutate({ ws in
+      if let i = ws.firstIndex(where: { $0.id == id }), ws[i].verdict?.blockedReason?.withdrawable == true {
+        ws.remove(at: i)
+        done = true
+      }
+    }, change: .refreshed(.withdrawn))
+    return done
+  }
+
+  func discard(_ id: String) async throws -> Bool {
+    record("discard \(id)")
+    guard locked({ writes.contains { $0.id == id } }) else { throw QueueError.notFound(id: id) }
+    var done = false
+    mutate({ ws in
+      if let i = ws.firstIndex(where: { $0.id == id }), case .refused = ws[i].verdict {
+        ws.remove(at: i)
+        done = true
+      }
+    }, change: .refreshed(.forgotten))
+    return done
+  }
+
+  func takeAnswered() async throws -> [QueuedWrite] {
+    record("take")
+    var taken: [QueuedWrite] = []
+    mutate({ ws in
+      taken = ws.filter { w in
+        switch w.verdict {
+        case .accepted?, .merged?, .conflicted?: return true
+        default: return false
+        }
+      }
+      ws.removeAll { w in taken.contains { $0.id == w.id } }
+    }, change: .refreshed(.forgotten))
+    return taken
+  }
+
+  func forgetAnswered(ids: [String]) async throws -> Int {
+    record("forget \(ids.joined(separator: ","))")
+    var n = 0
+    mutate({ ws in
+      let before = ws.count
+      ws.removeAll { w in ids.contains(w.id) && w.pane == .answered && w.verdict?.refusal == nil }
+      n = before - ws.count
+    }, change: .refreshed(.forgotten))
+    return n
+  }
+
+  func drain() async throws -> DrainReport {
+    record("drain")
+    var report = DrainReport()
+    mutate({ ws in
+      for i in ws.indices where ws[i].verdict == nil && !ws[i].waiting {
+        ws[i].verdict = .accepted
+        report.answered += 1
+      }
+    })
+    return report
+  }
+
+  func useKey(_ key: String) async throws {
+    record("use-key")
+    if key == "bad" { throw QueueError.invalid(message: "the key is empty") }
+    send(.refreshed(.keyChanged))
+  }
+
+  func changes() -> AsyncStream<Change> {
+    let (stream, c) = AsyncStream<Change>.makeStream()
+    locked { continuations.append(c) }
+    return stream
+  }
+
+  func updates() -> AsyncStream<Update> {
+    record("updates")
+    return AsyncStream { c in
+      c.yield(.reachable(true))
+      c.yield(.drained(DrainReport(answered: 2)))
+    }
+  }
+}
