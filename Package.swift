@@ -14,10 +14,12 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CNcurses", path: "CNcurses"),
 
+    // SHA-256, which names uploaded bytes on both sides of the wire.
+    .target(name: "Digest"),
     // The queue engine: SQLite store, queue calls, the drain over HTTP. Never curses.
-    .target(name: "MarfaQueue", dependencies: ["CSQLite"]),
+    .target(name: "MarfaQueue", dependencies: ["CSQLite", "Digest"]),
     // A Marfa instance on loopback that answers as scripted.
-    .target(name: "ScriptedInstance"),
+    .target(name: "ScriptedInstance", dependencies: ["Digest"]),
     // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.
     .target(name: "VerdictsUI", dependencies: ["MarfaQueue", "CNcurses"]),
     // The command tree: argument parsing, commands, output. The executable only calls it.
@@ -29,7 +31,7 @@ let package = Package(
 
     // Tests
     .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite"]),
-    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance"]),
+    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest"]),
     .testTarget(
       name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue"],
       exclude: ["Snapshots"]),

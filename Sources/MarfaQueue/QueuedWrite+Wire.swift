@@ -4,18 +4,8 @@ extension QueuedWrite {
   /// A waiting write reads `verdict: "blocked"`, `reason: "awaiting_dependency"`, `waiting: true`.
   public var wireJSON: JSONValue {
     let verdictName: String? = waiting && verdict == nil ? "blocked" : verdict?.wireName
-    let reason: String?
-    switch verdict {
-    case .blocked(let r, _): reason = r.wireName
-    case .refused(let refusal): reason = refusal.reason
-    case nil: reason = waiting ? "awaiting_dependency" : nil
-    default: reason = nil
-    }
-    let mergedFields: [String]
-    switch verdict {
-    case .merged(let f), .conflicted(_, let f): mergedFields = f
-    default: mergedFields = []
-    }
+    let reason = verdict?.wireReason ?? (waiting ? "awaiting_dependency" : nil)
+    let mergedFields = verdict?.mergedFields ?? []
     return .object([
       ("id", .string(id)),
       ("kind", .string(kind.wireName)),
@@ -72,17 +62,8 @@ extension DrainReport {
 extension DrainVerdict {
   /// The contract's `DrainVerdict` shape (snake_case).
   public var wireJSON: JSONValue {
-    let reason: String?
-    switch verdict {
-    case .blocked(let r, _): reason = r.wireName
-    case .refused(let refusal): reason = refusal.reason
-    default: reason = nil
-    }
-    let mergedFields: [String]
-    switch verdict {
-    case .merged(let f), .conflicted(_, let f): mergedFields = f
-    default: mergedFields = []
-    }
+    let reason = verdict?.wireReason
+    let mergedFields = verdict?.mergedFields ?? []
     return .object([
       ("id", .string(id)),
       ("kind", .string(kind.wireName)),

@@ -34,6 +34,23 @@ public enum Verdict: Sendable, Hashable {
     }
   }
 
+  /// The contract's `reason` for this verdict: the blocked reason, or the refusal's reason.
+  public var wireReason: String? {
+    switch self {
+    case .blocked(let reason, _): return reason.wireName
+    case .refused(let refusal): return refusal.reason
+    default: return nil
+    }
+  }
+
+  /// The fields a merge (or a conflict) resolved; empty for other verdicts.
+  public var mergedFields: [String] {
+    switch self {
+    case .merged(let fields), .conflicted(_, let fields): return fields
+    default: return []
+    }
+  }
+
   /// The blocked reason, if the write is blocked.
   public var blockedReason: BlockedReason? {
     if case .blocked(let reason, _) = self { return reason }

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// The writes a working copy takes: each is queued, never sent directly.

@@ -1,3 +1,4 @@
+import Digest
 extension MarfaModel {
   /// How a metadata door changes the tags.
   enum TagChange {
