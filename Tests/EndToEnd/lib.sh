@@ -68,7 +68,6 @@ shell_pane() {
      XDG_CONFIG_HOME='$XDG_CONFIG_HOME' XDG_STATE_HOME='$XDG_STATE_HOME' TMPDIR='$TMPDIR' PS1='$PROMPT' \
      bash --norc --noprofile -i"
   tm set-option -t "$s" -g status off >/dev/null
-  tm set-option -t "$s" -g window-size manual >/dev/null 2>&1 || true
   tm set-option -t "$s" -g remain-on-exit on >/dev/null
   wait_re "$PROMPT_RE" "$s"
 }
