@@ -6,7 +6,7 @@
 #   type_line "$VERDICTS demo"
 #   wait_for "Blocked 7"     # waits on the screen, never a bare sleep
 #
-# Every session runs on its own tmux socket (tmux -L), so the scripts never see or touch another
+# Every session runs on its own tmux socket (tmux -S, in the temp folder), so the scripts never see or touch another
 # tmux server; the cleanup kills that server, every process started with `background`, and the
 # temp folder. TERM=tmux-256color, LANG=C.UTF-8, 120x40.
 
@@ -30,9 +30,9 @@ PROMPT_RE='^e2e\$$'   # an empty prompt line (capture-pane drops trailing blanks
 
 e2e_init() { # $1: the script's short name
   E2E_NAME="$1"
-  E2E_SOCK="verdicts-e2e-$1-$$"
   SESSION="main"
   E2E_TMP="$(mktemp -d "${TMPDIR:-/tmp}/verdicts-e2e-$1.XXXXXX")"
+  E2E_SOCK="$E2E_TMP/tmux.sock"   # its own server; the socket goes with the temp folder
   E2E_TMP_PARENT="${TMPDIR:-/tmp}"
   export XDG_CONFIG_HOME="$E2E_TMP/config" XDG_STATE_HOME="$E2E_TMP/state" HOME_FOR_TESTS="$E2E_TMP"
   export TMPDIR="$E2E_TMP/tmp"   # the demo's own temp folder lands inside ours
@@ -44,7 +44,7 @@ e2e_init() { # $1: the script's short name
 
 e2e_cleanup() {
   local rc=$?
-  tmux -L "$E2E_SOCK" kill-server 2>/dev/null || true
+  tmux -S "$E2E_SOCK" kill-server 2>/dev/null || true
   local p
   for p in "${E2E_PIDS[@]}"; do
     kill "$p" 2>/dev/null || true
@@ -58,7 +58,7 @@ e2e_cleanup() {
   return $rc
 }
 
-tm() { tmux -L "$E2E_SOCK" -f /dev/null "$@"; }
+tm() { tmux -S "$E2E_SOCK" -f /dev/null "$@"; }
 
 # A 120x40 pane (or $1 x $2) running bash without rc files; $3: a session name (default: main).
 shell_pane() {
