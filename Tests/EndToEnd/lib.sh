@@ -194,6 +194,11 @@ expect_clean_shell() { # $1: text of the TUI that must be gone; $2: session
   local gone="$1" s="${2:-$SESSION}"
   wait_re "$PROMPT_RE" "$s"
   [ "$(tm display-message -p -t "$s" '#{alternate_on}')" = 0 ] || fail "the pane is still on the alternate screen"
+  # The cursor shown again, keypad and mouse modes off, no scroll region left.
+  local modes
+  modes=$(tm display-message -p -t "$s" 'cursor=#{cursor_flag} keypad=#{keypad_flag} keypad_cursor=#{keypad_cursor_flag} mouse=#{mouse_any_flag} insert=#{insert_flag} scroll=#{scroll_region_upper}-#{scroll_region_lower}')
+  [ "$modes" = "cursor=1 keypad=0 keypad_cursor=0 mouse=0 insert=0 scroll=0-$(($(tm display-message -p -t "$s" '#{pane_height}') - 1))" ] ||
+    fail "the terminal's modes were not restored: $modes"
   expect_not_screen "$gone" "$s"
   rm -f "$E2E_TMP/stty.txt"
   type_line "stty -a >'$E2E_TMP/stty.txt'; echo STTY-\$((40+2))" "$s"

@@ -34,6 +34,7 @@ wait_count() { wait_re "┌─ $1 $2 "; }
 
 LOG="$E2E_TMP/demo.log"
 shell_pane
+started=$(date +%s.%N)
 type_line "$VERDICTS demo --log '$LOG'"
 
 echo "demo: every pane has writes, every blocked reason on screen"
@@ -47,6 +48,9 @@ done
 wait_count Blocked 7
 wait_count Waiting 2
 screen >"$E2E_TMP/first.txt"
+took=$(python3 -c "import time; print(round(time.time() - $started, 1))")
+echo "demo: every pane and every blocked reason on screen after ${took}s"
+python3 -c "import sys; sys.exit(0 if $took <= 10 else 1)" || fail "the tour took ${took}s to be on screen (promised: ten seconds)"
 for reason in instance_changed key_spent ancestor_unavailable conflict_unresolved failing_alone credential_refused; do
   grep -qF "$reason" "$E2E_TMP/first.txt" || fail "not all six blocked reasons on one screen: $reason"
 done
