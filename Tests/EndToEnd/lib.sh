@@ -143,14 +143,25 @@ wait_no_re() {
   fail "still matches: $re"
 }
 
-# wait_until CMD...: polls a command until it succeeds.
+# wait_until CMD...: polls a command until it succeeds (WHY, if set, says what failed).
 wait_until() {
   local i
   for ((i = 0; i < E2E_WAIT * 20; i++)); do
     "$@" >/dev/null 2>&1 && return 0
     sleep 0.05
   done
-  fail "never true: $*"
+  fail "${WHY:-never true: $*}"
+}
+
+# Waits for a process to end; fails saying $2 if it is still there after E2E_WAIT seconds.
+wait_ended() { # $1: pid, $2: what
+  local i
+  for ((i = 0; i < E2E_WAIT * 20; i++)); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 0.05
+  done
+  echo "still running: $(ps -o pid,stat,etime,args -p "$1" | tail -1)" >&2
+  fail "$2"
 }
 
 # The screen shows TEXT now.

@@ -71,8 +71,8 @@ for sig in HUP TERM INT; do
   pid=$(tui_pid)
   [ -n "$pid" ] || fail "no TUI process under the pane's shell"
   kill -"$sig" "$pid"
+  wait_ended "$pid" "the TUI did not end after SIG$sig (mid-drain)"
   wait_re "$PROMPT_RE"
-  wait_until bash -c "! kill -0 $pid"
   last_status
   not_a_crash "$RC" "the TUI on SIG$sig"
   echo "signals: the TUI ended with status $RC on SIG$sig"
@@ -112,8 +112,8 @@ for sig in TERM HUP; do
   [ -n "$pid" ] || fail "no demo process under the pane's shell"
   ls -d "$TMPDIR"/verdicts-demo-* >/dev/null 2>&1 || fail "the demo made no temporary folder under TMPDIR"
   kill -"$sig" "$pid"
+  wait_ended "$pid" "the demo did not end after SIG$sig (mid-tour)"
   wait_re "$PROMPT_RE"
-  wait_until bash -c "! kill -0 $pid"
   last_status
   not_a_crash "$RC" "the demo on SIG$sig"
   echo "signals: the demo ended with status $RC on SIG$sig"
