@@ -84,6 +84,12 @@ keys 3
 select_rows tour-overtaken
 keys w
 wait_for "Withdraw 1 write?"
+keys n                                  # any other key cancels
+wait_for "withdraw cancelled"
+wait_gone "Withdraw 1 write?"
+wait_count Blocked 6
+keys w
+wait_for "Withdraw 1 write?"
 keys y
 wait_re "withdrew …[0-9a-f]{8}"
 wait_count Blocked 5

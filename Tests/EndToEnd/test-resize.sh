@@ -71,6 +71,14 @@ if ! cmp -s "$E2E_TMP/first.txt" "$E2E_TMP/stable.txt"; then
   fail "back at 120x40 the screen is not the one it was"
 fi
 
+echo "resize: a storm of resizes (no waits), then 120x40"
+for size in "80 24" "40 10" "100 30" "30 8" "60 16" "41 11" "119 39" "90 25" "120 40"; do
+  set -- $size
+  tm resize-window -t "$SESSION" -x "$1" -y "$2"
+done
+check_size grid 120 40
+cmp -s "$E2E_TMP/first.txt" "$E2E_TMP/stable.txt" || { diff "$E2E_TMP/first.txt" "$E2E_TMP/stable.txt" >&2; fail "after the storm the screen is not the one it was"; }
+
 echo "resize: down to 30x8 and back in one go, then 100x30 (the smallest grid)"
 tm resize-window -t "$SESSION" -x 30 -y 8
 tm resize-window -t "$SESSION" -x 100 -y 30
