@@ -25,7 +25,7 @@ extension UIState {
       lastDrain = report
       return []
     case .outcome(let text, let isError):
-      message = StatusMessage(text, isError: isError)
+      message = Self.outcome(StatusMessage(text, isError: isError), after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
     case .marked(let ids):
@@ -33,6 +33,21 @@ extension UIState {
       message = StatusMessage("marked \(marks.count)")
       return []
     }
+  }
+
+  /// A drain's own report (`auto-drain: …`, `drain stopped: …`) often arrives in the same frame
+  /// as the outcome of the action that woke it (a release, a new key); it is put after that
+  /// outcome rather than over it, so the action still says what it did (DESIGN 6.2). Progress
+  /// messages (`releasing 1…`) and earlier drain reports are replaced.
+  static func outcome(_ new: StatusMessage, after old: StatusMessage?) -> StatusMessage {
+    let drainPrefixes = ["auto-drain: ", "drain stopped: "]
+    guard drainPrefixes.contains(where: new.text.hasPrefix), let old, !old.text.hasSuffix("…") else { return new }
+    var action = old.text
+    for p in drainPrefixes {
+      if let r = action.range(of: " · " + p) { action = String(action[..<r.lowerBound]) }
+    }
+    if action.isEmpty || action.hasPrefix("auto-drain") || drainPrefixes.contains(where: action.hasPrefix) { return new }
+    return StatusMessage(action + " · " + new.text, isError: new.isError || old.isError)
   }
 
   /// What the app does first: read every pane and the status.
