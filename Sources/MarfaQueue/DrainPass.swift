@@ -29,6 +29,13 @@ struct DrainPass {
 
   static func now() -> String { Identifiers.now() }
 
+  /// Lists a write's outcome in the report and, when it has a verdict, tells the streams at once
+  /// (a screen watching the drain moves as each answer lands, not at the end of the pass).
+  mutating func record(_ verdict: DrainVerdict) {
+    report.verdicts.append(verdict)
+    if verdict.verdict != nil { copy.hub.send(.answered(verdict)) }
+  }
+
   mutating func run() async throws -> DrainReport {
     // Preconditions: nothing sent, queue unchanged.
     let (fill, expiredReason, copyInstance) = try await store.run { db in
@@ -84,6 +91,8 @@ struct DrainPass {
       }
     }
 
+    // The pass's bookkeeping commits in groups (DESIGN 2.2); Queue.drain commits the last one.
+    try await store.run { try $0.beginGroup() }
     var lastSeq = 0
     batches: while true {
       let after = lastSeq
@@ -110,7 +119,7 @@ struct DrainPass {
             try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
           }
         }
-        report.verdicts.append(
+        record(
           DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
             verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
       }
@@ -259,7 +268,7 @@ struct DrainPass {
     }
     var conflicted: String?
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
-    report.verdicts.append(
+    record(
       DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
         refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted))
   }
@@ -272,7 +281,7 @@ struct DrainPass {
         return try db.countRefusal(w.id, answer: answer, now: now)
       }
     }
-    report.verdicts.append(
+    record(
       DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= DrainPass.ceiling ? .dead : nil,
         refusals: n))
   }
@@ -300,7 +309,7 @@ struct DrainPass {
       report.answered += 1
       answeredOthers += 1
       for id in others {
-        report.verdicts.append(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
+        record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
     case .credentialStop(let refusal):
       try await store.run { db in try db.clearFailure(w.id) }
@@ -311,7 +320,7 @@ struct DrainPass {
         }
       }
       report.stopped = "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"
-      report.verdicts.append(
+      record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
     case .counted:
@@ -333,7 +342,7 @@ struct DrainPass {
         ended = true
         report.unavailable = why
       }
-      report.verdicts.append(
+      record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
     case .contractMismatch(let served):
       try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }

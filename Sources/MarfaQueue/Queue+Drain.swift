@@ -12,22 +12,24 @@ extension Queue {
       do {
         report = try await pass.run()
       } catch {
-        if !pass.report.verdicts.isEmpty { announce(pass.report) }
+        try? await store.run { try $0.commitGroup() }
+        if !pass.report.verdicts.isEmpty { announceDrained() }
         throw error
       }
       let kept = report
       try await store.run { db in
+        try db.commitGroup()
         try db.setMeta("last_drain", kept.wireJSON.text)
         try db.setMeta("last_drain_at", Identifiers.now())
       }
-      announce(report)
+      announceDrained()
       if let stopped = report.stopped { hub.send(.stopped(stopped)) }
       return report
     }
   }
 
-  func announce(_ report: DrainReport) {
-    for v in report.verdicts where v.verdict != nil { hub.send(.answered(v)) }
+  /// Tells the streams the pass is over (each verdict was told as it landed).
+  func announceDrained() {
     hub.send(.refreshed(.drained))
   }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Foundation
 
 /// One SQLite connection. Not thread-safe: the ``Store`` confines it to its own queue.
@@ -110,7 +111,27 @@ final class SQLite {
   var changes: Int { Int(sqlite3_changes(db)) }
 
   /// Runs `body` in an immediate transaction; `durable` commits with synchronous=FULL.
+  ///
+  /// Inside a group (``beginGroup()``) a bookkeeping transaction is a savepoint of the group,
+  /// and a durable one commits the group first, runs on its own, and opens the group again.
   func transaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
+    if groupStarted != nil {
+      if durable {
+        try commitGroup()
+        defer { try? beginGroup() }
+        return try transaction(durable: true, body)
+      }
+      try execute("SAVEPOINT step")
+      do {
+        let result = try body()
+        try execute("RELEASE step")
+        return result
+      } catch {
+        try? execute("ROLLBACK TO step")
+        try? execute("RELEASE step")
+        throw error
+      }
+    }
     if durable != synchronousFull {
       try execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
       synchronousFull = durable
@@ -124,6 +145,45 @@ final class SQLite {
       try? execute("ROLLBACK")
       throw error
     }
+  }
+
+  /// When the open group began, or nil when none is open.
+  private(set) var groupStarted: UInt64?
+
+  /// The longest a group stays open before its work is committed, in nanoseconds.
+  static let groupSpan: UInt64 = 50_000_000
+
+  /// Opens a group: statements and bookkeeping transactions from now on commit together, at most
+  /// ``groupSpan`` apart (DESIGN 2.2: verdict bookkeeping may commit with NORMAL; a verdict lost
+  /// with a group is recovered by resending under the same key).
+  func beginGroup() throws {
+    guard groupStarted == nil else { return }
+    if synchronousFull {
+      try execute("PRAGMA synchronous=NORMAL")
+      synchronousFull = false
+    }
+    try execute("BEGIN IMMEDIATE")
+    groupStarted = DispatchTime.now().uptimeNanoseconds
+  }
+
+  /// Commits the open group, if any.
+  func commitGroup() throws {
+    guard groupStarted != nil else { return }
+    groupStarted = nil
+    do {
+      try execute("COMMIT")
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Commits the open group and opens another once it has been open for ``groupSpan``, so other
+  /// processes see the drain's progress at least that often.
+  func commitGroupIfDue() throws {
+    guard let started = groupStarted, DispatchTime.now().uptimeNanoseconds - started >= SQLite.groupSpan else { return }
+    try commitGroup()
+    try beginGroup()
   }
 
   private func prepared(_ sql: String) throws -> OpaquePointer {

@@ -147,7 +147,23 @@ final class Store: @unchecked Sendable {
         } catch {
           continuation.resume(throwing: error)
         }
+        self.scheduleGroupCommit()
       }
+    }
+  }
+
+  private var groupCommitScheduled = false
+
+  /// While a group is open, commits it at least every ``SQLite/groupSpan`` even when the drain
+  /// waits on a slow answer, so readers never wait long for what was already answered.
+  private func scheduleGroupCommit() {
+    guard db.groupStarted != nil, !groupCommitScheduled else { return }
+    groupCommitScheduled = true
+    queue.asyncAfter(deadline: .now() + .nanoseconds(Int(SQLite.groupSpan))) {
+      self.groupCommitScheduled = false
+      guard self.db.db != nil, self.db.groupStarted != nil else { return }
+      try? self.db.commitGroupIfDue()
+      self.scheduleGroupCommit()
     }
   }
 
