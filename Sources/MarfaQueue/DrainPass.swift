@@ -38,7 +38,7 @@ struct DrainPass {
 
   mutating func run() async throws -> DrainReport {
     // Preconditions: nothing sent, queue unchanged.
-    let (fill, expiredReason, copyInstance) = try await store.run { db in
+    let (fill, expiredReason, copyInstance) = try store.runSync { db in
       (try db.meta("fill") ?? "never", try db.meta("expired_reason"), try db.meta("instance_id"))
     }
     switch FillState(rawValue: fill) ?? .never {
@@ -47,19 +47,19 @@ struct DrainPass {
     case .expired: throw QueueError.copyExpired(reason: expiredReason ?? "expired")
     case .complete: break
     }
-    try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
+    try store.runSync { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
 
-    let owed = try await store.run { db in
+    let owed = try store.runSync { db in
       try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
     }
-    let pendingCount = try await store.run { try $0.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") ?? 0 }
+    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") ?? 0 }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
     do {
       let root = try await copy.readRoot()
       if let copyInstance, root.instanceId != copyInstance {
-        try await store.run { db in
+        try store.runSync { db in
           try db.transaction(durable: true) {
             try db.setMeta("fill", FillState.expired.rawValue)
             try db.setMeta("expired_reason", "instance_changed")
@@ -77,7 +77,7 @@ struct DrainPass {
     for (id, kind, rowId) in owed {
       do {
         let read = try await copy.readRow(kind: kind, id: rowId)
-        try await store.run { db in
+        try store.runSync { db in
           try db.transaction(durable: false) {
             if case .row(let row) = read { try db.takeRow(kind: kind, row) }
             if case .absent = read { try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)]) }
@@ -92,11 +92,11 @@ struct DrainPass {
     }
 
     // The pass's bookkeeping commits in groups (DESIGN 2.2); Queue.drain commits the last one.
-    try await store.run { try $0.beginGroup() }
+    try store.runSync { try $0.beginGroup() }
     var lastSeq = 0
     batches: while true {
       let after = lastSeq
-      let batch = try await store.run { try $0.unanswered(after: after, limit: 256) }
+      let batch = try store.runSync { try $0.unanswered(after: after, limit: 256) }
       if batch.isEmpty { break }
       for (seq, w) in batch {
         lastSeq = seq
@@ -111,10 +111,10 @@ struct DrainPass {
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
     for (id, w) in setAside {
-      let streak = try await store.run { try $0.scalar("SELECT environmental_streak FROM queue WHERE id = ?", [.text(id)]) ?? 0 }
+      let streak = try store.runSync { try $0.scalar("SELECT environmental_streak FROM queue WHERE id = ?", [.text(id)]) ?? 0 }
       if streak >= DrainPass.failingAloneStreak && answeredOthers > 0 {
         let now = DrainPass.now()
-        try await store.run { db in
+        try store.runSync { db in
           try db.transaction(durable: false) {
             try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
           }
@@ -184,7 +184,7 @@ struct DrainPass {
     let setAside = Set(self.setAside.keys)
     let origin = server.url
     let blobFolder = store.blobFolder
-    let plan = try await store.run { db in
+    let plan = try store.runSync { db in
       try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
     }
     let now = DrainPass.now()
@@ -254,7 +254,7 @@ struct DrainPass {
     _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool = true, answer: String? = nil,
     replayed: Bool = false, row: JSONValue? = nil
   ) async throws {
-    try await store.run { db in
+    try store.runSync { db in
       try db.transaction(durable: false) {
         try db.recordVerdict(id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed)
         if clearFailure { try db.clearFailure(w.id) }
@@ -275,7 +275,7 @@ struct DrainPass {
 
   /// Counts one refusal against the ceiling.
   mutating func countFailure(_ w: QueuedWrite, answer: String?, now: String) async throws {
-    let n = try await store.run { db in
+    let n = try store.runSync { db in
       try db.transaction(durable: false) {
         try db.clearFailure(w.id)
         return try db.countRefusal(w.id, answer: answer, now: now)
@@ -304,7 +304,7 @@ struct DrainPass {
       answeredOthers += 1
     case .unclaimedSource(let source, let refusal):
       try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
-      let others = try await store.run { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
+      let others = try store.runSync { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
       if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
       report.answered += 1
       answeredOthers += 1
@@ -312,8 +312,8 @@ struct DrainPass {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
     case .credentialStop(let refusal):
-      try await store.run { db in try db.clearFailure(w.id) }
-      let parked = try await store.run { db in
+      try store.runSync { db in try db.clearFailure(w.id) }
+      let parked = try store.runSync { db in
         try db.transaction(durable: false) {
           try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
           return try db.parkAll(refusal: refusal)
@@ -329,7 +329,7 @@ struct DrainPass {
       answeredOthers += 1
     case .environmental(let status, let text, let why, let rateLimited):
       let streakBefore = w.environmentalStreak
-      try await store.run { db in
+      try store.runSync { db in
         try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
       }
       report.undelivered += 1
@@ -345,7 +345,7 @@ struct DrainPass {
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
     case .contractMismatch(let served):
-      try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+      try store.runSync { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
       throw QueueError.contractMismatch(served: served)
     case .redirect(let status, let location):
       throw QueueError.redirected(status: status, location: location)
@@ -358,14 +358,14 @@ struct DrainPass {
     guard let rowId = w.kind.isEdgeWrite ? w.edgeId : w.itemId, w.kind != .uploadBlob else { return }
     do {
       let read = try await copy.readRow(kind: kind, id: rowId)
-      try await store.run { db in
+      try store.runSync { db in
         switch read {
         case .row(let row): try db.takeRow(kind: kind, row)
         case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
         }
       }
     } catch QueueError.network(let message) {
-      try await store.run { db in
+      try store.runSync { db in
         try db.query("INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
           [.text(w.id), .text(kind), .text(rowId)])
       }

@@ -171,6 +171,7 @@ final class Store: @unchecked Sendable {
   func runSync<T>(_ body: (SQLite) throws -> T) throws -> T {
     try queue.sync {
       guard db.db != nil else { throw QueueError.closed }
+      defer { scheduleGroupCommit() }
       return try mapped { try body(db) }
     }
   }
