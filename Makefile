@@ -38,7 +38,10 @@ test: unit e2e
 bench: deps
 	$(SWIFT) run -c release verdicts-bench
 
+## soak: the long forms of the reliability suite (docs/reliability.md), then the end-to-end checks.
 soak: build
+	$(SWIFT) build --build-tests
+	SOAK=1 $(SWIFT) test --skip-build --filter "HostileAnswerTests|CrashSafetyTests"
 	SOAK=1 bash Tests/EndToEnd/run.sh
 
 clean:

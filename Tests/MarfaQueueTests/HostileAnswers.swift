@@ -130,8 +130,6 @@ struct HostileCase {
 /// types, at 2xx and non-2xx statuses, with and without the contract header.
 struct HostileAnswers {
   var rng: SeededRandom
-  /// Families tried, by name.
-  var families: [String: Int] = [:]
 
   init(seed: UInt64) { rng = SeededRandom(seed: seed) }
 

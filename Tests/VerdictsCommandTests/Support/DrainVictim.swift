@@ -63,8 +63,10 @@ final class DrainVictim {
       store: store, home: folder.path, ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"])
   }
 
-  /// Starts `verdicts --json drain`.
-  func spawnDrain() throws -> Spawned { try Spawned(["--json", "drain"], environment: environment) }
+  /// Starts `verdicts --json drain`, with the default action for SIGTERM, SIGHUP and SIGINT.
+  func spawnDrain() throws -> Spawned {
+    try Spawned(["--json", "drain"], environment: environment, defaultSignals: FileManager.default.isExecutableFile(atPath: "/usr/bin/env"))
+  }
 
   /// Write requests the instance has received so far.
   var posts: Int { instance.requests.lazy.filter { $0.method == "POST" }.count }

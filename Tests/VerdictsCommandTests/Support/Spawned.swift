@@ -15,10 +15,18 @@ final class Spawned: @unchecked Sendable {
   private let errDone = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
 
-  init(_ arguments: [String], environment: [String: String]) throws {
+  /// Starts `verdicts` with `arguments`; with `defaultSignals`, through `env --default-signal`
+  /// so SIGTERM, SIGHUP and SIGINT act by default even when this test process ignores them
+  /// (ignored signals are inherited across exec).
+  init(_ arguments: [String], environment: [String: String], defaultSignals: Bool = false) throws {
     let path = try Binary.require()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
+    if defaultSignals {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["--default-signal=TERM,HUP,INT", path] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+    }
     process.environment = environment
     let out = Pipe()
     let err = Pipe()
