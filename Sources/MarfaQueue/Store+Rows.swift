@@ -68,10 +68,17 @@ extension SQLite {
     }
   }
 
-  /// How many writes each pane holds.
+  /// Whether the store keeps its pane counts (``StoreSchema/paneCounts``).
+  func hasPaneCounts() throws -> Bool {
+    try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'pane_counts'") == 1
+  }
+
+  /// How many writes each pane holds: the kept counts, or a count of the index in a store made
+  /// before they were kept.
   func counts() throws -> QueueCounts {
     var c = QueueCounts()
-    try query("SELECT pane, count(*) FROM queue GROUP BY pane") { r in
+    let sql = try hasPaneCounts() ? "SELECT pane, n FROM pane_counts" : "SELECT pane, count(*) FROM queue GROUP BY pane"
+    try query(sql) { r in
       let n = r.int(1) ?? 0
       switch r.int(0) {
       case 0: c.waiting = n
@@ -102,7 +109,13 @@ extension SQLite {
 
   func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
     let (whereClause, values) = SQLite.paneFilter(pane, filter)
-    let total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
+    // Unfiltered, the pane's size is kept; a filter counts what it matches.
+    let total: Int
+    if filter?.isEmpty ?? true, try hasPaneCounts() {
+      total = try scalar("SELECT n FROM pane_counts WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
+    } else {
+      total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
+    }
     let start = max(0, min(offset, max(0, total - 1)))
     let writes = try rows(
       "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",

@@ -1,0 +1,110 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import MarfaQueue
+
+/// The pane counts the store keeps by triggers (StoreSchema.paneCounts) against a count of the
+/// queue itself, through queueing, verdicts, releases, forgetting; a store made before they
+/// were kept gets them when a writer opens it; a reader hears another connection's commit.
+@Suite struct PaneCountTests {
+  func counted(_ copy: WorkingCopy) async throws -> QueueCounts {
+    try await copy.store.run { db in
+      var c = QueueCounts()
+      try db.query("SELECT pane, count(*) FROM queue GROUP BY pane") { r in
+        let n = r.int(1) ?? 0
+        switch r.int(0) {
+        case 0: c.waiting = n
+        case 1: c.answered = n
+        case 2: c.blocked = n
+        default: c.dead = n
+        }
+      }
+      return c
+    }
+  }
+
+  @Test func keptCountsFollowEveryChangeOfPane() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    #expect(try await copy.store.run { try $0.hasPaneCounts() })
+    var ids: [String] = []
+    for i in 0..<12 {
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+    }
+    #expect(try await copy.queue.counts() == QueueCounts(waiting: 12))
+    try await copy.forceVerdict(ids[0], .accepted)
+    try await copy.forceVerdict(ids[1], .merged(fields: ["title"]))
+    try await copy.forceVerdict(ids[2], .refused(Refusal(reason: "validation_failed")))
+    try await copy.forceVerdict(ids[3], .blocked(reason: .failingAlone, refusal: nil))
+    try await copy.forceVerdict(ids[4], .blocked(reason: .keySpent, refusal: nil))
+    try await copy.forceVerdict(ids[5], .dead)
+    // Within a pane: no change of count.
+    try await copy.forceVerdict(ids[1], .accepted)
+    let expected = QueueCounts(waiting: 6, answered: 3, blocked: 2, dead: 1)
+    #expect(try await copy.queue.counts() == expected)
+    #expect(try await counted(copy) == expected)
+    #expect(try await copy.queue.release(ids[3]))
+    _ = try await copy.queue.forgetAnswered()
+    let after = try await counted(copy)
+    #expect(try await copy.queue.counts() == after)
+    #expect(after.waiting == 7 && after.blocked == 1)
+    for pane in QueuePane.allCases {
+      #expect(try await copy.queue.page(pane, offset: 0, limit: 5).total == after[pane])
+    }
+    // A filter still counts what it matches.
+    #expect(try await copy.queue.page(.answered, offset: 0, limit: 5, filter: "no such text").total == 0)
+  }
+
+  @Test func aStoreMadeBeforeCountsWereKeptIsReadThenUpgradedByItsWriter() async throws {
+    let t = TestStore()
+    do {
+      let copy = try await t.open()
+      let a = try await copy.createItem(type: "note", properties: .object([]))
+      _ = try await copy.createItem(type: "note", properties: .object([]))
+      try await copy.forceVerdict(a.id, .dead)
+      copy.close()
+    }
+    // As an earlier build made it: no table, no triggers.
+    var db: OpaquePointer?
+    sqlite3_open(t.url.path, &db)
+    sqlite3_exec(
+      db, "DROP TRIGGER queue_count_insert; DROP TRIGGER queue_count_delete; DROP TRIGGER queue_count_update; DROP TABLE pane_counts;",
+      nil, nil, nil)
+    sqlite3_close(db)
+    let reader = try await WorkingCopy.openReader(store: t.url)
+    #expect(!(try await reader.store.run { try $0.hasPaneCounts() }))
+    #expect(try await reader.queue.counts() == QueueCounts(waiting: 1, dead: 1))
+    #expect(try await reader.queue.page(.dead, offset: 0, limit: 5).total == 1)
+    reader.close()
+    let writer = try await t.open()
+    defer { writer.close() }
+    #expect(try await writer.store.run { try $0.hasPaneCounts() })
+    #expect(try await writer.queue.counts() == QueueCounts(waiting: 1, dead: 1))
+    _ = try await writer.createItem(type: "note", properties: .object([]))
+    #expect(try await writer.queue.counts() == QueueCounts(waiting: 2, dead: 1))
+  }
+
+  @Test func aReaderHearsAnotherConnectionsCommitWithoutWaitingForItsTimer() async throws {
+    let t = TestStore()
+    let writer = try await t.open()
+    defer { writer.close() }
+    _ = try await writer.createItem(type: "note", properties: .object([]))
+    let watch = try #require(SaveWatch(storePath: t.url.path))
+    // Nothing written: the wait times out.
+    #expect(!(await watch.wait(timeoutMs: 50)))
+    async let woke = watch.wait(timeoutMs: 5_000)
+    try await Task.sleep(nanoseconds: 50_000_000)
+    let start = Date()
+    _ = try await writer.createItem(type: "note", properties: .object([]))
+    #expect(await woke)
+    #expect(Date().timeIntervalSince(start) < 2)
+    // And the reader's change stream carries it.
+    let reader = try await WorkingCopy.openReader(store: t.url)
+    defer { reader.close() }
+    var changes = reader.changes().makeAsyncIterator()
+    _ = try await writer.createItem(type: "note", properties: .object([]))
+    let change = await changes.next()
+    #expect(change?.touchesQueue == true)
+  }
+}
