@@ -108,3 +108,29 @@ import Testing
     #expect(change?.touchesQueue == true)
   }
 }
+
+@Suite struct PagingTests {
+  @Test func everyPageReadsTheSameWritesForwardsAndFromTheEnd() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    var ids: [String] = []
+    for i in 0..<23 {
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+    }
+    // Some leave the pane, so its indexes are not the seqs.
+    for i in [2, 5, 11, 17] { try await copy.forceVerdict(ids[i], .accepted) }
+    let waiting = ids.enumerated().filter { ![2, 5, 11, 17].contains($0.offset) }.map(\.element)
+    for limit in [1, 4, 7, 19, 40] {
+      for offset in 0..<(waiting.count + 2) {
+        let page = try await copy.queue.page(.waiting, offset: offset, limit: limit)
+        let start = min(offset, waiting.count - 1)
+        #expect(page.offset == start)
+        #expect(page.total == waiting.count)
+        #expect(page.writes.map(\.id) == Array(waiting[start..<min(waiting.count, start + limit)]), "offset \(offset) limit \(limit)")
+      }
+    }
+    let filtered = try await copy.queue.page(.waiting, offset: 15, limit: 3, filter: "create")
+    #expect(filtered.writes.map(\.id) == Array(waiting[15..<18]))
+  }
+}
