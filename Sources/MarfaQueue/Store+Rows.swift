@@ -8,6 +8,21 @@ extension SQLite {
     environmental_streak, waiting, seq
     """
 
+  /// ``writeColumns`` without the body and the answer (each read as empty): for lines and
+  /// lists that never show them, at a fraction of the cost (no JSON body parsed per write).
+  static let summaryColumns = writeColumns
+    .replacingOccurrences(of: "idempotency_key, payload,", with: "idempotency_key, '{}',")
+    .replacingOccurrences(of: "verdict, reason, answer, conflicted_copy_id", with: "verdict, reason, NULL, conflicted_copy_id")
+
+  /// Up to `limit` writes of a pane after send order `seq`, without bodies and answers; with
+  /// the send order of each (keyset paging: no OFFSET to step over).
+  func summaries(_ pane: QueuePane, after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
+    try rows(
+      "SELECT \(SQLite.summaryColumns) FROM queue WHERE pane = ? AND seq > ? ORDER BY seq LIMIT ?",
+      [.int(pane.rawValue), .int(seq), .int(max(0, limit))]
+    ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
+  }
+
   /// Maps one row selected with ``writeColumns``.
   static func write(from r: Row) -> QueuedWrite {
     let kind = WriteKind(rawValue: r.text(1) ?? "") ?? .createItem

@@ -133,4 +133,33 @@ import Testing
     let filtered = try await copy.queue.page(.waiting, offset: 15, limit: 3, filter: "create")
     #expect(filtered.writes.map(\.id) == Array(waiting[15..<18]))
   }
+
+  @Test func summariesGoThroughAPaneBySendOrderWithoutBodiesOrAnswers() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    for i in 0..<9 {
+      _ = try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))]))
+    }
+    let all = try await copy.queue.page(.waiting, offset: 0, limit: 100).writes
+    try await copy.forceVerdict(all[4].id, .accepted)
+    let expected = all.filter { $0.id != all[4].id }
+    var seen: [QueuedWrite] = []
+    var cursor = 0
+    while true {
+      let batch = try await copy.queue.summaries(.waiting, cursor: cursor, limit: 3)
+      seen += batch.writes
+      if batch.writes.count < 3 { break }
+      cursor = batch.next
+    }
+    #expect(seen.map(\.id) == expected.map(\.id))
+    for (s, w) in zip(seen, expected) {
+      #expect(s.body == .object([]))
+      #expect(s.answer == nil)
+      var same = w
+      same.body = .object([])
+      #expect(s == same)
+    }
+    #expect(try await copy.queue.summaries(.answered, cursor: 0, limit: 3).writes.map(\.id) == [all[4].id])
+  }
 }
