@@ -70,6 +70,11 @@ final class PseudoTerminal: @unchecked Sendable {
     lock.withLock { chunks.filter { $0.time >= from && $0.time < to }.flatMap(\.bytes) }
   }
 
+  /// When each chunk in [from, to) arrived.
+  func arrivals(from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> [ContinuousClock.Instant] {
+    lock.withLock { chunks.filter { $0.time >= from && $0.time < to }.map(\.time) }
+  }
+
   /// When the last byte arrived.
   var lastArrival: ContinuousClock.Instant? { lock.withLock { chunks.last?.time } }
 
