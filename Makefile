@@ -36,6 +36,7 @@ e2e: build
 test: unit e2e
 
 bench: deps
+	$(SWIFT) build -c release --product verdicts
 	$(SWIFT) run -c release verdicts-bench
 
 ## soak: the long forms of the reliability suite (docs/reliability.md), then the end-to-end checks.

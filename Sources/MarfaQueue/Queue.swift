@@ -51,6 +51,17 @@ public struct Queue: Sendable {
     return try await store.run { try $0.page(pane, offset: offset, limit: limit, filter: filter) }
   }
 
+  /// Up to `limit` writes of a pane in send order, without their bodies and answers (each read
+  /// as empty), from `cursor` on; `next` is the cursor for the following call. Start at 0.
+  ///
+  /// For readers that go through a whole pane (`watch --plain`): no OFFSET to step over, no
+  /// JSON body parsed per write.
+  public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
+    _ = try copy
+    let rows = try await store.run { try $0.summaries(pane, after: cursor, limit: limit).map { Summary(seq: $0.0, write: $0.1) } }
+    return (rows.map(\.write), rows.last?.seq ?? cursor)
+  }
+
   /// Where a write sits now: its pane and its index there under the filter; nil when the
   /// queue no longer holds it or the filter hides it.
   public func position(of id: String, filter: String? = nil) async throws -> (pane: QueuePane, index: Int)? {
@@ -129,6 +140,12 @@ public struct Queue: Sendable {
   }
 }
 
+
+/// A write and its send order.
+struct Summary: Sendable {
+  var seq: Int
+  var write: QueuedWrite
+}
 
 /// A write's place in its pane.
 struct PanePosition: Sendable {

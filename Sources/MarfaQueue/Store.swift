@@ -78,6 +78,7 @@ final class Store: @unchecked Sendable {
       db = try SQLite(path: path, readOnly: false)
       if handle == .writer {
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;")
+        StoreSchema.upgrade(db)
       }
     } catch let failure as SQLite.Failure {
       if lock >= 0 { close(lock) }

@@ -105,23 +105,39 @@ public final class WorkingCopy: Sendable {
     try store.requireWriter()
   }
 
-  /// Polls `PRAGMA data_version` so a reader hears the writer's commits.
+  /// Polls `PRAGMA data_version` so a reader hears the writer's commits: at once when the
+  /// writer writes the store's files (``SaveWatch``), else on a timer that backs off from 50 to
+  /// 200 ms while nothing changes.
   private func startFollowingSaves() {
     let store = self.store
     let hub = self.hub
     // Read where the store stands now, so a commit right after opening is not missed.
     let start = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+    let watch = SaveWatch(storePath: store.path)
     let task = Task.detached {
       var last = start
-      var idleMs: UInt64 = 50
+      var idleMs = 50
+      // After a write to the WAL, a few quick looks: the commit becomes visible a moment
+      // after its bytes are written.
+      var quickLooks = 0
       while !Task.isCancelled {
-        try? await Task.sleep(nanoseconds: idleMs * 1_000_000)
+        if let watch {
+          if await watch.wait(timeoutMs: quickLooks > 0 ? 5 : idleMs) {
+            quickLooks = 4
+          } else if quickLooks > 0 {
+            quickLooks -= 1
+          }
+        } else {
+          try? await Task.sleep(nanoseconds: UInt64(idleMs) * 1_000_000)
+        }
+        if Task.isCancelled { break }
         guard let now = try? await store.run({ try $0.scalar("PRAGMA data_version") ?? 0 }) else { continue }
         if now != last {
           last = now
           hub.send(.saved(dataVersion: now))
           idleMs = 50
-        } else {
+          quickLooks = 0
+        } else if quickLooks == 0 {
           idleMs = min(idleMs * 2, 200)
         }
       }

@@ -43,12 +43,16 @@ public enum PlainFormatter {
     if let n = w.namespace { parts.append("ns:" + n) }
     if let t = w.tag { parts.append("#" + t) }
     if let b = w.blob { parts.append("blob:" + b.prefix(12)) }
-    return parts.isEmpty ? "-" : parts.joined(separator: ",").replacingOccurrences(of: " ", with: "_")
+    guard !parts.isEmpty else { return "-" }
+    let joined = parts.joined(separator: ",")
+    // Foundation's replacingOccurrences costs more than the rest of the line: only when needed.
+    return joined.utf8.contains(UInt8(ascii: " ")) ? joined.replacingOccurrences(of: " ", with: "_") : joined
   }
 
   /// Text in double quotes, with `"` and `\` escaped, on one line.
   static func quoted(_ s: String) -> String {
-    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    guard s.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return "\"" + s + "\"" }
+    return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 
   /// Now as `2026-11-29T10:00:05.250Z`.

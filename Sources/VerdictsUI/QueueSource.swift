@@ -26,6 +26,9 @@ public protocol QueueSource: Sendable {
   func changes() -> AsyncStream<Change>
   /// While held, drains when the instance comes back and after an undelivered drain.
   func updates() -> AsyncStream<Update>
+  /// Up to `limit` writes of a pane from `cursor` (0 to start), bodies and answers left out
+  /// where the source can; `next` is the cursor for the following call.
+  func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
   /// Where a write sits now: its pane and its index there under the filter, nil when it left.
   func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)?
 }
@@ -47,6 +50,14 @@ extension QueueSource {
       offset += step
     }
     return nil
+  }
+
+  /// By default, pages by offset (the cursor is the offset); a working copy pages by send order.
+  public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
+    let page = try await self.page(pane, offset: cursor, limit: limit, filter: nil)
+    // page() clamps an offset past the end onto the last write: nothing is left there.
+    guard page.offset == cursor else { return ([], cursor) }
+    return (page.writes, cursor + page.writes.count)
   }
 
   /// The ids of every write in a pane under the filter, up to `limit`.

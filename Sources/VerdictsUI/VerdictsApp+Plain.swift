@@ -14,30 +14,26 @@ extension VerdictsApp {
   ) async {
     var known: [String: String] = [:]
     var order: [String] = []
-    func snapshot() async -> [(String, QueuedWrite)]? {
-      var out: [(String, QueuedWrite)] = []
-      for pane in QueuePane.allCases {
-        var offset = 0
-        while true {
-          guard let page = try? await source.page(pane, offset: offset, limit: 2_000, filter: nil) else { return nil }
-          out += page.writes.map { ($0.id, $0) }
-          if page.writes.count < 2_000 { break }
-          offset += page.writes.count
-        }
-      }
-      return out
-    }
     func compare() async {
-      guard let now = await snapshot() else { return }
       let time = clock()
       var seen = Set<String>()
-      for (id, w) in now {
-        seen.insert(id)
-        let print = PlainFormatter.line(w, time: "")
-        if known[id] != print {
-          if known[id] == nil { order.append(id) }
-          known[id] = print
-          emit(PlainFormatter.line(w, time: time))
+      // Pane by pane, a batch at a time, each line compared as it is read: bodies and answers
+      // are never read (the line does not show them) and the queue is never held whole.
+      for pane in QueuePane.allCases {
+        var cursor = 0
+        while true {
+          guard let batch = try? await source.summaries(pane, cursor: cursor, limit: 2_000) else { return }
+          for w in batch.writes {
+            seen.insert(w.id)
+            let print = PlainFormatter.line(w, time: "")
+            if known[w.id] != print {
+              if known[w.id] == nil { order.append(w.id) }
+              known[w.id] = print
+              emit(PlainFormatter.line(w, time: time))
+            }
+          }
+          if batch.writes.count < 2_000 { break }
+          cursor = batch.next
         }
       }
       // The panes are read one after another, so a write moving between them can be missed

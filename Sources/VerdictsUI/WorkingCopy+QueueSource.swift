@@ -17,6 +17,11 @@ extension WorkingCopy: QueueSource {
   public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
   public func drain() async throws -> DrainReport { try await queue.drain() }
 
+  /// Writes of a pane without bodies and answers, paged by send order.
+  public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
+    try await queue.summaries(pane, cursor: cursor, limit: limit)
+  }
+
   /// Where a write sits, from one indexed count in the store (no paging).
   public func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)? {
     try await queue.position(of: id, filter: filter).map { ($0.pane, $0.index) }

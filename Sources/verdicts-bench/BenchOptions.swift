@@ -6,16 +6,20 @@ struct BenchOptions {
   var rounds = 5
   /// Where the benchmark stores go (a fresh folder inside it per round); nil: the temporary folder.
   var folder: String?
+  /// Store sizes for `panes` (nil: 100,000 and 1,000,000).
+  var panesSizes: [Int]?
+  /// Verdicts committed per store in `panes`, and per measurement in `bytes` and `watch`.
+  var updates = 20
   /// The benchmarks asked for, in order.
   var benchmarks: [any Benchmark] = []
   var help = false
 
   /// Every benchmark this build has, by section name. Later sections (`panes`, `bytes`, `watch`) add themselves here.
-  static let available: [any Benchmark] = [DrainBenchmark()]
+  static let available: [any Benchmark] = [DrainBenchmark(), PanesBenchmark(), BytesBenchmark(), WatchBenchmark()]
 
   static var usage: String {
     var text = """
-      usage: verdicts-bench [SECTION...|all] [--writes N] [--rounds N] [--dir PATH]
+      usage: verdicts-bench [SECTION...|all] [--writes N] [--rounds N] [--dir PATH] [--sizes N,N] [--updates N]
 
       sections:
       """
@@ -27,7 +31,10 @@ struct BenchOptions {
       options:
         --writes N   writes per round for the drain (default 10000)
         --rounds N   rounds per section; medians are printed (default 5)
-        --dir PATH   the folder the benchmark stores are made in (default: the temporary folder)
+        --dir PATH   the folder the benchmark stores are made in (default: the temporary folder);
+                     panes keeps its generated stores there (verdicts-bench-panes/) for the next run
+        --sizes N,N  store sizes for panes (default 100000,1000000)
+        --updates N  verdicts timed per store in panes (default 20)
 
       Exit: 0 every target met, 3 a target missed, 2 usage, 1 a benchmark failed.
       """
@@ -57,6 +64,14 @@ struct BenchOptions {
       case "--writes": o.writes = try positive(a)
       case "--rounds": o.rounds = try positive(a)
       case "--dir": o.folder = try value(a)
+      case "--updates": o.updates = try positive(a)
+      case "--sizes":
+        let text = try value(a)
+        let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+        guard !sizes.isEmpty, sizes.count == text.split(separator: ",").count else {
+          throw UsageError(message: "--sizes takes whole numbers above 0 separated by commas, not \(text)")
+        }
+        o.panesSizes = sizes
       default:
         if a.hasPrefix("-") { throw UsageError(message: "unknown option \(a)") }
         names.append(a)

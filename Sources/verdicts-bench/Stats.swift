@@ -10,6 +10,14 @@ enum Stats {
     return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
   }
 
+  /// The p-th percentile (nearest rank).
+  static func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let s = values.sorted()
+    let rank = Int((p / 100 * Double(s.count)).rounded(.up))
+    return s[min(s.count - 1, max(0, rank - 1))]
+  }
+
   /// A duration in seconds as a Double.
   static func seconds(_ d: Duration) -> Double {
     let c = d.components

@@ -7,6 +7,8 @@ import Foundation
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Hidden modes the sections re-execute this binary in, one process per measurement.
+if arguments.first == "panes-child" { exit(await PanesChild.main(Array(arguments.dropFirst()))) }
 let options: BenchOptions
 do {
   options = try BenchOptions.parse(arguments)
