@@ -175,7 +175,7 @@ struct DrainPass {
       return .unmade(w)
     }
     guard let url = request.url(origin: origin) else { return .unmade(w) }
-    try db.markSent(w.id, baseVersion: w.baseVersion, body: w.body)
+    try db.markSent(w.id)
     return .send(w, request, url)
   }
 

@@ -29,9 +29,11 @@ extension SQLite {
   }
 
   /// Marks the write sent, before its request goes (with the body as it will go).
-  func markSent(_ id: String, baseVersion: Int?, body: JSONValue) throws {
-    try query("UPDATE queue SET sent = 1, waiting = 0, base_version = ?, payload = ? WHERE id = ?",
-      [.of(baseVersion), .text(body.text), .text(id)])
+  ///
+  /// The body and version are already as they go: queueing stored them, and an answered create
+  /// moves the writes behind it onto its version (``moveOntoAnsweredCreate(item:version:)``).
+  func markSent(_ id: String) throws {
+    try query("UPDATE queue SET sent = 1, waiting = 0 WHERE id = ?", [.text(id)])
   }
 
   /// Records an environmental failure: the last failure, and the streak unless it was a 429
