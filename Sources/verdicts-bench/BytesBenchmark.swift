@@ -15,21 +15,9 @@ struct BytesBenchmark: Benchmark {
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
     let verdicts = try Binaries.verdicts()
-    let base = options.folder ?? FileManager.default.temporaryDirectory.path
-    let folder = base + "/verdicts-bench-bytes-\(UUID().uuidString.lowercased())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let store = folder + "/queue.store"
-
-    let instance = ScriptedInstance(scenario: DrainBenchmark.scenario)
-    let url = try instance.start()
-    defer { instance.stop() }
-    let server = Server(url: url.absoluteString, key: DrainBenchmark.key, timeout: DrainBenchmark.timeout)
-    do {
-      let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: store), server: server)
-      try await copy.fill()
-      copy.close()
-    }
+    let stage = try await FilledStore.make(options, label: "bytes")
+    defer { stage.tearDown() }
+    let (folder, store, instance, server) = (stage.folder, stage.store, stage.instance, stage.server)
     // Nothing a drain would send: no waiting writes, no credential_refused blocks.
     var generator = StoreGenerator(writes: Self.storeWrites, mix: .init(waiting: false, credentialRefused: false))
     generator.instanceId = instance.instanceId

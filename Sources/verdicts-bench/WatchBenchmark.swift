@@ -32,20 +32,9 @@ struct WatchBenchmark: Benchmark {
 
   func measure(_ options: BenchOptions, background: Int, rounds: Int) async throws -> BenchOutcome {
     let verdicts = try Binaries.verdicts()
-    let base = options.folder ?? FileManager.default.temporaryDirectory.path
-    let folder = base + "/verdicts-bench-watch-\(UUID().uuidString.lowercased())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let store = folder + "/queue.store"
-    let instance = ScriptedInstance(scenario: DrainBenchmark.scenario)
-    let url = try instance.start()
-    defer { instance.stop() }
-    let server = Server(url: url.absoluteString, key: DrainBenchmark.key, timeout: DrainBenchmark.timeout)
-    do {
-      let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: store), server: server)
-      try await copy.fill()
-      copy.close()
-    }
+    let stage = try await FilledStore.make(options, label: "watch")
+    defer { stage.tearDown() }
+    let (folder, store, instance, server) = (stage.folder, stage.store, stage.instance, stage.server)
     if background > 0 {
       var generator = StoreGenerator(writes: background, mix: .init(waiting: false, credentialRefused: false))
       generator.instanceId = instance.instanceId
@@ -83,7 +72,7 @@ struct WatchBenchmark: Benchmark {
       try await Task.sleep(nanoseconds: 200_000_000 + rng.next() % 600_000_000)
       let drain = Process()
       drain.executableURL = URL(fileURLWithPath: verdicts)
-      drain.arguments = ["drain", "--url", url.absoluteString, "--key", DrainBenchmark.key]
+      drain.arguments = ["drain", "--url", server.url, "--key", DrainBenchmark.key]
       drain.environment = env
       drain.standardOutput = FileHandle.nullDevice
       drain.standardError = FileHandle.nullDevice
