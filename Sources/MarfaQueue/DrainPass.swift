@@ -19,6 +19,8 @@ struct DrainPass {
   /// Writes the instance answered in this pass, set-aside writes excluded.
   var answeredOthers = 0
   var ended = false
+  /// The next write, already planned, marked sent (behind the last verdict) and ready to go.
+  var primed: (write: QueuedWrite, request: WriteRequest, url: URL)?
 
   init(copy: WorkingCopy, client: HTTPClient, server: Server) {
     self.copy = copy
@@ -98,16 +100,21 @@ struct DrainPass {
       let after = lastSeq
       let batch = try store.runSync { try $0.unanswered(after: after, limit: 256) }
       if batch.isEmpty { break }
-      for (seq, w) in batch {
+      for (i, (seq, w)) in batch.enumerated() {
         lastSeq = seq
         if report.stopped != nil { break batches }
         if ended {
           report.undelivered += 1
           continue
         }
-        try await visit(w, copyInstance: copyInstance)
+        try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
+        if let failure = store.takeQueuedFailure() { throw failure }
       }
     }
+
+    // Whatever was settled off the critical path is in the store before the pass goes on.
+    try store.runSync { _ in }
+    if let failure = store.takeQueuedFailure() { throw failure }
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
     for (id, w) in setAside {
@@ -147,13 +154,14 @@ struct DrainPass {
   /// what to do with it and, when it goes, marks it sent: one trip to the store per write
   /// instead of three (re-read, readiness, mark).
   static func plan(
-    _ id: String, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String, in db: SQLite
+    _ id: String, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String,
+    marking: Bool = true, in db: SQLite
   ) throws -> Plan {
     guard let w = try db.write(id: id), w.verdict == nil else { return .gone }
     // Readiness: held, refused with its dependency, or free.
     switch try readiness(w, setAside: setAside, in: db) {
     case .held:
-      try db.markWaiting(w.id)
+      if marking { try db.markWaiting(w.id) }
       return .held(w)
     case .refusedWith(let reason):
       return .refuse(w, reason)
@@ -175,17 +183,29 @@ struct DrainPass {
       return .unmade(w)
     }
     guard let url = request.url(origin: origin) else { return .unmade(w) }
-    try db.markSent(w.id)
+    if marking { try db.markSent(w.id) }
     return .send(w, request, url)
   }
 
   /// Decides, sends and settles one unanswered write.
-  mutating func visit(_ w0: QueuedWrite, copyInstance: String?) async throws {
+  ///
+  /// While its request is out, the next write's plan is read (without marking anything); when
+  /// this write is accepted, merged or conflicted and the next neither follows nor depends on it,
+  /// the next one is sent at once and this verdict is stored behind it, off the critical path
+  /// (the store's serial queue keeps the order: this verdict, then the next write marked sent).
+  mutating func visit(_ w0: QueuedWrite, next: QueuedWrite?, copyInstance: String?) async throws {
     let setAside = Set(self.setAside.keys)
     let origin = server.url
     let blobFolder = store.blobFolder
-    let plan = try store.runSync { db in
-      try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+    let plan: Plan
+    if let primed, primed.write.id == w0.id {
+      plan = .send(primed.write, primed.request, primed.url)
+      self.primed = nil
+    } else {
+      self.primed = nil
+      plan = try store.runSync { db in
+        try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+      }
     }
     let now = DrainPass.now()
     let w: QueuedWrite
@@ -215,6 +235,17 @@ struct DrainPass {
 
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
+    var lookahead: Task<Plan, Error>?
+    if let next, next.follows != w.id, !next.dependsOn.contains(w.id) {
+      let store = self.store
+      lookahead = Task {
+        try await store.run { db in
+          try DrainPass.plan(
+            next.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
+            marking: false, in: db)
+        }
+      }
+    }
     let outcome: Outcome
     var answerText: String?
     do {
@@ -227,6 +258,21 @@ struct DrainPass {
     } catch let e as TransportError {
       outcome = .environmental(status: nil, text: nil, why: e.message, rateLimited: false)
     }
+    if case .success(let verdict, let row, let replayed) = outcome, let lookahead,
+      case .send(let nextWrite, let nextRequest, let nextURL)? = try? await lookahead.value
+    {
+      let answer = answerText
+      store.enqueue { db in
+        try DrainPass.store(w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
+        try db.markSent(nextWrite.id)
+      }
+      primed = (nextWrite, nextRequest, nextURL)
+      listSettled(w, verdict, replayed: replayed)
+      report.answered += 1
+      answeredOthers += 1
+      return
+    }
+    lookahead?.cancel()
     try await take(outcome, for: w, answer: answerText, now: now)
   }
 
@@ -255,17 +301,32 @@ struct DrainPass {
     replayed: Bool = false, row: JSONValue? = nil
   ) async throws {
     try store.runSync { db in
-      try db.transaction(durable: false) {
-        try db.recordVerdict(id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed)
-        if clearFailure { try db.clearFailure(w.id) }
-        if let row {
-          try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row)
-          if w.kind == .createItem, let id = row["id"]?.stringValue, let version = row["version"]?.intValue {
-            try db.moveOntoAnsweredCreate(item: id, version: version)
-          }
+      try DrainPass.store(
+        w, verdict, now: now, clearFailure: clearFailure, sent: sent, answer: answer, replayed: replayed, row: row, in: db)
+    }
+    listSettled(w, verdict, replayed: replayed)
+  }
+
+  /// Stores a verdict: the write's row, its failure cleared, the row the answer carried, and the
+  /// writes queued at version 0 behind an answered create moved onto its version.
+  static func store(
+    _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool, answer: String?,
+    replayed: Bool, row: JSONValue?, in db: SQLite
+  ) throws {
+    try db.transaction(durable: false) {
+      try db.recordVerdict(id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed)
+      if clearFailure { try db.clearFailure(w.id) }
+      if let row {
+        try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row)
+        if w.kind == .createItem, let id = row["id"]?.stringValue, let version = row["version"]?.intValue {
+          try db.moveOntoAnsweredCreate(item: id, version: version)
         }
       }
     }
+  }
+
+  /// Lists a settled write in the report (and tells the streams).
+  mutating func listSettled(_ w: QueuedWrite, _ verdict: Verdict, replayed: Bool) {
     var conflicted: String?
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
     record(

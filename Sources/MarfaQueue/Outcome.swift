@@ -72,12 +72,12 @@ enum Outcome: Sendable {
     if !success {
       return .counted("the instance answered \(status)")
     }
-    return readSuccess(a, for: write)
+    return readSuccess(a, json: envelope, for: write)
   }
 
   /// Reads a 2xx by the door's own shape; an unreadable one is counted.
-  static func readSuccess(_ a: HTTPAnswer, for w: QueuedWrite) -> Outcome {
-    guard let json = a.json, case .object = json else { return .counted("the answer could not be read") }
+  static func readSuccess(_ a: HTTPAnswer, json parsed: JSONValue?, for w: QueuedWrite) -> Outcome {
+    guard let json = parsed, case .object = json else { return .counted("the answer could not be read") }
     let replayed = a.header("Idempotency-Replayed")?.lowercased() == "true" || json["acknowledged"]?.boolValue == true
     var row: JSONValue?
     switch w.kind {
