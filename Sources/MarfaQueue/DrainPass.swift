@@ -314,8 +314,8 @@ struct DrainPass {
     replayed: Bool, row: JSONValue?, in db: SQLite
   ) throws {
     try db.transaction(durable: false) {
-      try db.recordVerdict(id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed)
-      if clearFailure { try db.clearFailure(w.id) }
+      try db.recordVerdict(
+        id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed, clearFailure: clearFailure)
       if let row {
         try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row)
         if w.kind == .createItem, let id = row["id"]?.stringValue, let version = row["version"]?.intValue {

@@ -2,7 +2,13 @@
 extension SQLite {
   /// Stores a verdict (or, with nil, no verdict) on the write, clearing its failure streak
   /// when the verdict is an answer.
-  func recordVerdict(id: String, verdict: Verdict?, sent: Bool, answer: String?, now: String, replayed: Bool = false) throws {
+  ///
+  /// With `clearFailure`, the last failure and the streak go back to nil and 0 in the same
+  /// statement (an answer, a refusal: DESIGN 3.1).
+  func recordVerdict(
+    id: String, verdict: Verdict?, sent: Bool, answer: String?, now: String, replayed: Bool = false,
+    clearFailure: Bool = false
+  ) throws {
     var reason: String?
     var refusal: String?
     var merged: String?
@@ -26,10 +32,14 @@ extension SQLite {
       """
       UPDATE queue SET verdict = ?, reason = ?, refusal = ?, merged_fields = ?, conflicted_copy_id = ?,
         sent = CASE WHEN ? THEN 1 ELSE sent END, answer = COALESCE(?, answer), answered_at = ?, waiting = 0,
-        replayed = ?, refusals = CASE WHEN ? = 'dead' THEN 5 ELSE refusals END
+        replayed = ?, refusals = CASE WHEN ? = 'dead' THEN 5 ELSE refusals END,
+        last_failure_status = CASE WHEN ? THEN NULL ELSE last_failure_status END,
+        last_failure_text = CASE WHEN ? THEN NULL ELSE last_failure_text END,
+        environmental_streak = CASE WHEN ? THEN 0 ELSE environmental_streak END
       WHERE id = ?
       """,
       [.of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
-       .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName), .text(id)])
+       .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName),
+       .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .text(id)])
   }
 }
