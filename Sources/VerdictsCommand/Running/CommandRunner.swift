@@ -12,12 +12,12 @@ struct CommandRunner {
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
     switch id {
-    case .tui: return try await ArrivingCommands.runTUI(context)
-    case .watch: return try await ArrivingCommands.runWatch(context, plain: args.flag("--plain"))
+    case .tui: return try await ScreenCommands.tui(context)
+    case .watch: return try await ScreenCommands.watch(context, plain: args.flag("--plain"))
     case .demo:
-      return try await ArrivingCommands.runDemo(context, plain: args.flag("--plain"), seconds: args.int("--seconds"))
+      return try await ScreenCommands.demo(context, plain: args.flag("--plain"), seconds: args.int("--seconds"))
     case .instance:
-      return try await ArrivingCommands.runInstance(context, port: args.int("--port"), scenario: args.string("--scenario"))
+      return try await InstanceCommand.run(context, port: args.int("--port"), scenario: args.string("--scenario"))
     case .status: return try await status()
     case .queue: return try await queue()
     case .drain: return try await drain()
