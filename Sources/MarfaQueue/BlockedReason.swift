@@ -20,7 +20,4 @@ public enum BlockedReason: String, Sendable, Hashable, CaseIterable, Codable {
     case .credentialRefused, .keySpent: return false
     }
   }
-
-  /// Whether the next drain sends such a write again by itself.
-  public var clearsItself: Bool { self == .credentialRefused }
 }

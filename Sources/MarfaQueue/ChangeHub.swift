@@ -35,13 +35,6 @@ final class ChangeHub: @unchecked Sendable {
     for c in targets { c.yield(change) }
   }
 
-  /// Whether any stream is open.
-  var hasListeners: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return !continuations.isEmpty
-  }
-
   /// Ends every stream.
   func finish() {
     lock.lock()

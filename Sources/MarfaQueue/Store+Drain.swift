@@ -28,7 +28,7 @@ extension SQLite {
     try query("UPDATE queue SET waiting = 1 WHERE id = ?", [.text(id)])
   }
 
-  /// Marks the write sent, before its request goes (with the body as it will go).
+  /// Marks the write sent, before its request goes.
   ///
   /// The body and version are already as they go: queueing stored them, and an answered create
   /// moves the writes behind it onto its version (``moveOntoAnsweredCreate(item:version:)``).

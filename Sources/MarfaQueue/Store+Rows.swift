@@ -158,11 +158,6 @@ extension SQLite {
     return (w.pane, index)
   }
 
-  /// The writes that depend on `id` (directly).
-  func dependants(of id: String) throws -> [String] {
-    try rows("SELECT id FROM queue_deps WHERE on_id = ?", [.text(id)]) { $0.text(0) ?? "" }
-  }
-
   /// Whether a write that still waits to go (unanswered, blocked, dead, or refused unsent and
   /// still releasable) depends on `id`.
   func hasPendingDependant(_ id: String) throws -> Bool {

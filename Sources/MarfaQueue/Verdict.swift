@@ -57,11 +57,4 @@ public enum Verdict: Sendable, Hashable {
     return nil
   }
 
-  /// Whether this is one of the answered verdicts a clearing may take (before its other rules).
-  public var isAnswered: Bool {
-    switch self {
-    case .accepted, .merged, .conflicted, .refused: return true
-    case .blocked, .dead: return false
-    }
-  }
 }

@@ -46,8 +46,7 @@ extension WorkingCopy {
     var changes = hub.stream().makeAsyncIterator()
     let wake = Locked(false)
     // Listen for writes queued, released or a new key, which call for a drain.
-    let listener = Task.detached { [hub] in
-      _ = hub
+    let listener = Task.detached {
       while let change = await changes.next() {
         switch change {
         case .local, .refreshed(.released), .refreshed(.keyChanged): wake.withLock { $0 = true }
