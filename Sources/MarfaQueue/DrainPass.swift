@@ -21,6 +21,10 @@ struct DrainPass {
   var ended = false
   /// The next write, already planned, marked sent (behind the last verdict) and ready to go.
   var primed: (write: QueuedWrite, request: WriteRequest, url: URL)?
+  /// The store's work a visit leaves for the next, done while the next request is out (the
+  /// verdict it reached and the primed write marked sent), and the verdict to tell the streams
+  /// once it is stored.
+  var owed: (work: (SQLite) throws -> Void, verdict: DrainVerdict)?
 
   init(copy: WorkingCopy, client: HTTPClient, server: Server) {
     self.copy = copy
@@ -108,13 +112,11 @@ struct DrainPass {
           continue
         }
         try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
-        if let failure = store.takeQueuedFailure() { throw failure }
       }
     }
 
-    // Whatever was settled off the critical path is in the store before the pass goes on.
-    try store.runSync { _ in }
-    if let failure = store.takeQueuedFailure() { throw failure }
+    // What the last visit left for the store is stored before the pass goes on.
+    try payOwed()
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
     for (id, w) in setAside {
@@ -187,12 +189,27 @@ struct DrainPass {
     return .send(w, request, url)
   }
 
+  /// Whether `later` may be planned and sent before `earlier` is settled: it neither follows
+  /// nor depends on it.
+  static func independent(_ later: QueuedWrite, of earlier: QueuedWrite) -> Bool {
+    later.follows != earlier.id && !later.dependsOn.contains(earlier.id)
+  }
+
+  /// Does what an earlier visit left for the store, now.
+  mutating func payOwed() throws {
+    guard let owed else { return }
+    self.owed = nil
+    try store.runSync { try owed.work($0) }
+    copy.hub.send(.answered(owed.verdict))
+  }
+
   /// Decides, sends and settles one unanswered write.
   ///
-  /// While its request is out, the next write's plan is read (without marking anything); when
-  /// this write is accepted, merged or conflicted and the next neither follows nor depends on it,
-  /// the next one is sent at once and this verdict is stored behind it, off the critical path
-  /// (the store's serial queue keeps the order: this verdict, then the next write marked sent).
+  /// The store's work happens on the drain's own thread while the request is out: what the last
+  /// visit owes (its verdict, this write marked sent), then the next write's plan, read without
+  /// marking anything. When this write is accepted, merged or conflicted and the next neither
+  /// follows nor depends on it, the visit ends at once: the next write goes out first, and this
+  /// verdict is stored while it is out.
   mutating func visit(_ w0: QueuedWrite, next: QueuedWrite?, copyInstance: String?) async throws {
     let setAside = Set(self.setAside.keys)
     let origin = server.url
@@ -200,13 +217,13 @@ struct DrainPass {
     let plan: Plan
     if let primed, primed.write.id == w0.id {
       plan = .send(primed.write, primed.request, primed.url)
-      self.primed = nil
     } else {
-      self.primed = nil
+      try payOwed()
       plan = try store.runSync { db in
         try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
       }
     }
+    primed = nil
     let now = DrainPass.now()
     let w: QueuedWrite
     let request: WriteRequest
@@ -235,21 +252,24 @@ struct DrainPass {
 
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
-    var lookahead: Task<Plan, Error>?
-    if let next, next.follows != w.id, !next.dependsOn.contains(w.id) {
-      let store = self.store
-      lookahead = Task {
-        try await store.run { db in
-          try DrainPass.plan(
-            next.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
-            marking: false, in: db)
-        }
-      }
+    let inFlight = Result {
+      try client.start(request.method, url, headers: headers, body: request.body, key: server.key)
     }
+    // While the request is out: the store's work owed from the last visit, and the next plan.
+    let owed = self.owed
+    self.owed = nil
+    let ahead: Plan? = try store.runSync { db in
+      try owed?.work(db)
+      guard let next, DrainPass.independent(next, of: w) else { return nil }
+      return try DrainPass.plan(
+        next.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
+        marking: false, in: db)
+    }
+    if let owed { copy.hub.send(.answered(owed.verdict)) }
     let outcome: Outcome
     var answerText: String?
     do {
-      let answer = try await client.send(request.method, url, headers: headers, body: request.body, key: server.key)
+      let answer = try await inFlight.get().answer()
       answerText = answer.text ?? "<\(answer.body.count) bytes, not UTF-8>"
       if let seconds = answer.retryAfterSeconds {
         report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(report.retryAfterSeconds ?? 0, seconds))
@@ -258,21 +278,24 @@ struct DrainPass {
     } catch let e as TransportError {
       outcome = .environmental(status: nil, text: nil, why: e.message, rateLimited: false)
     }
-    if case .success(let verdict, let row, let replayed) = outcome, let lookahead,
-      case .send(let nextWrite, let nextRequest, let nextURL)? = try? await lookahead.value
+    if case .success(let verdict, let row, let replayed) = outcome,
+      case .send(let nextWrite, let nextRequest, let nextURL)? = ahead
     {
       let answer = answerText
-      store.enqueue { db in
-        try DrainPass.store(w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
-        try db.markSent(nextWrite.id)
-      }
+      let settled = DrainPass.listing(w, verdict, replayed: replayed)
+      // Listed in the report now, told to the streams once stored.
+      report.verdicts.append(settled)
+      self.owed = (
+        { db in
+          try DrainPass.store(w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
+          try db.markSent(nextWrite.id)
+        }, settled
+      )
       primed = (nextWrite, nextRequest, nextURL)
-      listSettled(w, verdict, replayed: replayed)
       report.answered += 1
       answeredOthers += 1
       return
     }
-    lookahead?.cancel()
     try await take(outcome, for: w, answer: answerText, now: now)
   }
 
@@ -327,11 +350,16 @@ struct DrainPass {
 
   /// Lists a settled write in the report (and tells the streams).
   mutating func listSettled(_ w: QueuedWrite, _ verdict: Verdict, replayed: Bool) {
+    record(DrainPass.listing(w, verdict, replayed: replayed))
+  }
+
+  /// A settled write as the report lists it.
+  static func listing(_ w: QueuedWrite, _ verdict: Verdict, replayed: Bool) -> DrainVerdict {
     var conflicted: String?
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
-    record(
-      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-        refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted))
+    return DrainVerdict(
+      id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
+      refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
   }
 
   /// Counts one refusal against the ceiling.

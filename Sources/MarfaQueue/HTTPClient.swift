@@ -52,6 +52,14 @@ final class HTTPClient: NSObject, Sendable, URLSessionTaskDelegate {
   func send(
     _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, key: String?
   ) async throws -> HTTPAnswer {
+    try await start(method, url, headers: headers, body: body, key: key).answer()
+  }
+
+  /// Starts one request and returns at once; its answer is awaited with
+  /// ``InFlightRequest/answer()``, so the caller can work while the request is out.
+  func start(
+    _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, key: String?
+  ) throws -> InFlightRequest {
     guard let session = session.withLock({ $0 }) else { throw TransportError(message: "the client is closed") }
     var request = URLRequest(url: url)
     request.httpMethod = method
@@ -60,53 +68,18 @@ final class HTTPClient: NSObject, Sendable, URLSessionTaskDelegate {
     if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     if let body { request.httpBody = Data(body) }
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await Self.data(session, request)
-    } catch {
-      throw TransportError(message: HTTPClient.describe(error))
-    }
-    guard let http = response as? HTTPURLResponse else { throw TransportError(message: "the answer was not HTTP") }
-    var fields: [String: String] = [:]
-    for (k, v) in http.allHeaderFields {
-      guard let name = (k as? String)?.lowercased(), let value = v as? String else { continue }
-      fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-    }
-    return HTTPAnswer(status: http.statusCode, headers: fields, body: Array(data))
-  }
-
-  /// `session.data(for:)`, but cancelled from outside the task's cancellation handler.
-  ///
-  /// FoundationNetworking's own async `data(for:)` cancels its URLSessionTask inside the Swift
-  /// task's cancellation handler, which holds the task's status lock while `cancel()` waits for
-  /// the session's queue; if the answer is being delivered on that queue at that moment, the
-  /// delivery waits for the same lock, and the process deadlocks. Cancelling a drain as its answer
-  /// arrives (quitting the demo mid-tour, turning auto-drain off) hung `verdicts` that way. Here
-  /// the handler only schedules the cancel on another queue.
-  static func data(_ session: URLSession, _ request: URLRequest) async throws -> (Data, URLResponse) {
-    let running = Locked<URLSessionDataTask?>(nil)
-    let cancelled = Locked(false)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Data, URLResponse), Error>) in
-        let task = session.dataTask(with: request) { data, response, error in
-          if let error {
-            c.resume(throwing: error)
-          } else if let response {
-            c.resume(returning: (data ?? Data(), response))
-          } else {
-            c.resume(throwing: URLError(.badServerResponse))
-          }
-        }
-        running.withLock { $0 = task }
-        task.resume()
-        if cancelled.withLock({ $0 }) { DispatchQueue.global().async { task.cancel() } }
+    let arrival = OneShot<(Data, URLResponse)>()
+    let task = session.dataTask(with: request) { data, response, error in
+      if let error {
+        arrival.set(.failure(error))
+      } else if let response {
+        arrival.set(.success((data ?? Data(), response)))
+      } else {
+        arrival.set(.failure(URLError(.badServerResponse)))
       }
-    } onCancel: {
-      cancelled.withLock { $0 = true }
-      let task = running.withLock { $0 }
-      DispatchQueue.global().async { task?.cancel() }
     }
+    task.resume()
+    return InFlightRequest(task: task, arrival: arrival)
   }
 
   static func describe(_ error: Error) -> String {
@@ -127,6 +100,42 @@ final class HTTPClient: NSObject, Sendable, URLSessionTaskDelegate {
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     completionHandler(nil)
+  }
+}
+
+/// A request on its way (``HTTPClient/start(_:_:headers:body:key:)``).
+struct InFlightRequest: @unchecked Sendable {
+  let task: URLSessionDataTask
+  let arrival: OneShot<(Data, URLResponse)>
+
+  /// Waits for the answer; throws ``TransportError`` when none came.
+  ///
+  /// Cancelling the waiting task cancels the request, from another queue: FoundationNetworking's
+  /// own async `data(for:)` cancels its URLSessionTask inside the Swift task's cancellation
+  /// handler, which holds the task's status lock while `cancel()` waits for the session's queue;
+  /// if the answer is being delivered on that queue at that moment, the delivery waits for the
+  /// same lock, and the process deadlocks (cancelling a drain as its answer arrived hung
+  /// `verdicts` that way). Here the handler only schedules the cancel.
+  func answer() async throws -> HTTPAnswer {
+    let data: Data
+    let response: URLResponse
+    do {
+      let task = self.task
+      (data, response) = try await withTaskCancellationHandler {
+        try await arrival.value()
+      } onCancel: {
+        DispatchQueue.global().async { task.cancel() }
+      }
+    } catch {
+      throw TransportError(message: HTTPClient.describe(error))
+    }
+    guard let http = response as? HTTPURLResponse else { throw TransportError(message: "the answer was not HTTP") }
+    var fields: [String: String] = [:]
+    for (k, v) in http.allHeaderFields {
+      guard let name = (k as? String)?.lowercased(), let value = v as? String else { continue }
+      fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+    }
+    return HTTPAnswer(status: http.statusCode, headers: fields, body: Array(data))
   }
 }
 

@@ -154,29 +154,6 @@ final class Store: @unchecked Sendable {
   }
 
   private var groupCommitScheduled = false
-  private let queuedFailure = Locked<Error?>(nil)
-
-  /// Runs `body` on the store's queue without waiting for it; a failure is kept for
-  /// ``takeQueuedFailure()``. Work queued this way runs in order with every other call.
-  func enqueue(_ body: @escaping @Sendable (SQLite) throws -> Void) {
-    queue.async {
-      do {
-        guard self.db.db != nil else { throw QueueError.closed }
-        try self.mapped { try body(self.db) }
-      } catch {
-        self.queuedFailure.withLock { if $0 == nil { $0 = error } }
-      }
-      self.scheduleGroupCommit()
-    }
-  }
-
-  /// The first failure of work queued with ``enqueue(_:)`` since the last call, if any.
-  func takeQueuedFailure() -> Error? {
-    queuedFailure.withLock { failure in
-      defer { failure = nil }
-      return failure
-    }
-  }
 
   /// While a group is open, commits it at least every ``SQLite/groupSpan`` even when the drain
   /// waits on a slow answer, so readers never wait long for what was already answered.

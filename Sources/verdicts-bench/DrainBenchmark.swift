@@ -21,6 +21,9 @@ struct DrainBenchmark: Benchmark {
     var queueing: Double
     var baseline: Double
     var drain: Double
+    /// The process's CPU time (user + system, every thread) while each side ran.
+    var baselineCPU: Double
+    var drainCPU: Double
   }
 
   /// A queued write as it goes on the wire.
@@ -47,7 +50,9 @@ struct DrainBenchmark: Benchmark {
       lines.append(
         "round \(r + 1): queued in \(Stats.fixed(result.queueing)) s; baseline \(Stats.fixed(result.baseline, 3)) s"
           + " (\(Stats.whole(Double(n) / result.baseline))/s); drain \(Stats.fixed(result.drain, 3)) s"
-          + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline))")
+          + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline));"
+          + " CPU per write \(Stats.whole(result.baselineCPU / Double(n) * 1e6)) µs baseline,"
+          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain")
     }
     let baseline = Stats.median(rounds.map(\.baseline))
     let drain = Stats.median(rounds.map(\.drain))
@@ -56,6 +61,10 @@ struct DrainBenchmark: Benchmark {
     let met = ratio <= Self.target
     lines.append("median queueing: \(Stats.fixed(queueing)) s (\(Stats.whole(Double(n) / queueing)) writes/s, not timed against the target)")
     lines.append("median baseline: \(Stats.fixed(baseline, 3)) s, \(Stats.whole(Double(n) / baseline)) writes/s")
+    lines.append(
+      "median CPU per write (the whole process, instance included): baseline"
+        + " \(Stats.whole(Stats.median(rounds.map(\.baselineCPU)) / Double(n) * 1e6)) µs, drain"
+        + " \(Stats.whole(Stats.median(rounds.map(\.drainCPU)) / Double(n) * 1e6)) µs")
     lines.append("median drain:    \(Stats.fixed(drain, 3)) s, \(Stats.whole(Double(n) / drain)) writes/s")
     lines.append(
       "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(drain / baseline)));"
@@ -87,22 +96,23 @@ struct DrainBenchmark: Benchmark {
     let wires = try await copy.queue.all().map { Wire(body: Array($0.body.text.utf8), key: $0.idempotencyKey) }
     guard wires.count == n else { throw BenchFailure(message: "queued \(wires.count) writes, wanted \(n)") }
 
-    var baseline = 0.0
-    var drain = 0.0
+    var baseline = (seconds: 0.0, cpu: 0.0)
+    var drain = (seconds: 0.0, cpu: 0.0)
     if baselineFirst {
       settle()
-      baseline = try await runBaseline(wires)
+      baseline = try await Self.withCPU { try await runBaseline(wires) }
       settle()
-      drain = try await runDrain(copy, instance: drainInstance, writes: n)
+      drain = try await Self.withCPU { try await runDrain(copy, instance: drainInstance, writes: n) }
     } else {
       settle()
-      drain = try await runDrain(copy, instance: drainInstance, writes: n)
+      drain = try await Self.withCPU { try await runDrain(copy, instance: drainInstance, writes: n) }
       // The store's last checkpoint and its dirty pages are the drain's work, not the baseline's.
       copy.close()
       settle()
-      baseline = try await runBaseline(wires)
+      baseline = try await Self.withCPU { try await runBaseline(wires) }
     }
-    return Round(queueing: queueing, baseline: baseline, drain: drain)
+    return Round(
+      queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.
@@ -148,6 +158,21 @@ struct DrainBenchmark: Benchmark {
       throw BenchFailure(message: "the baseline's instance applied \(instance.appliedWrites.count) of \(wires.count)")
     }
     return elapsed
+  }
+
+  /// Runs a timed step and returns its figure with the CPU time the whole process spent meanwhile.
+  static func withCPU(_ body: () async throws -> Double) async throws -> (seconds: Double, cpu: Double) {
+    let before = processCPU()
+    let seconds = try await body()
+    return (seconds, processCPU() - before)
+  }
+
+  /// User plus system CPU time of this process so far, in seconds.
+  static func processCPU() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(usage.ru_utime) + s(usage.ru_stime)
   }
 
   /// Flushes dirty pages to disk before a timed step, so neither side pays for the other's writes.
