@@ -62,6 +62,20 @@ public struct Queue: Sendable {
     return (rows.map(\.write), rows.last?.seq ?? cursor)
   }
 
+  /// The writes that changed since `mark`, from the store's change log, for readers that follow
+  /// the whole queue (`watch --plain`): each call costs what changed, not the queue.
+  ///
+  /// Call it first with nil (before reading the queue): nothing is returned but where the log
+  /// stands. Then pass each answer's `mark` to the next call.
+  ///
+  /// - Returns: nil when the log cannot say what changed (a store made before it was kept, a
+  ///   mark so old its entries were pruned, or more changed writes than reading the whole
+  ///   queue costs): read the whole queue and call again with nil.
+  public func changed(since mark: Int?) async throws -> ChangedWrites? {
+    _ = try copy
+    return try await store.run { try $0.changed(since: mark) }
+  }
+
   /// Where a write sits now: its pane and its index there under the filter; nil when the
   /// queue no longer holds it or the filter hides it.
   public func position(of id: String, filter: String? = nil) async throws -> (pane: QueuePane, index: Int)? {

@@ -31,6 +31,9 @@ public protocol QueueSource: Sendable {
   func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
   /// Where a write sits now: its pane and its index there under the filter, nil when it left.
   func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)?
+  /// The writes changed since `mark` (nil: none, and where the log stands), or nil when the
+  /// source cannot say and the whole queue must be read (``Queue/changed(since:)``).
+  func changed(since mark: Int?) async throws -> ChangedWrites?
 }
 
 extension QueueSource {
@@ -51,6 +54,9 @@ extension QueueSource {
     }
     return nil
   }
+
+  /// By default the source cannot say what changed: readers read the whole queue.
+  public func changed(since mark: Int?) async throws -> ChangedWrites? { nil }
 
   /// By default, pages by offset (the cursor is the offset); a working copy pages by send order.
   public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {

@@ -5,6 +5,10 @@ extension VerdictsApp {
   /// appeared or left, on every change (at most ten reads a second), until the stream ends
   /// or the task is cancelled. No curses.
   ///
+  /// After the first read, each read asks the source what changed since the last
+  /// (``QueueSource/changed(since:)``), so it costs what changed, not the queue; where the source
+  /// cannot say, the whole queue is read and compared again.
+  ///
   /// - Parameters:
   ///   - emit: called with each line (no newline).
   ///   - clock: the time printed on each line.
@@ -14,7 +18,24 @@ extension VerdictsApp {
   ) async {
     var known: [String: String] = [:]
     var order: [String] = []
-    func compare() async {
+    /// Prints the write's line when it differs from the one printed last.
+    func show(_ w: QueuedWrite, time: String) {
+      let print = PlainFormatter.line(w, time: "")
+      if known[w.id] != print {
+        if known[w.id] == nil { order.append(w.id) }
+        known[w.id] = print
+        emit(PlainFormatter.line(w, time: time))
+      }
+    }
+    /// Prints that the writes left, for those printed before.
+    func leave(_ ids: Set<String>, time: String) {
+      for id in order where ids.contains(id) {
+        known[id] = nil
+        emit(PlainFormatter.gone(id, time: time))
+      }
+      order.removeAll { ids.contains($0) }
+    }
+    func compareAll() async {
       let time = clock()
       var seen = Set<String>()
       // Pane by pane, a batch at a time, each line compared as it is read: bodies and answers
@@ -25,12 +46,7 @@ extension VerdictsApp {
           guard let batch = try? await source.summaries(pane, cursor: cursor, limit: 2_000) else { return }
           for w in batch.writes {
             seen.insert(w.id)
-            let print = PlainFormatter.line(w, time: "")
-            if known[w.id] != print {
-              if known[w.id] == nil { order.append(w.id) }
-              known[w.id] = print
-              emit(PlainFormatter.line(w, time: time))
-            }
+            show(w, time: time)
           }
           if batch.writes.count < 2_000 { break }
           cursor = batch.next
@@ -44,11 +60,28 @@ extension VerdictsApp {
           _ = try await source.write(id)
         } catch QueueError.notFound {
           gone.insert(id)
-          known[id] = nil
-          emit(PlainFormatter.gone(id, time: time))
         } catch {}
       }
-      order.removeAll { gone.contains($0) }
+      leave(gone, time: time)
+    }
+    // Where the change log stands before the first read: whatever changes from here is read again.
+    var mark = (try? await source.changed(since: nil))?.mark
+    func compare() async {
+      if let since = mark {
+        do {
+          if let changed = try await source.changed(since: since) {
+            let time = clock()
+            for w in changed.writes { show(w, time: time) }
+            leave(Set(changed.gone), time: time)
+            mark = changed.mark
+            return
+          }
+        } catch {
+          return
+        }
+      }
+      mark = (try? await source.changed(since: nil))?.mark
+      await compareAll()
     }
     // Bursts of changes collapse into one pending read (a buffer of one tick).
     let (ticks, tick) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -58,7 +91,7 @@ extension VerdictsApp {
       tick.finish()
     }
     defer { listener.cancel() }
-    await compare()
+    await compareAll()
     var last = ContinuousClock.now
     for await _ in ticks {
       if Task.isCancelled { break }

@@ -22,6 +22,11 @@ extension WorkingCopy: QueueSource {
     try await queue.summaries(pane, cursor: cursor, limit: limit)
   }
 
+  /// The writes changed since `mark`, from the store's change log.
+  public func changed(since mark: Int?) async throws -> ChangedWrites? {
+    try await queue.changed(since: mark)
+  }
+
   /// Where a write sits, from one indexed count in the store (no paging).
   public func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)? {
     try await queue.position(of: id, filter: filter).map { ($0.pane, $0.index) }

@@ -71,3 +71,74 @@ import Testing
     core.stop()
   }
 }
+
+/// A real working copy, counting how often the whole queue is read pane by pane.
+struct CountingSource: QueueSource {
+  let copy: WorkingCopy
+  let wholeReads = Counter()
+
+  final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+  }
+
+  var handle: Handle { copy.handle }
+  var instanceURL: String? { copy.instanceURL }
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
+    try await copy.page(pane, offset: offset, limit: limit, filter: filter)
+  }
+  func status() async throws -> Status { try await copy.status() }
+  func write(_ id: String) async throws -> QueuedWrite { try await copy.write(id) }
+  func release(_ id: String) async throws -> Bool { try await copy.release(id) }
+  func release(reason: BlockedReason) async throws -> Int { try await copy.release(reason: reason) }
+  func withdraw(_ id: String) async throws -> Bool { try await copy.withdraw(id) }
+  func discard(_ id: String) async throws -> Bool { try await copy.discard(id) }
+  func takeAnswered() async throws -> [QueuedWrite] { try await copy.takeAnswered() }
+  func forgetAnswered(ids: [String]) async throws -> Int { try await copy.forgetAnswered(ids: ids) }
+  func drain() async throws -> DrainReport { try await copy.drain() }
+  func useKey(_ key: String) async throws { try await copy.useKey(key) }
+  func changes() -> AsyncStream<Change> { copy.changes() }
+  func updates() -> AsyncStream<Update> { copy.updates() }
+  func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
+    if cursor == 0 && pane == .waiting { wholeReads.add() }
+    return try await copy.summaries(pane, cursor: cursor, limit: limit)
+  }
+  func changed(since mark: Int?) async throws -> ChangedWrites? { try await copy.changed(since: mark) }
+}
+
+@Suite struct WatchPlainStoreTests {
+  @Test func afterItsFirstReadWatchPlainReadsOnlyWhatChangedNotTheWholeQueue() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let writer = try await WorkingCopy.open(store: url, server: nil)
+    defer { writer.close() }
+    for _ in 0..<5 { _ = try await writer.createItem(type: "note", properties: .object([])) }
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let source = CountingSource(copy: reader)
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: source, emit: { lines.add($0) }, clock: { "T" }) }
+    defer { watcher.cancel() }
+    try await Self.waitFor { lines.all.count == 5 }
+    #expect(source.wholeReads.value == 1)
+    var added: [String] = []
+    for _ in 0..<3 {
+      added.append(try await writer.createItem(type: "note", properties: .object([])).id)
+      try await Task.sleep(nanoseconds: 150_000_000)
+    }
+    try await Self.waitFor { lines.all.count == 8 }
+    let all = lines.all
+    #expect(all.count == 8, "\(all)")
+    #expect(all.suffix(3).map { $0.split(separator: " ")[1] }.map(String.init) == added)
+    #expect(all.suffix(3).allSatisfy { $0.contains(" create_item ") && $0.contains(" queued ") })
+    // Each change was read from the store's change log, not by reading every pane again.
+    #expect(source.wholeReads.value == 1)
+  }
+
+  static func waitFor(_ condition: () -> Bool) async throws {
+    let start = Date()
+    while !condition(), Date().timeIntervalSince(start) < 5 { try await Task.sleep(nanoseconds: 20_000_000) }
+  }
+}

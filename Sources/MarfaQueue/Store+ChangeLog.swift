@@ -1,0 +1,37 @@
+/// Reading the change log (``StoreSchema/changeLog``).
+extension SQLite {
+  /// More distinct writes than this after a mark are read faster by reading the whole queue.
+  static let changedWritesLimit = 20_000
+
+  /// Whether the store keeps its change log.
+  func hasChangeLog() throws -> Bool {
+    try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'change_log'") == 1
+  }
+
+  /// The writes changed after `mark` (with nil, nothing, and where the log stands now); nil when
+  /// the log cannot say: the store keeps none, the entries after `mark` were pruned, or more
+  /// writes changed than ``changedWritesLimit``.
+  func changed(since mark: Int?) throws -> ChangedWrites? {
+    guard try hasChangeLog() else { return nil }
+    let newest = try scalar("SELECT coalesce(max(n), 0) FROM change_log") ?? 0
+    guard let mark else { return ChangedWrites(writes: [], gone: [], mark: newest) }
+    if mark == newest { return ChangedWrites(writes: [], gone: [], mark: newest) }
+    // A mark past the newest entry is from another log; one before the oldest kept was pruned.
+    let oldest = try scalar("SELECT coalesce(min(n), 0) FROM change_log") ?? 0
+    guard mark < newest, oldest <= mark + 1 else { return nil }
+    let ids = try rows(
+      "SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?",
+      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]) { $0.text(0) ?? "" }
+    guard ids.count <= SQLite.changedWritesLimit else { return nil }
+    var found: [(Int, QueuedWrite)] = []
+    var gone: [String] = []
+    for id in ids {
+      let row = try rows("SELECT \(SQLite.summaryColumns) FROM queue WHERE id = ?", [.text(id)]) { r in
+        (r.int(29) ?? 0, SQLite.write(from: r))
+      }
+      if let row = row.first { found.append(row) } else { gone.append(id) }
+    }
+    found.sort { $0.0 < $1.0 }
+    return ChangedWrites(writes: found.map(\.1), gone: gone.sorted(), mark: newest)
+  }
+}

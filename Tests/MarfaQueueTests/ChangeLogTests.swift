@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import MarfaQueue
+
+/// The change log the store keeps by triggers (StoreSchema.changeLog): which writes changed
+/// after a mark, which left, and when the log cannot say (pruned, too many, an older store).
+@Suite struct ChangeLogTests {
+  @Test func theLogNamesTheWritesChangedAfterAMarkInSendOrderAndThoseThatLeft() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    var ids: [String] = []
+    for i in 0..<4 {
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+    }
+    let start = try #require(try await copy.queue.changed(since: nil))
+    #expect(start.writes.isEmpty && start.gone.isEmpty)
+    // Nothing since the mark: nothing named, the mark stays.
+    #expect(try await copy.queue.changed(since: start.mark) == ChangedWrites(writes: [], gone: [], mark: start.mark))
+
+    try await copy.forceVerdict(ids[2], .accepted)
+    try await copy.forceVerdict(ids[0], .blocked(reason: .keySpent, refusal: nil))
+    try await copy.forceVerdict(ids[3], .accepted)
+    let fifth = try await copy.createItem(type: "note", properties: .object([]))
+    #expect(try await copy.queue.forgetAnswered(ids: [ids[3]]) == 1)
+
+    let changed = try #require(try await copy.queue.changed(since: start.mark))
+    // In send order, as the queue holds them now, without bodies; each once.
+    #expect(changed.writes.map(\.id) == [ids[0], ids[2], fifth.id])
+    #expect(changed.writes[0].verdict == .blocked(reason: .keySpent, refusal: nil))
+    #expect(changed.writes[1].verdict == .accepted)
+    #expect(changed.writes.allSatisfy { $0.body == .object([]) })
+    #expect(changed.gone == [ids[3]])
+    #expect(changed.mark > start.mark)
+    // Read from the new mark: nothing more.
+    let again = try #require(try await copy.queue.changed(since: changed.mark))
+    #expect(again.writes.isEmpty && again.gone.isEmpty)
+  }
+
+  @Test func aMarkWhoseEntriesWerePrunedOrThatIsFromAnotherLogAsksForAWholeRead() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    _ = try await copy.createItem(type: "note", properties: .object([]))
+    let start = try #require(try await copy.queue.changed(since: nil))
+    // More entries than are kept: the prune drops those right after the mark.
+    let count = StoreSchema.changeLogKept + StoreSchema.changeLogPruneEvery * 2
+    try await copy.store.run { db in
+      try db.transaction(durable: false) {
+        try db.query(
+          "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?) INSERT INTO change_log (id) SELECT 'x' FROM k",
+          [.int(count)])
+      }
+    }
+    let kept = try await copy.store.run { try $0.scalar("SELECT count(*) FROM change_log") ?? 0 }
+    #expect(kept >= StoreSchema.changeLogKept && kept < StoreSchema.changeLogKept + StoreSchema.changeLogPruneEvery)
+    #expect(try await copy.queue.changed(since: start.mark) == nil)
+    // A mark past the newest entry does not come from this log.
+    let now = try #require(try await copy.queue.changed(since: nil))
+    #expect(now.mark == start.mark + count)
+    #expect(try await copy.queue.changed(since: now.mark + 10) == nil)
+    // From the newest mark, the log follows again.
+    _ = try await copy.createItem(type: "note", properties: .object([]))
+    #expect(try await copy.queue.changed(since: now.mark)?.writes.count == 1)
+  }
+
+  @Test func moreChangedWritesThanAWholeReadCostsAsksForAWholeRead() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    let start = try #require(try await copy.queue.changed(since: nil))
+    try await copy.store.run { db in
+      try db.transaction(durable: false) {
+        try db.query(
+          "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?) INSERT INTO change_log (id) SELECT 'w-' || i FROM k",
+          [.int(SQLite.changedWritesLimit + 1)])
+      }
+    }
+    #expect(try await copy.queue.changed(since: start.mark) == nil)
+  }
+
+  @Test func aStoreMadeBeforeTheLogWasKeptIsReadWholeThenGetsItFromItsWriter() async throws {
+    let t = TestStore()
+    do {
+      let copy = try await t.open()
+      _ = try await copy.createItem(type: "note", properties: .object([]))
+      copy.close()
+    }
+    // As an earlier build made it: no log, no triggers.
+    var db: OpaquePointer?
+    sqlite3_open(t.url.path, &db)
+    sqlite3_exec(
+      db,
+      "DROP TRIGGER queue_log_insert; DROP TRIGGER queue_log_update; DROP TRIGGER queue_log_delete; DROP TRIGGER change_log_prune; DROP TABLE change_log;",
+      nil, nil, nil)
+    sqlite3_close(db)
+    let reader = try await WorkingCopy.openReader(store: t.url)
+    #expect(try await reader.queue.changed(since: nil) == nil)
+    reader.close()
+    let writer = try await t.open()
+    defer { writer.close() }
+    let start = try #require(try await writer.queue.changed(since: nil))
+    let added = try await writer.createItem(type: "note", properties: .object([]))
+    #expect(try await writer.queue.changed(since: start.mark)?.writes.map(\.id) == [added.id])
+  }
+}
