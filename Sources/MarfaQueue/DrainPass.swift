@@ -58,7 +58,7 @@ struct DrainPass {
     let owed = try store.runSync { db in
       try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
     }
-    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") ?? 0 }
+    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE pane = 0") ?? 0 }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
@@ -155,11 +155,23 @@ struct DrainPass {
   /// Re-reads the write (an earlier answer in this pass may have settled or moved it), decides
   /// what to do with it and, when it goes, marks it sent: one trip to the store per write
   /// instead of three (re-read, readiness, mark).
+  ///
+  /// `known` is the write as the pass's batch read it. Until its turn, a pass changes an
+  /// unanswered write only by answering it (its verdict) or by moving it onto a create's version
+  /// (its version and body), so only those are read again, and the whole write only when it
+  /// moved: no body parsed twice.
   static func plan(
-    _ id: String, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String,
+    _ known: QueuedWrite, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String,
     marking: Bool = true, in db: SQLite
   ) throws -> Plan {
-    guard let w = try db.write(id: id), w.verdict == nil else { return .gone }
+    guard let standing = try db.standing(of: known.id), !standing.answered else { return .gone }
+    let w: QueuedWrite
+    if standing.baseVersion == known.baseVersion {
+      w = known
+    } else {
+      guard let moved = try db.write(id: known.id), moved.verdict == nil else { return .gone }
+      w = moved
+    }
     // Readiness: held, refused with its dependency, or free.
     switch try readiness(w, setAside: setAside, in: db) {
     case .held:
@@ -220,7 +232,7 @@ struct DrainPass {
     } else {
       try payOwed()
       plan = try store.runSync { db in
-        try DrainPass.plan(w0.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+        try DrainPass.plan(w0, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
       }
     }
     primed = nil
@@ -262,7 +274,7 @@ struct DrainPass {
       try owed?.work(db)
       guard let next, DrainPass.independent(next, of: w) else { return nil }
       return try DrainPass.plan(
-        next.id, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
+        next, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
         marking: false, in: db)
     }
     if let owed { copy.hub.send(.answered(owed.verdict)) }

@@ -121,14 +121,15 @@ final class SQLite {
         defer { try? beginGroup() }
         return try transaction(durable: true, body)
       }
-      try execute("SAVEPOINT step")
+      // Prepared once and kept: a drain opens one per write.
+      try query("SAVEPOINT step")
       do {
         let result = try body()
-        try execute("RELEASE step")
+        try query("RELEASE step")
         return result
       } catch {
-        try? execute("ROLLBACK TO step")
-        try? execute("RELEASE step")
+        try? query("ROLLBACK TO step")
+        try? query("RELEASE step")
         throw error
       }
     }

@@ -93,7 +93,7 @@ extension SQLite {
 
   /// Ids of the writes blocked for `reason`, in send order.
   func blocked(for reason: BlockedReason) throws -> [String] {
-    try rows("SELECT id FROM queue WHERE verdict = 'blocked' AND reason = ? ORDER BY seq", [.text(reason.rawValue)]) {
+    try rows("SELECT id FROM queue WHERE pane = 2 AND reason = ? ORDER BY seq", [.text(reason.rawValue)]) {
       $0.text(0) ?? ""
     }
   }

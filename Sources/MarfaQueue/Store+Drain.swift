@@ -3,14 +3,24 @@ extension SQLite {
   /// The unanswered writes after `seq`, in send order, a batch at a time.
   func unanswered(after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
     try rows(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE verdict IS NULL AND seq > ? ORDER BY seq LIMIT ?",
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE pane = 0 AND seq > ? ORDER BY seq LIMIT ?",
       [.int(seq), .int(limit)]
     ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
   }
 
+  /// Whether the write still has no verdict, with what a pass may change of an unanswered write
+  /// (its version and body, when a create before it was answered); nil when it is gone.
+  func standing(of id: String) throws -> (answered: Bool, baseVersion: Int?)? {
+    var out: (Bool, Int?)?
+    try query("SELECT verdict IS NOT NULL, base_version FROM queue WHERE id = ?", [.text(id)]) { r in
+      out = (r.int(0) == 1, r.int(1))
+    }
+    return out
+  }
+
   /// Puts self-clearing blocks (`credential_refused`) back to no verdict, under the same key.
   func unblockSelfClearing() throws {
-    try query("UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL WHERE verdict = 'blocked' AND reason = 'credential_refused'")
+    try query("UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL WHERE pane = 2 AND reason = 'credential_refused'")
     try query("UPDATE queue SET waiting = 0 WHERE waiting = 1")
   }
 
@@ -69,7 +79,7 @@ extension SQLite {
   /// awaiting_dependency`, which is not unanswered.
   func parkAll(refusal: Refusal) throws -> Int {
     try query(
-      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE verdict IS NULL AND waiting = 0",
+      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE pane = 0 AND waiting = 0",
       [.text(refusal.wireJSON.text)])
     return changes
   }
@@ -77,7 +87,7 @@ extension SQLite {
   /// Blocks every unanswered create naming `source`; returns their ids.
   func blockSource(_ source: String, refusal: Refusal) throws -> [String] {
     let ids = try rows(
-      "SELECT id FROM queue WHERE verdict IS NULL AND kind = 'create_item' AND json_extract(payload, '$.source') = ?",
+      "SELECT id FROM queue WHERE pane = 0 AND kind = 'create_item' AND json_extract(payload, '$.source') = ?",
       [.text(source)]) { $0.text(0) ?? "" }
     for id in ids {
       try query("UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE id = ?",

@@ -46,7 +46,6 @@ enum StoreSchema {
         ) VIRTUAL
       );
       CREATE INDEX queue_pane ON queue (pane, seq);
-      CREATE INDEX queue_verdict ON queue (verdict, seq);
       CREATE INDEX queue_item ON queue (item_id, seq);
       CREATE INDEX queue_edge ON queue (edge_id, seq);
       CREATE INDEX queue_follows ON queue (follows);
@@ -116,11 +115,16 @@ enum StoreSchema {
   /// How often (in entries) the log is pruned.
   static let changeLogPruneEvery = 4_096
 
-  /// Adds what a store made by an earlier build lacks (the pane counts, the change log); best
-  /// effort, in one transaction: a store that cannot be written (read-only file, full disk)
-  /// stays as it was and is read the slower way.
+  /// Adds what a store made by an earlier build lacks (the pane counts, the change log) and drops
+  /// what it no longer keeps (the verdict index); best effort, in one transaction: a store that
+  /// cannot be written (read-only file, full disk) stays as it was and is read the slower way.
   static func upgrade(_ db: SQLite) {
     var missing: [String] = []
+    // Stores made before 2026-11-30 kept a second index by verdict; `queue_pane` serves every
+    // read it served, and each verdict paid to keep both.
+    if (try? db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'queue_verdict'")) == 1 {
+      missing.append("DROP INDEX queue_verdict;")
+    }
     if (try? db.hasPaneCounts()) == false { missing.append(paneCounts) }
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
     guard !missing.isEmpty else { return }

@@ -45,10 +45,10 @@ extension WorkingCopy {
     try await store.run { db in
       try db.transaction(durable: true) {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
-        let beneath = Set(try db.rows("SELECT DISTINCT item_id FROM queue WHERE verdict IS NULL AND item_id IS NOT NULL", []) {
+        let beneath = Set(try db.rows("SELECT DISTINCT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL", []) {
           $0.text(0) ?? ""
         })
-        try db.query("DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE verdict IS NULL AND item_id IS NOT NULL)")
+        try db.query("DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL)")
         for row in filled {
           guard let id = row["id"]?.stringValue, !beneath.contains(id) else { continue }
           try db.takeRow(kind: "item", row)

@@ -105,3 +105,33 @@ import Testing
     #expect(try await writer.queue.changed(since: start.mark)?.writes.map(\.id) == [added.id])
   }
 }
+
+/// What a writer changes in a store made by an earlier build, when it opens it.
+@Suite struct StoreUpgradeTests {
+  @Test func theOldVerdictIndexIsDroppedByTheWriterAndEveryReadStillAnswers() async throws {
+    let t = TestStore()
+    var ids: [String] = []
+    do {
+      let copy = try await t.open()
+      for _ in 0..<3 { ids.append(try await copy.createItem(type: "note", properties: .object([])).id) }
+      try await copy.forceVerdict(ids[1], .blocked(reason: .keySpent, refusal: nil))
+      copy.close()
+    }
+    // As an earlier build made it: a second index by verdict.
+    var db: OpaquePointer?
+    sqlite3_open(t.url.path, &db)
+    sqlite3_exec(db, "CREATE INDEX queue_verdict ON queue (verdict, seq);", nil, nil, nil)
+    sqlite3_close(db)
+    let writer = try await t.open()
+    defer { writer.close() }
+    let indexes = try await writer.store.run { db in
+      try db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'queue'", []) { $0.text(0) ?? "" }
+    }
+    #expect(!indexes.contains("queue_verdict"))
+    #expect(indexes.contains("queue_pane"))
+    #expect(try await writer.queue.counts() == QueueCounts(waiting: 2, blocked: 1))
+    #expect(try await writer.queue.page(.blocked, offset: 0, limit: 5).writes.map(\.id) == [ids[1]])
+    #expect(try await writer.queue.release(reason: .keySpent) == 1)
+    #expect(try await writer.queue.counts() == QueueCounts(waiting: 3))
+  }
+}
