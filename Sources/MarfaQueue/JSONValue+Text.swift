@@ -105,7 +105,12 @@ struct JSONParser {
   var atEnd: Bool { index >= bytes.count }
 
   mutating func skipSpace() {
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
   }
 
   mutating func parseValue(depth: Int) -> JSONValue? {
@@ -123,10 +128,12 @@ struct JSONParser {
     }
   }
 
-  mutating func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
-    let w = Array(word.utf8)
-    guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { return nil }
-    index += w.count
+  mutating func literal(_ word: StaticString, _ value: JSONValue) -> JSONValue? {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return nil }
+    let matches = word.withUTF8Buffer { w in (0..<count).allSatisfy { bytes[index + $0] == w[$0] } }
+    guard matches else { return nil }
+    index += count
     return value
   }
 
@@ -169,7 +176,19 @@ struct JSONParser {
 
   mutating func parseString() -> String? {
     index += 1
-    var raw: [UInt8] = []
+    // Most strings hold no escape: read up to the closing quote and decode the bytes once.
+    let start = index
+    while index < bytes.count {
+      let b = bytes[index]
+      if b == UInt8(ascii: "\\") { break }
+      if b < 0x20 { return nil }
+      if b == UInt8(ascii: "\"") {
+        index += 1
+        return String(validating: bytes[start..<index - 1], as: UTF8.self)
+      }
+      index += 1
+    }
+    var raw = Array(bytes[start..<index])
     while index < bytes.count {
       let b = bytes[index]
       if b == UInt8(ascii: "\"") {
@@ -252,7 +271,7 @@ struct JSONParser {
       guard index < bytes.count, (0x30...0x39).contains(bytes[index]) else { return nil }
       while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
     }
-    guard let text = String(bytes: bytes[start..<index], encoding: .ascii), let n = Double(text) else { return nil }
+    guard let n = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
     return .number(n)
   }
 }

@@ -24,4 +24,19 @@ import Testing
     #expect(object.text == #"{"k\"ey":"v\u0001","n":3,"a":[true,null]}"#)
     #expect(JSONValue.parse(Array(object.text.utf8)) == object)
   }
+
+  @Test func theReaderTakesWhatJSONAllowsAndRefusesWhatItDoesNot() {
+    func parse(_ text: String) -> JSONValue? { JSONValue.parse(Array(text.utf8)) }
+    #expect(parse(#" {"a" : "plain", "b":"esc\"aped\\\n", "c":"\u00e9\ud83d\ude42/\/"} "#)
+      == .object([("a", .string("plain")), ("b", .string("esc\"aped\\\n")), ("c", .string("é🙂//"))]))
+    #expect(parse("[true,false,null,-0.5e+3,0,12,1E2]")
+      == .array([.bool(true), .bool(false), .null, .number(-500), .number(0), .number(12), .number(100)]))
+    #expect(parse(#""版本 réessayez""#) == .string("版本 réessayez"))
+    for bad in ["tru", "nul", "[1,]", "{\"a\"}", "\"raw\u{01}control\"", #""\ud83d""#, #""\x""#, "-", "1.", "1e", "\"open"] {
+      #expect(parse(bad) == nil, "\(bad.debugDescription)")
+    }
+    // Bytes that are not UTF-8 inside a string are refused, with or without escapes before them.
+    #expect(JSONValue.parse([0x22, 0xFF, 0x22]) == nil)
+    #expect(JSONValue.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) == nil)
+  }
 }
