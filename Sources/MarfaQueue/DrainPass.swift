@@ -333,7 +333,7 @@ struct DrainPass {
   /// Stores a verdict reached in this pass and lists it in the report.
   mutating func settle(
     _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool = true, answer: String? = nil,
-    replayed: Bool = false, row: JSONValue? = nil
+    replayed: Bool = false, row: AnsweredRow? = nil
   ) async throws {
     try store.runSync { db in
       try DrainPass.store(
@@ -346,14 +346,14 @@ struct DrainPass {
   /// writes queued at version 0 behind an answered create moved onto its version.
   static func store(
     _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool, answer: String?,
-    replayed: Bool, row: JSONValue?, in db: SQLite
+    replayed: Bool, row: AnsweredRow?, in db: SQLite
   ) throws {
     try db.transaction(durable: false) {
       try db.recordVerdict(
         id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed, clearFailure: clearFailure)
       if let row {
-        try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row)
-        if w.kind == .createItem, let id = row["id"]?.stringValue, let version = row["version"]?.intValue {
+        try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row.value, text: row.text)
+        if w.kind == .createItem, let id = row.value["id"]?.stringValue, let version = row.value["version"]?.intValue {
           try db.moveOntoAnsweredCreate(item: id, version: version)
         }
       }

@@ -6,6 +6,17 @@ extension JSONValue {
     parse(Array(text.utf8))
   }
 
+  /// Parses UTF-8 JSON bytes like ``parse(_:)``, and says where each member's value of a
+  /// top-level object lies in them (for a name given twice, the last, as the subscript reads it).
+  static func parseKeepingMembers(_ bytes: [UInt8]) -> (value: JSONValue, members: [String: Range<Int>])? {
+    var parser = JSONParser(bytes)
+    parser.memberRanges = [:]
+    guard let value = parser.parseValue(depth: 0) else { return nil }
+    parser.skipSpace()
+    guard parser.atEnd else { return nil }
+    return (value, parser.memberRanges ?? [:])
+  }
+
   /// Parses UTF-8 JSON bytes, keeping object member order; nil when they are not one JSON value.
   public static func parse<C: Collection>(_ bytes: C) -> JSONValue? where C.Element == UInt8 {
     var parser = JSONParser(Array(bytes))
@@ -99,6 +110,8 @@ struct JSONParser {
   let bytes: [UInt8]
   var index = 0
   static let maxDepth = 256
+  /// When set, where each member's value of the top-level object lies in `bytes`.
+  var memberRanges: [String: Range<Int>]?
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -148,7 +161,10 @@ struct JSONParser {
       skipSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
       index += 1
+      skipSpace()
+      let start = index
       guard let value = parseValue(depth: depth + 1) else { return nil }
+      if depth == 0, memberRanges != nil { memberRanges?[key] = start..<index }
       members.append((key, value))
       skipSpace()
       guard index < bytes.count else { return nil }

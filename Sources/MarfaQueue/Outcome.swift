@@ -1,7 +1,7 @@
 /// How the drain reads one answer (contract 3.3, in its order of checks).
 enum Outcome: Sendable {
   /// A success verdict, with the row the answer carried (if any) and whether it was replayed.
-  case success(Verdict, row: JSONValue?, replayed: Bool)
+  case success(Verdict, row: AnsweredRow?, replayed: Bool)
   /// The instance refused the write.
   case refused(Refusal)
   /// The write is blocked; the pass goes on.
@@ -39,7 +39,8 @@ enum Outcome: Sendable {
     if (300..<400).contains(status) {
       return .redirect(status: status, location: a.header("Location"))
     }
-    let envelope = a.json
+    let parsed = JSONValue.parseKeepingMembers(a.body)
+    let envelope = parsed?.value
     let code = envelope?["error"]?["code"]?.stringValue
     let details = envelope?["error"]?["details"]
     if status == 401 {
@@ -72,20 +73,26 @@ enum Outcome: Sendable {
     if !success {
       return .counted("the instance answered \(status)")
     }
-    return readSuccess(a, json: envelope, for: write)
+    return readSuccess(a, json: envelope, members: parsed?.members ?? [:], for: write)
   }
 
   /// Reads a 2xx by the door's own shape; an unreadable one is counted.
-  static func readSuccess(_ a: HTTPAnswer, json parsed: JSONValue?, for w: QueuedWrite) -> Outcome {
+  static func readSuccess(
+    _ a: HTTPAnswer, json parsed: JSONValue?, members: [String: Range<Int>], for w: QueuedWrite
+  ) -> Outcome {
     guard let json = parsed, case .object = json else { return .counted("the answer could not be read") }
+    /// The member as the instance sent it.
+    func carried(_ name: String, _ value: JSONValue) -> AnsweredRow {
+      AnsweredRow(value: value, text: members[name].map { String(decoding: a.body[$0], as: UTF8.self) } ?? value.text)
+    }
     let replayed = a.header("Idempotency-Replayed")?.lowercased() == "true" || json["acknowledged"]?.boolValue == true
-    var row: JSONValue?
+    var row: AnsweredRow?
     switch w.kind {
     case .createItem, .updateItem, .restoreItem, .transitionItem:
       guard let item = json["item"], item["id"]?.stringValue != nil else {
         return .counted("the answer carried no item")
       }
-      row = item
+      row = carried("item", item)
       if w.kind == .createItem, json["acknowledged"]?.boolValue == true, item["state"]?.stringValue == "trashed" {
         return .refused(Refusal(reason: "trashed", trashed: true))
       }
@@ -95,7 +102,7 @@ enum Outcome: Sendable {
       }
     case .createEdge, .updateEdge:
       guard let edge = json["edge"], edge["id"]?.stringValue != nil else { return .counted("the answer carried no edge") }
-      row = edge
+      row = carried("edge", edge)
     case .replaceMetadata, .mergeMetadata, .addTag, .removeTag:
       guard case .object = json["metadata"] ?? .null else { return .counted("the answer carried no metadata") }
     case .writeExtension, .deleteExtension:

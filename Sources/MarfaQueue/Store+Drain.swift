@@ -106,9 +106,11 @@ extension SQLite {
       """, [.int(version), .int(version), .text(item)])
   }
 
-  /// Takes a row the instance answered with into the copy.
-  func takeRow(kind: String, _ row: JSONValue) throws {
+  /// Takes a row the instance answered with into the copy; `text`, when given, is the row's
+  /// JSON text as the instance sent it, stored instead of writing the value again.
+  func takeRow(kind: String, _ row: JSONValue, text: String? = nil) throws {
     guard let id = row["id"]?.stringValue else { return }
-    try putRow(kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row)
+    try putRow(
+      kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row, bodyText: text)
   }
 }

@@ -9,13 +9,14 @@ extension SQLite {
     return out
   }
 
-  /// Puts a row into the copy.
-  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue) throws {
+  /// Puts a row into the copy; `bodyText`, when given, is stored as the body (the same value as
+  /// the instance sent it), else `body` is written.
+  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil) throws {
     try query(
       """
       INSERT INTO rows (kind, id, version, state, body) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT(kind, id) DO UPDATE SET version = excluded.version, state = excluded.state, body = excluded.body
-      """, [.text(kind), .text(id), .of(version), .of(state), .text(body.text)])
+      """, [.text(kind), .text(id), .of(version), .of(state), .text(bodyText ?? body.text)])
   }
 
   /// The unanswered (or blocked or dead) create of this item or edge, which a write to it waits on.

@@ -120,7 +120,7 @@ enum StoreSchema {
   /// cannot be written (read-only file, full disk) stays as it was and is read the slower way.
   static func upgrade(_ db: SQLite) {
     var missing: [String] = []
-    // Stores made before 2026-11-30 kept a second index by verdict; `queue_pane` serves every
+    // Stores made by earlier builds kept a second index by verdict; `queue_pane` serves every
     // read it served, and each verdict paid to keep both.
     if (try? db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'queue_verdict'")) == 1 {
       missing.append("DROP INDEX queue_verdict;")

@@ -39,4 +39,20 @@ import Testing
     #expect(JSONValue.parse([0x22, 0xFF, 0x22]) == nil)
     #expect(JSONValue.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) == nil)
   }
+
+  @Test func theReaderSaysWhereEachTopLevelMemberLiesSoARowIsStoredAsItCame() throws {
+    let text = #"{ "acknowledged" : false, "item" :  {"id":"i-1","title":"caf\u00e9 \"x\"","n":[1, 2]} , "item":{"id":"i-2"}, "k":{"item":3} }"#
+    let bytes = Array(text.utf8)
+    let (value, members) = try #require(JSONValue.parseKeepingMembers(bytes))
+    #expect(value == JSONValue.parse(bytes))
+    // A name given twice: the last, as the subscript reads it.
+    let item = try #require(members["item"])
+    #expect(String(decoding: bytes[item], as: UTF8.self) == #"{"id":"i-2"}"#)
+    #expect(JSONValue.parse(Array(bytes[item])) == value["item"])
+    #expect(String(decoding: bytes[try #require(members["acknowledged"])], as: UTF8.self) == "false")
+    // Only the top level: the nested "item" is not a member of the answer.
+    #expect(String(decoding: bytes[try #require(members["k"])], as: UTF8.self) == #"{"item":3}"#)
+    #expect(members.count == 3)
+    #expect(JSONValue.parseKeepingMembers(Array("{\"item\":{}} x".utf8)) == nil)
+  }
 }
