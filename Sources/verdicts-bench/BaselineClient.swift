@@ -9,15 +9,28 @@ import Foundation
 /// MarfaQueue's `HTTPClient` is internal and no public call sends one request, so this is a copy
 /// of it configured the same way: an ephemeral URLSession, the same timeouts, at most 4
 /// connections per host, no cache, no cookies, redirects not followed; the same headers
-/// (`Accept`, `Authorization: Bearer`, `Content-Type`, `Idempotency-Key`); the answer's headers
-/// folded into a dictionary as the drain's client does. Requests go one at a time, each awaiting
-/// its answer, as the drain sends them.
+/// (`Accept`, `Authorization: Bearer`, `Content-Type`, `Idempotency-Key`); the answer delivered
+/// the same way (``Delivery/completionHandler``) and its headers folded into a dictionary as the
+/// drain's client does. Requests go one at a time, each awaiting its answer, as the drain sends
+/// them.
 final class BaselineClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+  /// How the answer comes back from URLSession.
+  enum Delivery {
+    /// `dataTask(with:completionHandler:)`, as MarfaQueue's `HTTPClient` receives it (its async
+    /// `data(for:)` can deadlock FoundationNetworking when the waiting task is cancelled).
+    case completionHandler
+    /// URLSession's async `data(for:)`, which skips the session's delegate queue: not the
+    /// drain's path, printed for reference.
+    case asyncData
+  }
+
   private var session: URLSession!
   let timeout: TimeInterval
+  let delivery: Delivery
 
-  init(timeout: TimeInterval) {
+  init(timeout: TimeInterval, delivery: Delivery = .completionHandler) {
     self.timeout = timeout
+    self.delivery = delivery
     super.init()
     let config = URLSessionConfiguration.ephemeral
     config.timeoutIntervalForRequest = timeout
@@ -42,7 +55,25 @@ final class BaselineClient: NSObject, URLSessionTaskDelegate, @unchecked Sendabl
     if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     if let body { request.httpBody = Data(body) }
-    let (data, response) = try await session.data(for: request)
+    let data: Data
+    let response: URLResponse
+    switch delivery {
+    case .asyncData:
+      (data, response) = try await session.data(for: request)
+    case .completionHandler:
+      let session = self.session!
+      (data, response) = try await withCheckedThrowingContinuation { continuation in
+        session.dataTask(with: request) { data, response, error in
+          if let error {
+            continuation.resume(throwing: error)
+          } else if let response {
+            continuation.resume(returning: (data ?? Data(), response))
+          } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+          }
+        }.resume()
+      }
+    }
     guard let http = response as? HTTPURLResponse else { throw BenchFailure(message: "the answer was not HTTP") }
     var fields: [String: String] = [:]
     for (k, v) in http.allHeaderFields {

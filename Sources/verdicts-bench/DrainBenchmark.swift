@@ -24,6 +24,8 @@ struct DrainBenchmark: Benchmark {
     /// The process's CPU time (user + system, every thread) while each side ran.
     var baselineCPU: Double
     var drainCPU: Double
+    /// The same requests through URLSession's async `data(for:)` (not the drain's path).
+    var asyncData: Double
   }
 
   /// A queued write as it goes on the wire.
@@ -52,7 +54,7 @@ struct DrainBenchmark: Benchmark {
           + " (\(Stats.whole(Double(n) / result.baseline))/s); drain \(Stats.fixed(result.drain, 3)) s"
           + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline));"
           + " CPU per write \(Stats.whole(result.baselineCPU / Double(n) * 1e6)) µs baseline,"
-          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain")
+          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain; async data(for:) \(Stats.fixed(result.asyncData, 3)) s")
     }
     let baseline = Stats.median(rounds.map(\.baseline))
     let drain = Stats.median(rounds.map(\.drain))
@@ -66,6 +68,11 @@ struct DrainBenchmark: Benchmark {
         + " \(Stats.whole(Stats.median(rounds.map(\.baselineCPU)) / Double(n) * 1e6)) µs, drain"
         + " \(Stats.whole(Stats.median(rounds.map(\.drainCPU)) / Double(n) * 1e6)) µs")
     lines.append("median drain:    \(Stats.fixed(drain, 3)) s, \(Stats.whole(Double(n) / drain)) writes/s")
+    let asyncData = Stats.median(rounds.map(\.asyncData))
+    lines.append(
+      "for reference, the same requests through URLSession's async data(for:) (not the drain's path):"
+        + " median \(Stats.fixed(asyncData, 3)) s, \(Stats.whole(Double(n) / asyncData)) writes/s;"
+        + " drain/that \(Stats.fixed(Stats.median(rounds.map { $0.drain / $0.asyncData })))")
     lines.append(
       "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(drain / baseline)));"
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
@@ -111,8 +118,11 @@ struct DrainBenchmark: Benchmark {
       settle()
       baseline = try await Self.withCPU { try await runBaseline(wires) }
     }
+    settle()
+    let asyncData = try await runBaseline(wires, delivery: .asyncData)
     return Round(
-      queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu)
+      queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu,
+      asyncData: asyncData)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.
@@ -134,11 +144,11 @@ struct DrainBenchmark: Benchmark {
   }
 
   /// The same requests through the same client stack with no queue, one at a time.
-  func runBaseline(_ wires: [Wire]) async throws -> Double {
+  func runBaseline(_ wires: [Wire], delivery: BaselineClient.Delivery = .completionHandler) async throws -> Double {
     let instance = ScriptedInstance(scenario: Self.scenario)
     let url = try instance.start()
     defer { instance.stop() }
-    let client = BaselineClient(timeout: Self.timeout)
+    let client = BaselineClient(timeout: Self.timeout, delivery: delivery)
     defer { client.invalidate() }
     let items = url.appendingPathComponent("items")
     // The drain asks `GET /` once before sending; so does the baseline (it also opens the connection).
