@@ -30,11 +30,14 @@ let package = Package(
       dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CSQLite"]),
 
     // Tests
-    .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite"]),
+    // What more than one test target uses: a seeded generator, the soak switch.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "TestSupport"]),
     .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest"]),
     .testTarget(
       name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue"],
       exclude: ["Snapshots"]),
-    .testTarget(name: "VerdictsCommandTests", dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance"]),
+    .testTarget(
+      name: "VerdictsCommandTests", dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance", "TestSupport"]),
   ]
 )

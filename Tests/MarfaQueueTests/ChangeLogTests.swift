@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 @testable import MarfaQueue
@@ -88,13 +87,7 @@ import Testing
       copy.close()
     }
     // As an earlier build made it: no log, no triggers.
-    var db: OpaquePointer?
-    sqlite3_open(t.url.path, &db)
-    sqlite3_exec(
-      db,
-      "DROP TRIGGER queue_log_insert; DROP TRIGGER queue_log_update; DROP TRIGGER queue_log_delete; DROP TRIGGER change_log_prune; DROP TABLE change_log;",
-      nil, nil, nil)
-    sqlite3_close(db)
+    #expect(t.execute("DROP TRIGGER queue_log_insert; DROP TRIGGER queue_log_update; DROP TRIGGER queue_log_delete; DROP TRIGGER change_log_prune; DROP TABLE change_log;"))
     let reader = try await WorkingCopy.openReader(store: t.url)
     #expect(try await reader.queue.changed(since: nil) == nil)
     reader.close()
@@ -118,10 +111,7 @@ import Testing
       copy.close()
     }
     // As an earlier build made it: a second index by verdict.
-    var db: OpaquePointer?
-    sqlite3_open(t.url.path, &db)
-    sqlite3_exec(db, "CREATE INDEX queue_verdict ON queue (verdict, seq);", nil, nil, nil)
-    sqlite3_close(db)
+    #expect(t.execute("CREATE INDEX queue_verdict ON queue (verdict, seq);"))
     let writer = try await t.open()
     defer { writer.close() }
     let indexes = try await writer.store.run { db in

@@ -2,6 +2,7 @@ import Foundation
 import ScriptedInstance
 import Testing
 @testable import MarfaQueue
+import TestSupport
 
 /// Thousands of malformed answers, scripted one per write and drained in batches through the
 /// library over loopback: the drain never crashes and classifies each per the contract.

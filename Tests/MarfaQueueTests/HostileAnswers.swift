@@ -1,6 +1,7 @@
 import Foundation
 import ScriptedInstance
 @testable import MarfaQueue
+import TestSupport
 
 /// What the contract (reference 3.2 and 3.3, 6.6) says a drain makes of one answer to a create.
 enum ExpectedOutcome: Equatable, CustomStringConvertible {

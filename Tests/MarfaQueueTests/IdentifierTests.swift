@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MarfaQueue
+import TestSupport
 
 /// The hand-written timestamp and UUIDv7 (the drain mints one timestamp per write).
 @Suite struct IdentifierTests {

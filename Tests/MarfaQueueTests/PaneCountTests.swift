@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 @testable import MarfaQueue
@@ -66,12 +65,7 @@ import Testing
       copy.close()
     }
     // As an earlier build made it: no table, no triggers.
-    var db: OpaquePointer?
-    sqlite3_open(t.url.path, &db)
-    sqlite3_exec(
-      db, "DROP TRIGGER queue_count_insert; DROP TRIGGER queue_count_delete; DROP TRIGGER queue_count_update; DROP TABLE pane_counts;",
-      nil, nil, nil)
-    sqlite3_close(db)
+    #expect(t.execute("DROP TRIGGER queue_count_insert; DROP TRIGGER queue_count_delete; DROP TRIGGER queue_count_update; DROP TABLE pane_counts;"))
     let reader = try await WorkingCopy.openReader(store: t.url)
     #expect(!(try await reader.store.run { try $0.hasPaneCounts() }))
     #expect(try await reader.queue.counts() == QueueCounts(waiting: 1, dead: 1))

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 @testable import MarfaQueue
@@ -8,10 +7,7 @@ import Testing
 
   @Test func aForeignSQLiteFileIsRefusedWrongSchemaAndLeftUnchanged() async throws {
     let t = TestStore()
-    var db: OpaquePointer?
-    sqlite3_open(t.url.path, &db)
-    sqlite3_exec(db, "CREATE TABLE queue (id TEXT, verdict TEXT); INSERT INTO queue VALUES ('a', NULL), ('b', 'accepted');", nil, nil, nil)
-    sqlite3_close(db)
+    #expect(t.execute("CREATE TABLE queue (id TEXT, verdict TEXT); INSERT INTO queue VALUES ('a', NULL), ('b', 'accepted');"))
     let before = bytes(t.url)
     await #expect(throws: QueueError.wrongSchema(path: t.url.path, unsent: 1)) { _ = try await t.open() }
     #expect(bytes(t.url) == before)

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 @testable import MarfaQueue
 
@@ -15,6 +16,15 @@ final class TestStore {
 
   func open(server: Server? = nil) async throws -> WorkingCopy {
     try await WorkingCopy.open(store: url, server: server)
+  }
+
+  /// Runs SQL on the file itself, outside any working copy (a store as an earlier build or
+  /// another program left it); false when SQLite refused it.
+  @discardableResult
+  func execute(_ sql: String) -> Bool {
+    var db: OpaquePointer?
+    defer { sqlite3_close(db) }
+    return sqlite3_open(url.path, &db) == SQLITE_OK && sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK
   }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import MarfaQueue
 import ScriptedInstance
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,33 +1,11 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// SplitMix64, seeded, so a failing run of random kills can be made again (`VERDICTS_SEED`).
-struct SeededRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  static func testSeed() -> UInt64 {
-    if let text = ProcessInfo.processInfo.environment["VERDICTS_SEED"], let seed = UInt64(text) { return seed }
-    return UInt64.random(in: 1...UInt64(UInt32.max))
-  }
-}
-
-/// The long forms of the reliability suite run with `SOAK=1`.
-enum Soak {
-  static var on: Bool { ProcessInfo.processInfo.environment["SOAK"].map { !$0.isEmpty && $0 != "0" } ?? false }
-}
 
 /// A store of queued creates and the scripted instance they drain to, for tests that spawn
 /// `verdicts drain` and kill or signal it.

@@ -1,12 +1,14 @@
 import Foundation
 
 /// SplitMix64: a small seeded generator, so a failing generated case can be made again from its seed.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  /// A generator that always gives the same numbers for `seed`.
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  /// The next number.
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,13 +17,14 @@ struct SeededRandom: RandomNumberGenerator {
   }
 
   /// The seed for a test: `VERDICTS_SEED` when set (to replay a failure), else one drawn now.
-  static func testSeed() -> UInt64 {
+  public static func testSeed() -> UInt64 {
     if let text = ProcessInfo.processInfo.environment["VERDICTS_SEED"], let seed = UInt64(text) { return seed }
     return UInt64.random(in: 1...UInt64(UInt32.max))
   }
 }
 
 /// The long forms of the reliability suite run with `SOAK=1`.
-enum Soak {
-  static var on: Bool { ProcessInfo.processInfo.environment["SOAK"].map { !$0.isEmpty && $0 != "0" } ?? false }
+public enum Soak {
+  /// Whether `SOAK` is set (and not `0`).
+  public static var on: Bool { ProcessInfo.processInfo.environment["SOAK"].map { !$0.isEmpty && $0 != "0" } ?? false }
 }
