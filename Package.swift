@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
   name: "verdicts",
   products: [
+    .library(name: "MarfaWire", targets: ["MarfaWire"]),
     .library(name: "MarfaQueue", targets: ["MarfaQueue"]),
     .library(name: "ScriptedInstance", targets: ["ScriptedInstance"]),
     .executable(name: "verdicts", targets: ["verdicts"]),
@@ -16,12 +17,15 @@ let package = Package(
 
     // SHA-256, which names uploaded bytes on both sides of the wire.
     .target(name: "Digest"),
+    // What both sides of the wire and the screen share: the JSON value, its one reader and writer,
+    // the one sanitizer for text that reaches a person, the one clock text.
+    .target(name: "MarfaWire"),
     // The queue engine: SQLite store, queue calls, the drain over HTTP. Never curses.
-    .target(name: "MarfaQueue", dependencies: ["CSQLite", "Digest"]),
+    .target(name: "MarfaQueue", dependencies: ["CSQLite", "Digest", "MarfaWire"]),
     // A Marfa instance on loopback that answers as scripted.
-    .target(name: "ScriptedInstance", dependencies: ["Digest"]),
+    .target(name: "ScriptedInstance", dependencies: ["Digest", "MarfaWire"]),
     // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.
-    .target(name: "VerdictsUI", dependencies: ["MarfaQueue", "CNcurses"]),
+    .target(name: "VerdictsUI", dependencies: ["MarfaWire", "MarfaQueue", "CNcurses"]),
     // The command tree: argument parsing, commands, output. The executable only calls it.
     .target(name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI"]),
     .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
@@ -32,8 +36,9 @@ let package = Package(
     // Tests
     // What more than one test target uses: a seeded generator, the soak switch.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
     .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "TestSupport"]),
-    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest"]),
+    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire"]),
     .testTarget(
       name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue"],
       exclude: ["Snapshots"]),

@@ -31,23 +31,5 @@ enum Identifiers {
   static func key() -> String { UUID().uuidString.lowercased() }
 
   /// Now, as ISO-8601 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`).
-  static func now() -> String { timestamp(Date()) }
-
-  /// `date` as ISO-8601 in UTC with milliseconds, the milliseconds cut (not rounded).
-  ///
-  /// Written by hand: an `ISO8601DateFormatter` made per call costs about 0.2 ms on Linux
-  /// (it builds an ICU formatter), which the drain paid once per write.
-  static func timestamp(_ date: Date) -> String {
-    let t = date.timeIntervalSince1970
-    var seconds = time_t(t.rounded(.down))
-    let ms = min(999, max(0, Int((t - Double(seconds)) * 1000)))
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ n: Int, _ width: Int) -> String {
-      let s = String(n)
-      return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
-      + "T\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(ms, 3))Z"
-  }
+  static func now() -> String { Timestamp.now() }
 }

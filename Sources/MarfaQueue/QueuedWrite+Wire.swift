@@ -27,11 +27,11 @@ extension QueuedWrite {
       ("merged_fields", Wire.strings(mergedFields)),
       ("body", body),
       ("conflicted_copy_id", Wire.str(conflictedCopyId)),
-      ("refusals", .number(Double(refusals))),
+      ("refusals", .int(refusals)),
       ("last_failure", lastFailure.map {
         .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
       } ?? .null),
-      ("environmental_streak", .number(Double(environmentalStreak))),
+      ("environmental_streak", .int(environmentalStreak)),
       ("instance_id", Wire.str(instanceId)),
       ("sent", .bool(sent)),
       ("replayed", .bool(replayed)),
@@ -45,11 +45,11 @@ extension DrainReport {
   /// The contract's `DrainReport` shape (snake_case).
   public var wireJSON: JSONValue {
     .object([
-      ("answered", .number(Double(answered))),
-      ("held", .number(Double(held))),
-      ("undelivered", .number(Double(undelivered))),
-      ("unsent", .number(Double(unsent))),
-      ("unmade", .number(Double(unmade))),
+      ("answered", .int(answered)),
+      ("held", .int(held)),
+      ("undelivered", .int(undelivered)),
+      ("unsent", .int(unsent)),
+      ("unmade", .int(unmade)),
       ("unavailable", Wire.str(unavailable)),
       ("verdicts", .array(verdicts.map(\.wireJSON))),
       ("stopped", Wire.str(stopped)),
@@ -72,7 +72,7 @@ extension DrainVerdict {
       ("verdict", Wire.str(verdict?.wireName)),
       ("reason", Wire.str(reason)),
       ("conflicted_copy_id", Wire.str(conflictedCopyId)),
-      ("refusals", .number(Double(refusals))),
+      ("refusals", .int(refusals)),
       ("replayed", .bool(replayed)),
       ("merged_fields", Wire.strings(mergedFields)),
       ("refusal", verdict?.refusal?.wireJSON ?? .null),

@@ -44,7 +44,7 @@ extension WorkingCopy {
       members.append(("source", .string(source)))
       members.append(("source_id", .string(sourceId)))
     }
-    if let version { members.append(("version", .number(Double(version)))) }
+    if let version { members.append(("version", .int(version))) }
     let body = JSONValue.object(members)
     return try await enqueue(
       WriteDraft(
@@ -62,7 +62,7 @@ extension WorkingCopy {
       WriteDraft(
         kind: .updateItem, itemId: id, namedVersion: version, needsVersion: true, asRead: asRead,
         body: { base in
-          var members: [(String, JSONValue)] = [("version", .number(Double(base ?? 0))), ("properties", properties)]
+          var members: [(String, JSONValue)] = [("version", .int(base ?? 0)), ("properties", properties)]
           if replace { members.append(("properties_mode", .string("replace"))) }
           return .object(members)
         },
@@ -129,7 +129,7 @@ extension WorkingCopy {
     return try await enqueue(
       WriteDraft(
         kind: .updateEdge, edgeId: id, namedVersion: version, needsVersion: true,
-        body: { base in .object([("version", .number(Double(base ?? 0))), ("properties", properties)]) }))
+        body: { base in .object([("version", .int(base ?? 0)), ("properties", properties)]) }))
   }
 
   /// Queues an edge delete.
@@ -201,7 +201,7 @@ extension WorkingCopy {
       throw QueueError.store(path: folder, message: error.localizedDescription)
     }
     let body = JSONValue.object([
-      ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .number(Double(bytes.count))),
+      ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(bytes.count)),
     ])
     return try await enqueue(WriteDraft(kind: .uploadBlob, blob: hash, body: { _ in body }))
   }

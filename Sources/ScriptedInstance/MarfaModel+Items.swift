@@ -1,3 +1,4 @@
+import MarfaWire
 extension MarfaModel {
   /// `POST /items`: a new item (201), a natural-key upsert (200), or a refusal.
   mutating func createItem(_ body: ScriptedJSON) -> ModelAnswer {

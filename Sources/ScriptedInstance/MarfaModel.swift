@@ -1,3 +1,4 @@
+import MarfaWire
 /// The instance's data: items with their versions, edges, metadata, blobs and the event log.
 ///
 /// A value type: the instance mutates it under its lock.

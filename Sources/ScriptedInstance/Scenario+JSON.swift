@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 extension Scenario {
@@ -6,7 +7,7 @@ extension Scenario {
     let value: ScriptedJSON
     do {
       value = try ScriptedJSON(parsing: text)
-    } catch let error as JSONParseError {
+    } catch {
       throw ScenarioError.notJSON(source: source, reason: error.description)
     }
     self = try ScenarioReader(source: source).scenario(value)

@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 /// Appends timestamped lines to the `--log` file; never the screen, never a key.
@@ -19,9 +20,7 @@ final class AppLog: @unchecked Sendable {
 
   func log(_ text: String) {
     guard let handle else { return }
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    let line = "\(f.string(from: Date())) \(Sanitizer.clean(text))\n"
+    let line = "\(Timestamp.now()) \(Sanitizer.clean(text))\n"
     lock.lock()
     handle.write(Data(line.utf8))
     lock.unlock()

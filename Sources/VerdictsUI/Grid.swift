@@ -1,3 +1,4 @@
+import MarfaWire
 /// An in-memory screen of cells, which the renderer draws into and terminals copy out.
 public struct Grid: Sendable, Hashable {
   /// Columns.

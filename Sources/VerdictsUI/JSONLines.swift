@@ -44,30 +44,9 @@ enum JSONLines {
     }
   }
 
-  static func number(_ n: Double) -> String {
-    if n.rounded() == n, abs(n) < 1e15 { return String(Int(n)) }
-    return String(n)
-  }
+  static func number(_ n: JSONNumber) -> String { n.text }
 
-  /// A JSON string literal; control characters escaped as JSON does.
-  static func quoted(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if u.value < 0x20 || u.value == 0x7F {
-          let hex = String(u.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal, written by the one JSON writer (the screen's sanitizer then makes
+  /// any character that steers a terminal visible).
+  static func quoted(_ s: String) -> String { JSONValue.quoted(s) }
 }

@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 /// Which key does what: the defaults of DESIGN 6.2, remapped by a key file.

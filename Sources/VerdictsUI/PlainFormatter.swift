@@ -7,8 +7,9 @@ public enum PlainFormatter {
   /// The column names, for a header line.
   public static let header = "time id kind rows verdict reason streak status text"
 
-  /// One write as a line; `time` is printed as given (pass a fixed one in tests).
-  public static func line(_ w: QueuedWrite, time: String) -> String {
+  /// One write as a line; `time` is printed as given (pass a fixed one in tests); with `ascii`,
+  /// in ASCII only.
+  public static func line(_ w: QueuedWrite, time: String, ascii: Bool = false) -> String {
     let verdict: String
     var reason = "-"
     switch w.verdict {
@@ -27,12 +28,12 @@ public enum PlainFormatter {
       time, w.id, w.kind.wireName, rows(w), verdict, reason, String(w.environmentalStreak),
       w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
     ]
-    return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0) }.joined(separator: " ")
+    return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0, ascii: ascii) }.joined(separator: " ")
   }
 
   /// A write that left the queue (taken, forgotten, withdrawn, discarded).
-  public static func gone(_ id: String, time: String) -> String {
-    "\(Sanitizer.clean(time)) \(Sanitizer.clean(id)) - - gone - - - -"
+  public static func gone(_ id: String, time: String, ascii: Bool = false) -> String {
+    "\(Sanitizer.clean(time, ascii: ascii)) \(Sanitizer.clean(id, ascii: ascii)) - - gone - - - -"
   }
 
   /// The rows without spaces: `item`, `item->target`, `edge:e1`, `#tag`, `ns:x`.
@@ -56,9 +57,5 @@ public enum PlainFormatter {
   }
 
   /// Now as `2026-11-29T10:00:05.250Z`.
-  public static func now() -> String {
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return f.string(from: Date())
-  }
+  public static func now() -> String { Timestamp.now() }
 }

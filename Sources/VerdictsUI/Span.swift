@@ -1,3 +1,4 @@
+import MarfaWire
 /// A run of text in one role.
 struct Span: Sendable, Hashable {
   var text: String

@@ -1,3 +1,4 @@
+import MarfaWire
 extension String {
   /// Padded with blanks to a display width.
   func padding(_ width: Int) -> String {

@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 /// Picks the theme: `--theme` > `VERDICTS_THEME` > the config file > `default`;

@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 /// Reads theme files: `# comments`, then `role = FG BG [bold|dim|underline|reverse]…`.

@@ -1,3 +1,4 @@
+import MarfaWire
 import Foundation
 
 /// The TUI's settings file, `$XDG_CONFIG_HOME/verdicts/config`: `name = value` lines.

@@ -12,26 +12,27 @@ extension VerdictsApp {
   /// - Parameters:
   ///   - emit: called with each line (no newline).
   ///   - clock: the time printed on each line.
+  ///   - ascii: every line in ASCII only (`--ascii`, or a locale that is not UTF-8).
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
-    clock: @escaping @Sendable () -> String = PlainFormatter.now
+    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false
   ) async {
     var known: [String: String] = [:]
     var order: [String] = []
     /// Prints the write's line when it differs from the one printed last.
     func show(_ w: QueuedWrite, time: String) {
-      let print = PlainFormatter.line(w, time: "")
+      let print = PlainFormatter.line(w, time: "", ascii: ascii)
       if known[w.id] != print {
         if known[w.id] == nil { order.append(w.id) }
         known[w.id] = print
-        emit(PlainFormatter.line(w, time: time))
+        emit(PlainFormatter.line(w, time: time, ascii: ascii))
       }
     }
     /// Prints that the writes left, for those printed before.
     func leave(_ ids: Set<String>, time: String) {
       for id in order where ids.contains(id) {
         known[id] = nil
-        emit(PlainFormatter.gone(id, time: time))
+        emit(PlainFormatter.gone(id, time: time, ascii: ascii))
       }
       order.removeAll { ids.contains($0) }
     }

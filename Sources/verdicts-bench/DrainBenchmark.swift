@@ -97,7 +97,7 @@ struct DrainBenchmark: Benchmark {
     let queueStart = clock.now
     for i in 0..<n {
       _ = try await copy.createItem(
-        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .number(Double(i)))]))
+        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
     }
     let queueing = Stats.seconds(clock.now - queueStart)
     let wires = try await copy.queue.all().map { Wire(body: Array($0.body.text.utf8), key: $0.idempotencyKey) }

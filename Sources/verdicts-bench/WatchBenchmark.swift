@@ -64,7 +64,7 @@ struct WatchBenchmark: Benchmark {
         let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: store), server: server)
         for i in 0..<Self.batch {
           _ = try await copy.createItem(
-            type: "note", properties: .object([("title", .string("round \(r) write \(i)")), ("n", .number(Double(i)))]))
+            type: "note", properties: .object([("title", .string("round \(r) write \(i)")), ("n", .int(i))]))
         }
         copy.close()
       }

@@ -86,13 +86,20 @@ clean_bytes "$E2E_TMP/drain.err" "drain stderr"
 
 V queue >"$E2E_TMP/queue.txt"
 clean_bytes "$E2E_TMP/queue.txt" "queue text"
-for visible in '␛]0;pwned␇' '␛[31mred␛[0m' '\u{9b}2J' '\u{202e}gnp.exe' '\u{2066}x\u{2069}' 'del␡'; do
+for visible in '␛]0;pwned␇' '␛[31mred␛[0m' '\u{009b}2J' '\u{202e}gnp.exe' '\u{2066}x\u{2069}' 'del␡'; do
   grep -qF -- "$visible" "$E2E_TMP/queue.txt" || fail "queue text does not show $visible: $(cat "$E2E_TMP/queue.txt")"
 done
 V queue --ascii >"$E2E_TMP/queue-ascii.txt"
 clean_bytes "$E2E_TMP/queue-ascii.txt" "queue --ascii text"
-grep -qF '\u{1b}[31mred' "$E2E_TMP/queue-ascii.txt" || fail "queue --ascii does not show \\u{1b}"
+grep -qF '\u{001b}[31mred' "$E2E_TMP/queue-ascii.txt" || fail "queue --ascii does not show \\u{001b}"
 LC_ALL=C LANG=C V queue --ascii | LC_ALL=C grep -q $'[\x80-\xff]' && fail "queue --ascii printed non-ASCII bytes"
+# Outside a UTF-8 locale every output path is ASCII, with or without --ascii: text, --json, errors.
+for args in "queue" "--json queue" "status" "--json status" "release no-such-write" "--json release no-such-write"; do
+  LC_ALL=C LANG=C V $args 2>&1 | LC_ALL=C grep -q $'[\x80-\xff]' && fail "LANG=C: $args printed non-ASCII bytes"
+done
+# --json in a UTF-8 locale: C1 controls and direction overrides as \u escapes, never raw.
+V --json queue | LC_ALL=C grep -q $'\xc2[\x80-\x9f]\|\xe2\x80\xae' && fail "--json queue printed a raw C1 or U+202E"
+V --json queue | grep -qF '\u202e' || fail "--json queue does not escape U+202E"
 
 # watch --plain: a line for the refusal (its message) and for the gateway's failure (its text).
 has_lines() {

@@ -11,7 +11,7 @@ import Testing
     defer { copy.close() }
     var ids: [String] = []
     for i in 0..<4 {
-      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .int(i))])).id)
     }
     let start = try #require(try await copy.queue.changed(since: nil))
     #expect(start.writes.isEmpty && start.gone.isEmpty)

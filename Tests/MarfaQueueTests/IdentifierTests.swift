@@ -13,9 +13,9 @@ import TestSupport
       // Whole milliseconds plus 0.4 ms, so cutting and rounding agree.
       let ms = Double(Int64.random(in: 0...4_102_444_800_000, using: &rng))
       let date = Date(timeIntervalSince1970: ms / 1000 + 0.0004)
-      #expect(Identifiers.timestamp(date) == f.string(from: date))
+      #expect(Timestamp.text(date) == f.string(from: date))
     }
-    #expect(Identifiers.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    #expect(Timestamp.text(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
   }
 
   @Test func uuid7IsLowercaseVersion7WithTheVariantBitsAndTheTimeFirst() {

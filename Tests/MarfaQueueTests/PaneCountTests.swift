@@ -29,7 +29,7 @@ import Testing
     #expect(try await copy.store.run { try $0.hasPaneCounts() })
     var ids: [String] = []
     for i in 0..<12 {
-      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .int(i))])).id)
     }
     #expect(try await copy.queue.counts() == QueueCounts(waiting: 12))
     try await copy.forceVerdict(ids[0], .accepted)
@@ -110,7 +110,7 @@ import Testing
     defer { copy.close() }
     var ids: [String] = []
     for i in 0..<23 {
-      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id)
+      ids.append(try await copy.createItem(type: "note", properties: .object([("n", .int(i))])).id)
     }
     // Some leave the pane, so its indexes are not the seqs.
     for i in [2, 5, 11, 17] { try await copy.forceVerdict(ids[i], .accepted) }
@@ -133,7 +133,7 @@ import Testing
     let copy = try await t.open()
     defer { copy.close() }
     for i in 0..<9 {
-      _ = try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))]))
+      _ = try await copy.createItem(type: "note", properties: .object([("n", .int(i))]))
     }
     let all = try await copy.queue.page(.waiting, offset: 0, limit: 100).writes
     try await copy.forceVerdict(all[4].id, .accepted)

@@ -226,7 +226,7 @@ import Testing
     let t = TestStore()
     let copy = try await t.open()
     var ids: [String] = []
-    for i in 0..<10 { ids.append(try await copy.createItem(type: "note", properties: .object([("n", .number(Double(i)))])).id) }
+    for i in 0..<10 { ids.append(try await copy.createItem(type: "note", properties: .object([("n", .int(i))])).id) }
     try await copy.forceVerdict(ids[2], .accepted)
     try await copy.forceVerdict(ids[7], .accepted)
     let p = try await copy.queue.position(of: ids[7])

@@ -1,3 +1,4 @@
+import MarfaWire
 import Testing
 
 @testable import ScriptedInstance

@@ -8,17 +8,17 @@ import Testing
   static let hostile = "bad\u{1b}[2J\u{1b}]0;pwned\u{07} \u{202e}txt.exe\u{9b}31m\r\nend\u{7f}"
 
   @Test func theSanitizerShowsEveryControlAndDirectionCharacter() {
-    let shown = TextSanitizer.visible(Self.hostile)
-    #expect(shown == "bad␛[2J␛]0;pwned␇ \\u{202e}txt.exe\\u{9b}31m␍␊end␡")
-    let ascii = TextSanitizer.visible(Self.hostile, ascii: true)
-    #expect(ascii == "bad\\u{1b}[2J\\u{1b}]0;pwned\\u{7} \\u{202e}txt.exe\\u{9b}31m\\u{d}\\u{a}end\\u{7f}")
-    #expect(TextSanitizer.visible("plain — ünïcode ✓ 日本") == "plain — ünïcode ✓ 日本")
+    let shown = Sanitizer.clean(Self.hostile, ascii: false)
+    #expect(shown == "bad␛[2J␛]0;pwned␇ \\u{202e}txt.exe\\u{009b}31m␍␊end␡")
+    let ascii = Sanitizer.clean(Self.hostile, ascii: true)
+    #expect(ascii == "bad\\u{001b}[2J\\u{001b}]0;pwned\\u{0007} \\u{202e}txt.exe\\u{009b}31m\\u{000d}\\u{000a}end\\u{007f}")
+    #expect(Sanitizer.clean("plain — ünïcode ✓ 日本", ascii: false) == "plain — ünïcode ✓ 日本")
   }
 
   /// Nothing printed in text mode carries a raw control or direction character.
   static func isSafe(_ text: String) -> Bool {
     text.unicodeScalars.allSatisfy { s in
-      (s.value >= 0x20 && s.value != 0x7F && !TextSanitizer.isHidden(s.value)) || s == "\n"
+      Sanitizer.replacement(s) == nil || s == "\n"
     }
   }
 
@@ -144,12 +144,24 @@ import Testing
 
   @Test func aFailureMessageIsPrintedSafely() async {
     let output = CapturedOutput()
-    let globals = GlobalOptions(ParsedArguments(), environment: [:])
+    let globals = GlobalOptions(ParsedArguments(), environment: ["LANG": "C.UTF-8"])
     let code = VerdictsCLI.report(
       CommandFailure(QueueError.server(status: 400, code: "bad", message: Self.hostile)), globals: globals, output: output)
     #expect(code == 1)
     #expect(output.stderr.hasPrefix("verdicts: the instance refused (400 bad): bad␛[2J"))
     #expect(Self.isSafe(output.stderr))
+  }
+
+  @Test func outsideAUTF8LocaleAFailureMessageIsPrintedInASCIIOnly() async {
+    for environment in [[:], ["LANG": "C"], ["LC_ALL": "POSIX", "LANG": "C.UTF-8"]] {
+      let output = CapturedOutput()
+      let globals = GlobalOptions(ParsedArguments(), environment: environment)
+      _ = VerdictsCLI.report(
+        CommandFailure(QueueError.server(status: 400, code: "bad", message: Self.hostile + " Л")), globals: globals,
+        output: output)
+      #expect(output.stderr.hasPrefix("verdicts: the instance refused (400 bad): bad\\u{001b}[2J"), "\(environment)")
+      #expect(output.stderr.utf8.allSatisfy { $0 < 0x80 }, "\(environment)")
+    }
   }
 
   @Test func textTablesTrimTrailingSpace() {

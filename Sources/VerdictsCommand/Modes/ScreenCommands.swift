@@ -36,7 +36,10 @@ enum ScreenCommands {
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
     context.print(PlainFormatter.header)
     let output = context.output
-    let printer = Task { await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }) }
+    let ascii = context.globals.ascii
+    let printer = Task {
+      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+    }
     await SignalWait.untilInterrupted()
     printer.cancel()
     return .done
@@ -59,7 +62,10 @@ enum ScreenCommands {
       return code
     }
     context.print(PlainFormatter.header)
-    let printer = Task { await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }) }
+    let ascii = context.globals.ascii
+    let printer = Task {
+      await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+    }
     let held = Task {
       for await _ in demo.copy.updates() {}
     }

@@ -19,9 +19,9 @@ enum StatusText {
       (
         "counts",
         .object([
-          ("waiting", .number(Double(s.counts.waiting))), ("answered", .number(Double(s.counts.answered))),
-          ("blocked", .number(Double(s.counts.blocked))), ("dead", .number(Double(s.counts.dead))),
-          ("total", .number(Double(s.counts.total))),
+          ("waiting", .int(s.counts.waiting)), ("answered", .int(s.counts.answered)),
+          ("blocked", .int(s.counts.blocked)), ("dead", .int(s.counts.dead)),
+          ("total", .int(s.counts.total)),
         ])
       ),
       ("last_drain", s.lastDrain?.wireJSON ?? .null),
@@ -31,7 +31,7 @@ enum StatusText {
 
   /// The status as aligned lines.
   static func render(_ s: Status, ascii: Bool) -> String {
-    func v(_ text: String) -> String { TextSanitizer.visible(text, ascii: ascii) }
+    func v(_ text: String) -> String { Sanitizer.clean(text, ascii: ascii) }
     var lines: [(String, String)] = [("store", v(s.store))]
     switch s.handle {
     case .writer: lines.append(("writer", "free (this process could write)"))

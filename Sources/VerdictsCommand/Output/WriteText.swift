@@ -5,7 +5,7 @@ struct WriteText {
   /// Whether only ASCII glyphs may be used.
   var ascii: Bool
 
-  func visible(_ text: String) -> String { TextSanitizer.visible(text, ascii: ascii) }
+  func visible(_ text: String) -> String { Sanitizer.clean(text, ascii: ascii) }
 
   /// The rows a write names: `item 1 -> 2`, `edge e1`, `ns app`, `#tag`, `blob 3f2a…`.
   func rows(itemId: String?, targetId: String?, edgeId: String?, namespace: String?, tag: String?, blob: String?)

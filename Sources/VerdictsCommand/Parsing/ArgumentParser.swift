@@ -168,8 +168,11 @@ struct ArgumentParser: Sendable {
         return range.contains(n)
           ? nil : "\(spec.name) must be between \(range.lowerBound) and \(range.upperBound), not \(n)"
       case .jsonObject:
-        guard let json = JSONValue.parse(value) else {
-          return "\(spec.name) is not valid JSON: \(Self.excerpt(value))"
+        let json: JSONValue
+        do {
+          json = try JSONValue(parsing: value)
+        } catch {
+          return "\(spec.name) is not valid JSON: \(error.reason) at byte \(error.offset) of \(Self.excerpt(value))"
         }
         guard case .object = json else {
           return "\(spec.name) must be a JSON object such as {\"title\":\"x\"}, not \(Self.excerpt(value))"

@@ -14,12 +14,12 @@ public struct CommandContext: Sendable {
 
   /// Text from outside (an instance, a file, a person) made safe for a terminal.
   func visible(_ text: String) -> String {
-    TextSanitizer.visible(text, ascii: globals.ascii)
+    Sanitizer.clean(text, ascii: globals.ascii)
   }
 
   /// Prints one JSON value on standard output.
   func printJSON(_ value: JSONValue) {
-    output.out(value.text + "\n")
+    output.out(value.text(escaping: globals.jsonEscaping) + "\n")
   }
 
   /// Prints text lines on standard output.
@@ -31,7 +31,7 @@ public struct CommandContext: Sendable {
   func warn(code: String, _ message: String) {
     if globals.json {
       let json = JSONValue.object([("warning", .object([("code", .string(code)), ("message", .string(message))]))])
-      output.err(json.text + "\n")
+      output.err(json.text(escaping: globals.jsonEscaping) + "\n")
     } else {
       output.err("verdicts: warning: \(message)\n")
     }

@@ -88,7 +88,7 @@ struct CommandFailure: Error, Sendable, Hashable {
   var envelope: JSONValue {
     let serverJSON: JSONValue = server.map {
       .object([
-        ("status", .number(Double($0.status))), ("code", $0.code.map(JSONValue.string) ?? .null),
+        ("status", .int($0.status)), ("code", $0.code.map(JSONValue.string) ?? .null),
         ("details", $0.details ?? .null),
       ])
     } ?? .null
@@ -97,10 +97,10 @@ struct CommandFailure: Error, Sendable, Hashable {
         "error",
         .object([
           ("code", .string(code)), ("message", .string(message)), ("server", serverJSON),
-          ("retry_after_seconds", retryAfterSeconds.map { .number(Double($0)) } ?? .null),
+          ("retry_after_seconds", retryAfterSeconds.map { .int($0) } ?? .null),
         ])
       ),
-      ("exit", .number(Double(exit.rawValue))),
+      ("exit", .int(Int(exit.rawValue))),
     ])
   }
 }

@@ -83,7 +83,7 @@ extension CommandRunner {
       released = try await withCopy(create: false) { try await $0.queue.release(reason: reason) }
     }
     if json {
-      context.printJSON(.number(Double(released)))
+      context.printJSON(.int(released))
     } else {
       context.print(
         released == 0 ? "nothing released" : "released \(released) write(s); the next drain sends them under fresh keys")
@@ -141,7 +141,7 @@ extension CommandRunner {
       return try await copy.queue.forgetAnswered(ids: ids)
     }
     if json {
-      context.printJSON(.number(Double(forgotten)))
+      context.printJSON(.int(forgotten))
     } else {
       var line = "forgot \(forgotten) answered write(s)"
       if !ids.isEmpty && forgotten < Set(ids).count {
@@ -171,7 +171,7 @@ extension CommandRunner {
     try await withCopy(create: false) { copy in
       try Self.requireWriter(copy)
       if json {
-        context.printJSON(.object([("holding", .string(copy.storePath)), ("seconds", .number(Double(seconds)))]))
+        context.printJSON(.object([("holding", .string(copy.storePath)), ("seconds", .int(seconds))]))
       } else {
         context.print("holding the writer role of \(context.visible(copy.storePath)) for \(seconds) s")
       }

@@ -16,12 +16,16 @@ public struct GlobalOptions: Sendable, Hashable {
   public var theme: String?
   /// `--no-color`, or `NO_COLOR` set and not empty.
   public var noColor: Bool
-  /// `--ascii`.
+  /// `--ascii`, or a locale that is not UTF-8: glyphs and escapes in ASCII only.
   public var ascii: Bool
   /// `--log FILE`.
   public var logFile: String?
 
   /// Resolves the parsed globals against `environment`.
+  /// How `--json` output escapes strings: nothing that steers a terminal is printed raw, and
+  /// outside a UTF-8 locale nothing but ASCII.
+  var jsonEscaping: JSONEscaping { ascii ? .ascii : .visible }
+
   init(_ parsed: ParsedArguments, environment: [String: String]) {
     func env(_ name: String) -> String? {
       guard let value = environment[name], !value.isEmpty else { return nil }
@@ -33,7 +37,9 @@ public struct GlobalOptions: Sendable, Hashable {
     json = parsed.globalFlags.contains("--json")
     theme = parsed.globals["--theme"] ?? env("VERDICTS_THEME")
     noColor = parsed.globalFlags.contains("--no-color") || env("NO_COLOR") != nil
-    ascii = parsed.globalFlags.contains("--ascii")
+    // Outside a UTF-8 locale every byte printed is ASCII: UTF-8 bytes hold 0x80–0x9F, which an
+    // 8-bit terminal reads as C1 controls (CSI among them).
+    ascii = parsed.globalFlags.contains("--ascii") || !Sanitizer.localeIsUTF8(environment)
     logFile = parsed.globals["--log"].map { Self.expand($0, environment) }
   }
 

@@ -39,9 +39,9 @@ public enum VerdictsCLI {
   /// Prints a failure on standard error (the JSON envelope with `--json`) and returns its exit code.
   static func report(_ failure: CommandFailure, globals: GlobalOptions, output: any CommandOutput) -> Int32 {
     if globals.json {
-      output.err(failure.envelope.text + "\n")
+      output.err(failure.envelope.text(escaping: globals.jsonEscaping) + "\n")
     } else {
-      output.err("verdicts: \(TextSanitizer.visible(failure.message, ascii: globals.ascii))\n")
+      output.err("verdicts: \(Sanitizer.clean(failure.message, ascii: globals.ascii))\n")
     }
     return failure.exit.rawValue
   }

@@ -39,7 +39,8 @@ enum Binary {
 
   /// The environment a spawned `verdicts` gets: only what the test names, plus PATH and a HOME of its own.
   static func environment(store: String?, home: String, _ extra: [String: String]) -> [String: String] {
-    var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home]
+    // A person's terminal: UTF-8 unless the test names another locale.
+    var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
     if let store { env["MARFA_DB"] = store }
     env.merge(extra) { _, new in new }
     return env

@@ -13,7 +13,7 @@ import Foundation
 func runInProcess(
   _ arguments: [String], store: String? = nil, environment: [String: String] = [:], settle: Bool = true
 ) async -> CommandResult {
-  var env = ["HOME": "/nonexistent-home-for-tests"]
+  var env = ["HOME": "/nonexistent-home-for-tests", "LANG": "C.UTF-8"]
   if let store { env["MARFA_DB"] = store }
   env.merge(environment) { _, new in new }
   let output = CapturedOutput()

@@ -1,10 +1,9 @@
-import Foundation
-
 /// A JSON value that keeps the order of an object's members, as sent on the wire.
 public enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
-  case number(Double)
+  /// A number, kept as its text (see ``JSONNumber``).
+  case number(JSONNumber)
   case string(String)
   case array([JSONValue])
   case object([(String, JSONValue)])
@@ -48,9 +47,27 @@ public enum JSONValue: Sendable, Hashable {
 
   /// The integer this value holds (a number with no fraction), or nil.
   public var intValue: Int? {
-    if case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 { return Int(n) }
+    if case .number(let n) = self { return n.intValue }
     return nil
   }
+
+  /// The number this value holds, as a double, or nil.
+  public var doubleValue: Double? {
+    if case .number(let n) = self { return n.doubleValue }
+    return nil
+  }
+
+  /// Whether this is JSON `null`.
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  /// A JSON number holding `value`.
+  public static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+  /// A JSON number holding `value`, or `null` when it is not finite.
+  public static func double(_ value: Double) -> JSONValue { JSONNumber(value).map(JSONValue.number) ?? .null }
 
   /// The Boolean this value holds, or nil.
   public var boolValue: Bool? {

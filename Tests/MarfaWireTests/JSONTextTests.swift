@@ -1,5 +1,5 @@
 import Testing
-@testable import MarfaQueue
+@testable import MarfaWire
 
 /// The JSON text the queue writes: plain text is written whole, everything JSON forbids raw is
 /// escaped, and the text reads back as the same value.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VerdictsUI
+@testable import MarfaWire
 
 @Suite struct SanitizerTests {
   @Test func escapeAndC0BecomeControlPictures() {
@@ -34,17 +34,30 @@ import Testing
   @Test func linesSplitOnNewlinesAndCleanEach() {
     #expect(Sanitizer.lines("a\r\nb\u{1B}\nc") == ["a", "b␛", "c"])
   }
+}
 
-  @Test func nothingRawReachesTheGrid() {
-    var grid = Grid(width: 60, height: 1)
-    grid.put(Fixtures.escapeFailure, x: 0, y: 0)
-    for cell in grid.cells {
-      for scalar in cell.text.unicodeScalars {
-        #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value))
-        #expect(!(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value))
-      }
+/// Outside a UTF-8 terminal, text is made visible in ASCII only.
+@Suite struct SanitizerASCIITests {
+  @Test func asciiFormEscapesControlsAndEveryNonASCIICharacter() {
+    let shown = Sanitizer.clean("bad\u{1B}[2J \u{9B}31m Л é\u{7F}", ascii: true)
+    #expect(shown == "bad\\u{001b}[2J \\u{009b}31m \\u{041b} \\u{00e9}\\u{007f}")
+    #expect(shown.utf8.allSatisfy { $0 < 0x80 })
+    #expect(Sanitizer.clean("plain text", ascii: true) == "plain text")
+  }
+
+  @Test func theLocaleIsUTF8OnlyWhenItsFirstSetVariableSaysSo() {
+    #expect(Sanitizer.localeIsUTF8(["LANG": "C.UTF-8"]))
+    #expect(Sanitizer.localeIsUTF8(["LANG": "en_US.utf8"]))
+    #expect(!Sanitizer.localeIsUTF8(["LANG": "C"]))
+    #expect(!Sanitizer.localeIsUTF8([:]))
+    #expect(!Sanitizer.localeIsUTF8(["LC_ALL": "C", "LANG": "C.UTF-8"]))
+    #expect(Sanitizer.localeIsUTF8(["LC_ALL": "", "LC_CTYPE": "C.UTF-8", "LANG": "C"]))
+  }
+
+  @Test func formatCharactersTheOldCommandLineSanitizerMissedAreEscaped() {
+    for v: UInt32 in [0xAD, 0x61C, 0x180E, 0x206A, 0x206F, 0xE0001, 0xE007F] {
+      let s = String(Character(Unicode.Scalar(v)!))
+      #expect(Sanitizer.clean("a\(s)b") != "a\(s)b", "\(v)")
     }
-    #expect(grid.line(0).hasPrefix("upstream ␛[31mRED␛[0m \\u{202e}txet"))
-    #expect(grid[9, 0].role == .escaped)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Makes text from an instance, a gateway or a store safe to draw: every control, escape,
 /// bidirectional-override and invisible formatting character becomes visible text.
 ///
@@ -5,6 +7,12 @@
 /// - C1 controls, bidi embeddings, overrides and isolates (U+202E …), other format characters
 ///   (zero-width spaces and joiners, BOM, soft hyphen), line and paragraph separators and
 ///   noncharacters become `\u{…}` text.
+/// - In ASCII form (`--ascii`, or a terminal whose locale is not UTF-8), C0 controls and DEL
+///   become `\u{001b}`-style text too, and so does every other character outside ASCII: the
+///   UTF-8 bytes of `␛` or `Л` hold 0x9B, which an 8-bit terminal reads as CSI.
+///
+/// This is the project's one policy for text that reaches a person: the screen, the command
+/// line's output, `watch --plain`, the log and (through ``JSONEscaping/visible``) `--json`.
 public enum Sanitizer {
   /// A run of sanitized text: either shown as given, or a made-visible stand-in.
   public struct Segment: Sendable, Hashable {
@@ -18,6 +26,30 @@ public enum Sanitizer {
   public static func clean(_ text: String) -> String {
     if isSafe(text) { return text }
     return segments(text).map(\.text).joined()
+  }
+
+  /// The text made visible, in ASCII only when `ascii` is set.
+  public static func clean(_ text: String, ascii: Bool) -> String {
+    guard ascii else { return clean(text) }
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
+    var out = ""
+    for s in text.unicodeScalars {
+      if s.value < 0x20 || s.value >= 0x7F {
+        out += escape(s.value)
+      } else {
+        out.unicodeScalars.append(s)
+      }
+    }
+    return out
+  }
+
+  /// Whether a terminal with this environment's locale shows UTF-8 (`LC_ALL`, else `LC_CTYPE`,
+  /// else `LANG`, naming UTF-8); unset means the C locale, which is ASCII.
+  public static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+    let name = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+      .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+    let lower = name.lowercased()
+    return lower.contains("utf-8") || lower.contains("utf8")
   }
 
   /// Whether the text can be drawn as it is.
@@ -57,7 +89,7 @@ public enum Sanitizer {
   }
 
   /// What a scalar is drawn as, or nil when it is drawn as it is.
-  static func replacement(_ s: Unicode.Scalar) -> String? {
+  public static func replacement(_ s: Unicode.Scalar) -> String? {
     let v = s.value
     if v < 0x20 { return String(Unicode.Scalar(0x2400 + v)!) }
     if v == 0x7F { return "␡" }

@@ -1,0 +1,204 @@
+/// The one JSON reader: recursive descent over UTF-8 bytes, keeping object member order and each
+/// number's text, and saying where and why it stopped when the bytes are not JSON.
+struct JSONParser {
+  let bytes: [UInt8]
+  var index = 0
+  /// Nesting past this depth is refused (the reader recurses once per level).
+  static let maxDepth = 512
+  /// When set, where each member's value of the top-level object lies in `bytes`.
+  var memberRanges: [String: Range<Int>]?
+  /// Where and why reading stopped, once it has.
+  var failure: JSONParseError?
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  var atEnd: Bool { index >= bytes.count }
+
+  /// One value and nothing after it but whitespace.
+  mutating func parseDocument() -> JSONValue? {
+    guard let value = parseValue(depth: 0) else { return nil }
+    skipSpace()
+    guard atEnd else { return fail("unexpected text after the value") }
+    return value
+  }
+
+  mutating func fail(_ reason: String) -> JSONValue? {
+    if failure == nil { failure = JSONParseError(offset: index, reason: reason) }
+    return nil
+  }
+
+  mutating func failString(_ reason: String) -> String? {
+    _ = fail(reason)
+    return nil
+  }
+
+  mutating func skipSpace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue(depth: Int) -> JSONValue? {
+    guard depth < JSONParser.maxDepth else { return fail("nested too deeply") }
+    skipSpace()
+    guard index < bytes.count else { return fail("unexpected end of text") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return parseObject(depth: depth)
+    case UInt8(ascii: "["): return parseArray(depth: depth)
+    case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+    case UInt8(ascii: "t"): return literal("true", .bool(true))
+    case UInt8(ascii: "f"): return literal("false", .bool(false))
+    case UInt8(ascii: "n"): return literal("null", .null)
+    case UInt8(ascii: "-"), 0x30...0x39: return parseNumber()
+    default: return fail("unexpected character")
+    }
+  }
+
+  mutating func literal(_ word: StaticString, _ value: JSONValue) -> JSONValue? {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return fail("expected \(word)") }
+    let matches = word.withUTF8Buffer { w in (0..<count).allSatisfy { bytes[index + $0] == w[$0] } }
+    guard matches else { return fail("expected \(word)") }
+    index += count
+    return value
+  }
+
+  mutating func parseObject(depth: Int) -> JSONValue? {
+    index += 1
+    var members: [(String, JSONValue)] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+    while true {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return fail("expected a member name") }
+      guard let key = parseString() else { return nil }
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return fail("expected ':'") }
+      index += 1
+      skipSpace()
+      let start = index
+      guard let value = parseValue(depth: depth + 1) else { return nil }
+      if depth == 0, memberRanges != nil { memberRanges?[key] = start..<index }
+      members.append((key, value))
+      skipSpace()
+      guard index < bytes.count else { return fail("unexpected end of text in an object") }
+      if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+      if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+      return fail("expected ',' or '}'")
+    }
+  }
+
+  mutating func parseArray(depth: Int) -> JSONValue? {
+    index += 1
+    var items: [JSONValue] = []
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+    while true {
+      guard let value = parseValue(depth: depth + 1) else { return nil }
+      items.append(value)
+      skipSpace()
+      guard index < bytes.count else { return fail("unexpected end of text in an array") }
+      if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+      if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+      return fail("expected ',' or ']'")
+    }
+  }
+
+  mutating func parseString() -> String? {
+    index += 1
+    // Most strings hold no escape: read up to the closing quote and decode the bytes once.
+    let start = index
+    while index < bytes.count {
+      let b = bytes[index]
+      if b == UInt8(ascii: "\\") { break }
+      if b < 0x20 { return failString("control character in a string") }
+      if b == UInt8(ascii: "\"") {
+        index += 1
+        guard let s = String(validating: bytes[start..<index - 1], as: UTF8.self) else {
+          index = start
+          return failString("a string that is not UTF-8")
+        }
+        return s
+      }
+      index += 1
+    }
+    var raw = Array(bytes[start..<index])
+    while index < bytes.count {
+      let b = bytes[index]
+      if b == UInt8(ascii: "\"") {
+        index += 1
+        guard let s = String(validating: raw, as: UTF8.self) else {
+          index = start
+          return failString("a string that is not UTF-8")
+        }
+        return s
+      }
+      if b < 0x20 { return failString("control character in a string") }
+      if b == UInt8(ascii: "\\") {
+        index += 1
+        guard index < bytes.count else { return failString("unterminated string") }
+        let e = bytes[index]
+        index += 1
+        switch e {
+        case UInt8(ascii: "\""): raw.append(0x22)
+        case UInt8(ascii: "\\"): raw.append(0x5C)
+        case UInt8(ascii: "/"): raw.append(0x2F)
+        case UInt8(ascii: "b"): raw.append(0x08)
+        case UInt8(ascii: "f"): raw.append(0x0C)
+        case UInt8(ascii: "n"): raw.append(0x0A)
+        case UInt8(ascii: "r"): raw.append(0x0D)
+        case UInt8(ascii: "t"): raw.append(0x09)
+        case UInt8(ascii: "u"):
+          guard var code = hex4() else { return failString("bad \\u escape") }
+          if (0xD800..<0xDC00).contains(code) {
+            // A high surrogate must be followed by an escaped low surrogate.
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { return failString("bad surrogate pair") }
+            index += 2
+            guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return failString("bad surrogate pair") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+          } else if (0xDC00..<0xE000).contains(code) {
+            return failString("bad surrogate pair")
+          }
+          guard let scalar = Unicode.Scalar(code) else { return failString("bad \\u escape") }
+          raw.append(contentsOf: Array(String(Character(scalar)).utf8))
+        default:
+          index -= 1
+          return failString("bad escape")
+        }
+        continue
+      }
+      raw.append(b)
+      index += 1
+    }
+    return failString("unterminated string")
+  }
+
+  mutating func hex4() -> UInt32? {
+    guard index + 4 <= bytes.count else { return nil }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let c = bytes[index]
+      index += 1
+      v <<= 4
+      switch c {
+      case 0x30...0x39: v |= UInt32(c - 0x30)
+      case 0x41...0x46: v |= UInt32(c - 0x41 + 10)
+      case 0x61...0x66: v |= UInt32(c - 0x61 + 10)
+      default: return nil
+      }
+    }
+    return v
+  }
+
+  /// A number, kept as its text.
+  mutating func parseNumber() -> JSONValue? {
+    guard let length = JSONNumber.grammarLength(bytes, from: index) else { return fail("bad number") }
+    let text = String(decoding: bytes[index..<index + length], as: UTF8.self)
+    index += length
+    return .number(JSONNumber(validatedText: text))
+  }
+}

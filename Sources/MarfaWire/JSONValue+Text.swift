@@ -1,0 +1,158 @@
+/// How much of a string a JSON writer escapes beyond what JSON requires.
+public enum JSONEscaping: Sendable {
+  /// Only what JSON requires (`"`, `\`, C0 controls) and DEL: the text sent on the wire and stored.
+  case wire
+  /// Also every character that changes or hides what a terminal shows (C1 controls such as CSI,
+  /// bidirectional overrides, invisible format characters; the ``Sanitizer``'s set), as `\u`
+  /// escapes: still valid JSON, and safe to print on a UTF-8 terminal.
+  case visible
+  /// Every character outside ASCII as `\u` escapes: safe on a terminal that is not UTF-8.
+  case ascii
+}
+
+extension JSONValue {
+  /// Parses JSON text, keeping object member order; nil when it is not one JSON value.
+  public static func parse(_ text: String) -> JSONValue? {
+    parse(Array(text.utf8))
+  }
+
+  /// Parses UTF-8 JSON bytes, keeping object member order; nil when they are not one JSON value.
+  public static func parse<C: Collection>(_ bytes: C) -> JSONValue? where C.Element == UInt8 {
+    var parser = JSONParser(Array(bytes))
+    return parser.parseDocument()
+  }
+
+  /// Parses UTF-8 JSON bytes like ``parse(_:)``, and says where each member's value of a
+  /// top-level object lies in them (for a name given twice, the last, as the subscript reads it).
+  public static func parseKeepingMembers(_ bytes: [UInt8]) -> (value: JSONValue, members: [String: Range<Int>])? {
+    var parser = JSONParser(bytes)
+    parser.memberRanges = [:]
+    guard let value = parser.parseDocument() else { return nil }
+    return (value, parser.memberRanges ?? [:])
+  }
+
+  /// Reads one JSON value from UTF-8 text (surrounding whitespace allowed), saying where and why
+  /// when it is not one.
+  public init(parsing text: String) throws(JSONParseError) {
+    try self.init(parsing: Array(text.utf8))
+  }
+
+  /// Reads one JSON value from UTF-8 bytes (surrounding whitespace allowed), saying where and why
+  /// when they are not one.
+  public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+    var parser = JSONParser(bytes)
+    guard let value = parser.parseDocument() else {
+      throw parser.failure ?? JSONParseError(offset: parser.index, reason: "not a JSON value")
+    }
+    self = value
+  }
+
+  /// Compact JSON text for this value, as sent on the wire.
+  public var text: String { text(escaping: .wire) }
+
+  /// Compact JSON text for this value, escaping strings as `escaping` says.
+  public func text(escaping: JSONEscaping) -> String {
+    var out = ""
+    write(into: &out, indent: nil, level: 0, escaping: escaping)
+    return out
+  }
+
+  /// Indented JSON text for this value, for people.
+  public var prettyText: String {
+    var out = ""
+    write(into: &out, indent: "  ", level: 0, escaping: .wire)
+    return out
+  }
+
+  func write(into out: inout String, indent: String?, level: Int, escaping: JSONEscaping) {
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let n): out += n.text
+    case .string(let s): JSONValue.writeString(s, into: &out, escaping: escaping)
+    case .array(let items):
+      if items.isEmpty { out += "[]"; return }
+      out += "["
+      for (i, item) in items.enumerated() {
+        if i > 0 { out += "," }
+        newline(&out, indent, level + 1)
+        item.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
+      }
+      newline(&out, indent, level)
+      out += "]"
+    case .object(let members):
+      if members.isEmpty { out += "{}"; return }
+      out += "{"
+      for (i, (key, value)) in members.enumerated() {
+        if i > 0 { out += "," }
+        newline(&out, indent, level + 1)
+        JSONValue.writeString(key, into: &out, escaping: escaping)
+        out += indent == nil ? ":" : ": "
+        value.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
+      }
+      newline(&out, indent, level)
+      out += "}"
+    }
+  }
+
+  private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+    guard let indent else { return }
+    out += "\n" + String(repeating: indent, count: level)
+  }
+
+  /// `s` as a JSON string literal, quotes included.
+  public static func quoted(_ s: String, escaping: JSONEscaping = .wire) -> String {
+    var out = ""
+    writeString(s, into: &out, escaping: escaping)
+    return out
+  }
+
+  /// Appends `s` as a JSON string literal: the one string escaper of the project.
+  public static func writeString(_ s: String, into out: inout String, escaping: JSONEscaping = .wire) {
+    out += "\""
+    // Most text needs no escape: appended whole (a scalar at a time was most of a row's cost).
+    let plain: Bool
+    switch escaping {
+    case .wire: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F })
+    case .visible: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) && Sanitizer.isSafe(s)
+    case .ascii: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F })
+    }
+    if plain {
+      out += s
+      out += "\""
+      return
+    }
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        appendEscape(scalar.value, into: &out)
+      case _ where escaping == .ascii && scalar.value > 0x7F:
+        appendEscape(scalar.value, into: &out)
+      case _ where escaping == .visible && Sanitizer.replacement(scalar) != nil:
+        appendEscape(scalar.value, into: &out)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
+  }
+
+  /// Appends `\uXXXX` for a scalar, as a surrogate pair above U+FFFF.
+  private static func appendEscape(_ value: UInt32, into out: inout String) {
+    func unit(_ u: UInt32) {
+      let hex = String(u, radix: 16)
+      out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+    if value > 0xFFFF {
+      let v = value - 0x10000
+      unit(0xD800 + (v >> 10))
+      unit(0xDC00 + (v & 0x3FF))
+    } else {
+      unit(value)
+    }
+  }
+}
