@@ -35,7 +35,7 @@ let package = Package(
 
     // Tests
     // What more than one test target uses: a seeded generator, the soak switch.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
     .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "TestSupport"]),
     .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire"]),

@@ -20,6 +20,8 @@ public enum QueueError: Error, Sendable, Hashable {
   case storageFull(message: String)
   /// The file is not a store of this schema; nothing was changed.
   case wrongSchema(path: String, unsent: Int?)
+  /// A store of a known layout at a schema version this build does not read; nothing was changed.
+  case unknownSchema(path: String, found: String, reads: String)
   /// No store at that path.
   case noStore(path: String)
   /// The store could not be read or written.
@@ -45,7 +47,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .contractMismatch: return "contract_mismatch"
     case .redirected: return "redirect"
     case .storageFull: return "storage_full"
-    case .wrongSchema: return "wrong_schema"
+    case .wrongSchema, .unknownSchema: return "wrong_schema"
     case .noStore: return "no_store"
     case .store: return "store"
     case .network: return "network"
@@ -72,6 +74,8 @@ public enum QueueError: Error, Sendable, Hashable {
     case .wrongSchema(let path, let unsent):
       let count = unsent.map { ", holding \($0) write(s) not yet sent" } ?? ""
       return "\(path) is not a verdicts store of this schema\(count); nothing was changed"
+    case .unknownSchema(let path, let found, let reads):
+      return "\(path) is \(found), which this build does not read (it reads \(reads)); nothing was changed"
     case .noStore(let path): return "no store at \(path)"
     case .store(let path, let message): return "the store \(path) failed: \(message)"
     case .network(let message): return "the instance could not be reached: \(message)"

@@ -72,6 +72,8 @@ public struct Status: Sendable, Hashable {
   public var lastDrain: DrainReport?
   /// When the last drain ended (ISO-8601).
   public var lastDrainAt: String?
+  /// Which program's store this is: this project's (read and written) or the Marfa core's (read only).
+  public var kind: StoreKind = .verdicts(schemaVersion: StoreSchema.version)
 
   /// Creates a status.
   public init(

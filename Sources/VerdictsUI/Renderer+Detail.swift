@@ -91,6 +91,11 @@ extension Renderer {
       }
     }
 
+    if let kind = state.status?.kind, !kind.isOwned {
+      // The Marfa core keeps no trace of environmental failures: say so rather than show nothing.
+      lines.append(field("last failure", TextLine("not kept by this store (\(kind))", .dim)))
+      lines.append(field("streak", TextLine("not kept by this store", .dim)))
+    }
     if let f = w.lastFailure {
       var t = httpSpan(f.status)
       if let text = f.text {

@@ -9,6 +9,8 @@ enum StatusText {
     func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
     return .object([
       ("store", .string(s.store)),
+      ("store_kind", .string(s.kind.wireName)),
+      ("store_description", .string(s.kind.description)),
       ("handle", .string(s.handle.isWriter ? "writer" : "reader")),
       ("handle_reason", handleReason),
       ("fill", .string(s.fill.rawValue)),
@@ -32,10 +34,10 @@ enum StatusText {
   /// The status as aligned lines.
   static func render(_ s: Status, ascii: Bool) -> String {
     func v(_ text: String) -> String { Sanitizer.clean(text, ascii: ascii) }
-    var lines: [(String, String)] = [("store", v(s.store))]
+    var lines: [(String, String)] = [("store", v(s.store)), ("kind", s.kind.description)]
     switch s.handle {
     case .writer: lines.append(("writer", "free (this process could write)"))
-    case .reader(let reason): lines.append(("writer", "taken: \(v(reason))"))
+    case .reader(let reason): lines.append(("writer", s.kind.isOwned ? "taken: \(v(reason))" : v(reason)))
     }
     var fill = s.fill.rawValue
     if let reason = s.expiredReason, s.fill == .expired { fill += " (\(v(reason)))" }
@@ -51,8 +53,10 @@ enum StatusText {
       if let u = d.unavailable { text += "; unavailable: \(v(u))" }
       if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }
       lines.append(("last drain", text))
-    } else {
+    } else if s.kind.isOwned {
       lines.append(("last drain", "never"))
+    } else {
+      lines.append(("last drain", "not kept by this store (the Marfa core keeps no drain report)"))
     }
     var table = TextTable(headers: ["", ""])
     table.rows = lines.map { [$0.0, $0.1] }

@@ -51,7 +51,7 @@ struct CommandFailure: Error, Sendable, Hashable {
       exit = .usage
     case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
       exit = .environment
-    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .invalid:
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .unknownSchema, .invalid:
       exit = .deviceRule
     }
     self.init(code: error.code, message: error.message, exit: exit, server: server)

@@ -11,6 +11,11 @@ struct CommandRunner {
 
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
+    // A store the Marfa core wrote is read as any store and never written (CoreStoreCommands).
+    if id != .demo, id != .instance, let core = try CoreStoreCommands.store(context) {
+      defer { core.close() }
+      return try await CoreStoreCommands.run(id, core, context)
+    }
     switch id {
     case .tui: return try await ScreenCommands.tui(context)
     case .watch: return try await ScreenCommands.watch(context, plain: args.flag("--plain"))

@@ -1,0 +1,57 @@
+import Foundation
+
+extension CoreStore {
+  /// Tells `.saved(dataVersion:)` whenever the core's app commits, and when its writer comes or
+  /// goes, until the stream's consumer stops.
+  ///
+  /// Wakes on inotify for the store's files (a commit writes the `-wal`), else at the latest once
+  /// a second, when it also looks again for the writer: about one wakeup a second when idle.
+  public func changes() -> AsyncStream<Change> {
+    let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(16))
+    let path = self.path
+    let task = Task { [weak self] in
+      let watch = SaveWatch(storePath: path)
+      guard let start = try? self?.dataVersion() else { return continuation.finish() }
+      var version = start
+      var writer = CoreWriterProbe.writer(of: path)
+      while !Task.isCancelled {
+        if let watch {
+          _ = await watch.wait(timeoutMs: 1000)
+        } else {
+          try? await Task.sleep(for: .milliseconds(250))
+        }
+        guard let self, let now = try? self.dataVersion() else { break }
+        let holder = CoreWriterProbe.writer(of: path)
+        if now != version || holder != writer {
+          version = now
+          writer = holder
+          continuation.yield(.saved(dataVersion: now))
+        }
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  /// The `marfa` command that does `action` on this store, for the person to run: verdicts never
+  /// writes a store it does not own (`marfa device --db PATH release ID`; reference section 6).
+  public func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
+    (["marfa", "device", "--db", CoreStore.shellQuoted(path), action] + arguments.map(CoreStore.shellQuoted))
+      .joined(separator: " ")
+  }
+
+  /// The refusal of an action on this store, naming the `marfa` command that does it.
+  public func refusal(_ action: String, _ arguments: [String] = []) -> QueueError {
+    .readingHandle(
+      reason: "this is a Marfa core store, which verdicts only reads; its owner does that: \(marfaCommand(action, arguments))")
+  }
+
+  /// A word as a shell reads it: as it is when plain, else in single quotes.
+  static func shellQuoted(_ word: String) -> String {
+    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+      ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-_./:=@%+,".unicodeScalars.contains($0)
+    }
+    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// A store the Marfa core wrote, opened to read only: its queue read into the same values as this
+/// project's own store, so the screens do not know which kind they show.
+///
+/// Never writes the file, never touches the core's writer-lock file: the connection is SQLite's
+/// read-only open, whose only change is the read marks it keeps in `-shm` (reference section 5;
+/// `immutable=1` would skip the WAL and read rows a live app has already changed).
+public final class CoreStore: Sendable {
+  /// The store's path.
+  public let path: String
+  /// The store's kind, with its schema version.
+  public let kind: StoreKind
+  /// The connection, used by one caller at a time.
+  private let connection: Mutex<Connection>
+
+  /// The SQLite handle, reached only under the mutex.
+  private struct Connection: @unchecked Sendable {  // unchecked: a C handle, used only under `connection`'s lock
+    var db: SQLite?
+  }
+
+  private init(path: String, kind: StoreKind, db: SQLite) {
+    self.path = path
+    self.kind = kind
+    self.connection = Mutex(Connection(db: db))
+  }
+
+  /// Opens the core store at `path` to read.
+  ///
+  /// - Throws: `noStore`, `wrongSchema` (not a core store), `unknownSchema` (a core store of a
+  ///   version this build does not read).
+  public static func open(path: String) throws -> CoreStore {
+    let kind = try StoreFile.kind(at: path)
+    guard case .marfaCore = kind else { throw QueueError.wrongSchema(path: path, unsent: nil) }
+    let db = try SQLite(path: path, readOnly: true)
+    return CoreStore(path: path, kind: kind, db: db)
+  }
+
+  /// Lets the file go.
+  public func close() {
+    connection.withLock { c in
+      c.db?.close()
+      c.db = nil
+    }
+  }
+
+  /// Runs `body` on the connection; a failure of SQLite reads as `store`.
+  func read<T>(_ body: (SQLite) throws -> T) throws -> T {
+    try connection.withLock { c in
+      guard let db = c.db else { throw QueueError.closed }
+      do {
+        return try body(db)
+      } catch let e as QueueError {
+        throw e
+      } catch {
+        throw QueueError.store(path: path, message: String(describing: error))
+      }
+    }
+  }
+
+  /// SQLite's `data_version`: changes whenever another connection commits.
+  public func dataVersion() throws -> Int {
+    try read { try $0.scalar("PRAGMA data_version") ?? 0 }
+  }
+
+  /// How many writes each pane holds.
+  public func readCounts() throws -> QueueCounts {
+    try read { db in
+      var counts = QueueCounts()
+      try db.query("SELECT \(CoreQueueCodec.paneSQL) AS pane, count(*) FROM queue GROUP BY pane") { row in
+        let n = row.int(1) ?? 0
+        switch row.int(0) ?? 0 {
+        case 0: counts.waiting = n
+        case 1: counts.answered = n
+        case 2: counts.blocked = n
+        default: counts.dead = n
+        }
+      }
+      return counts
+    }
+  }
+
+  /// One page of a pane, in send order; `filter` keeps writes whose id, kind, reason or rows
+  /// hold it (case-insensitive).
+  public func readPage(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+    var condition = "(\(CoreQueueCodec.paneSQL)) = \(pane.rawValue)"
+    var values: [SQLValue] = []
+    if let filter, !filter.isEmpty {
+      condition += " AND (id LIKE ?1 OR kind LIKE ?1 OR reason LIKE ?1 OR item_id LIKE ?1 OR edge_id LIKE ?1 OR tag LIKE ?1)"
+      values.append(.text("%\(filter)%"))
+    }
+    return try read { db in
+      let total = try db.scalar("SELECT count(*) FROM queue WHERE \(condition)", values) ?? 0
+      let start = max(0, min(offset, max(0, total - 1)))
+      let writes = try db.rows(
+        "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq LIMIT \(max(0, limit)) OFFSET \(start)",
+        values
+      ) { CoreQueueCodec.write(from: $0).write }
+      return QueuePage(pane: pane, offset: start, writes: writes, total: total)
+    }
+  }
+
+  /// One write by id.
+  public func readWrite(id: String) throws -> QueuedWrite {
+    let found = try read { db in
+      try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue WHERE id = ?", [.text(id)]) {
+        CoreQueueCodec.write(from: $0).write
+      }
+    }
+    guard let w = found.first else { throw QueueError.notFound(id: id) }
+    return w
+  }
+
+  /// Every write, in send order.
+  public func readAll() throws -> [QueuedWrite] {
+    try read { db in
+      try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue ORDER BY seq", []) {
+        CoreQueueCodec.write(from: $0).write
+      }
+    }
+  }
+
+  /// The instance the core filled the copy from.
+  public var origin: String? { try? meta("server_origin") }
+
+  /// A value the core keeps in its `meta` table.
+  func meta(_ key: String) throws -> String? {
+    try read { try $0.text("SELECT value FROM meta WHERE key = ?", [.text(key)]) }
+  }
+
+  /// The store at a glance: its kind, the core's writer (if one is present), the instance it was
+  /// filled from, the counts. The core keeps no drain report.
+  public func readStatus() throws -> Status {
+    let fill: FillState
+    switch try meta("hydrate_state") {
+    case nil: fill = try meta("event_cursor") == nil ? .never : .complete
+    case let state? where ["complete", "completed", "done", "hydrated", "live"].contains(state): fill = .complete
+    default: fill = .underway
+    }
+    var status = Status(
+      store: path, handle: handle, fill: fill, origin: try meta("server_origin"),
+      instanceId: try meta("instance_id"), cursor: try meta("event_cursor"), counts: try readCounts())
+    status.kind = kind
+    return status
+  }
+
+  /// This process's role: always a reader, and why.
+  public var handle: Handle {
+    let writer = CoreWriterProbe.writer(of: path)
+    let who = writer.map { "the app holding it (pid \($0.pid)) is its writer" } ?? "no core writer holds it now"
+    return .reader(reason: "a Marfa core store: verdicts only reads it; \(who)")
+  }
+}

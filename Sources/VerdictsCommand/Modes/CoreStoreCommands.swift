@@ -1,0 +1,93 @@
+import Foundation
+import MarfaQueue
+import VerdictsUI
+
+/// The commands on a store the Marfa core wrote: the reading ones show it as any store; every
+/// action is refused (exit 4) naming the `marfa` command that does it, since verdicts never writes
+/// a store it does not own.
+enum CoreStoreCommands {
+  /// The core store at the context's `--store`, when there is one there; nil for any other file
+  /// (this project's store, a missing file, a foreign one: the usual open says what it is).
+  static func store(_ context: CommandContext) throws -> CoreStore? {
+    let path = context.globals.storePath
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let kind: StoreKind
+    do {
+      kind = try StoreFile.kind(at: path)
+    } catch QueueError.unknownSchema(let path, let found, let reads) {
+      throw QueueError.unknownSchema(path: path, found: found, reads: reads)
+    } catch {
+      return nil
+    }
+    guard case .marfaCore = kind else { return nil }
+    return try CoreStore.open(path: path)
+  }
+
+  /// Runs `id` on the core store.
+  static func run(_ id: CommandID, _ core: CoreStore, _ context: CommandContext) async throws -> ExitCode {
+    let args = context.arguments
+    switch id {
+    case .tui, .watch:
+      if id == .watch, args.flag("--plain") { return try await watchPlain(core, context) }
+      do {
+        try await VerdictsApp.run(
+          source: core, options: ScreenCommands.options(context, autoDrain: false))
+      } catch let error as AppError {
+        throw CommandFailure(
+          code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+      }
+      return .done
+    case .status:
+      let status = try core.readStatus()
+      if context.globals.json {
+        context.printJSON(StatusText.json(status))
+      } else {
+        context.print(StatusText.render(status, ascii: context.globals.ascii))
+      }
+      return .done
+    case .queue:
+      var writes = try core.readAll()
+      let kinds = Set(args.strings("--kind"))
+      if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
+      if let pane = args.string("--pane") { writes = writes.filter { $0.pane.title.lowercased() == pane } }
+      if context.globals.json {
+        context.printJSON(.array(writes.map(\.wireJSON)))
+      } else {
+        context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
+      }
+      return .done
+    case .release:
+      if let reason = args.string("--reason") { throw core.refusal("release", ["--reason", reason]) }
+      throw core.refusal("release", args.strings("ID"))
+    case .withdraw: throw core.refusal("withdraw", args.strings("ID"))
+    case .discard: throw core.refusal("discard", args.strings("ID"))
+    case .forget: throw core.refusal("forget", args.strings("ID"))
+    case .takeAnswered: throw core.refusal("forget")
+    case .drain, .hold: throw core.refusal("drain")
+    case .fill, .catchUp: throw core.refusal("hydrate")
+    case .demo, .instance:
+      throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
+    case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
+      .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
+      .blobsPut:
+      throw QueueError.readingHandle(
+        reason: "this is a Marfa core store, which verdicts only reads; queue writes through the app that owns it "
+          + "(or `marfa device --db \(context.globals.storePath) …`)")
+    }
+  }
+
+  /// `watch --plain` on a core store: a line per write, then one per change.
+  static func watchPlain(_ core: CoreStore, _ context: CommandContext) async throws -> ExitCode {
+    context.print(PlainFormatter.header)
+    let output = context.output
+    let ascii = context.globals.ascii
+    let printer = Task {
+      await VerdictsApp.watchPlain(source: core, emit: { output.out($0 + "\n") }, ascii: ascii)
+    }
+    await SignalWait.untilInterrupted()
+    printer.cancel()
+    _ = await printer.value
+    return .done
+  }
+}
