@@ -9,7 +9,10 @@ public enum PlainFormatter {
 
   /// One write as a line; `time` is printed as given (pass a fixed one in tests); with `ascii`,
   /// in ASCII only.
-  public static func line(_ w: QueuedWrite, time: String, ascii: Bool = false) -> String {
+  ///
+  /// With `keepsFailures` false (a store that keeps no environmental failures, the Marfa core's),
+  /// the streak reads `not-kept`, never a count.
+  public static func line(_ w: QueuedWrite, time: String, ascii: Bool = false, keepsFailures: Bool = true) -> String {
     let verdict: String
     var reason = "-"
     switch w.verdict {
@@ -25,7 +28,7 @@ public enum PlainFormatter {
     if w.verdict == nil, w.waiting, let on = w.follows ?? w.dependsOn.first { reason = "awaiting:" + on }
     let text = w.lastFailure?.text ?? w.verdict?.refusal?.message
     let fields = [
-      time, w.id, w.kind.wireName, rows(w), verdict, reason, String(w.environmentalStreak),
+      time, w.id, w.kind.wireName, rows(w), verdict, reason, keepsFailures ? String(w.environmentalStreak) : "not-kept",
       w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
     ]
     return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0, ascii: ascii) }.joined(separator: " ")

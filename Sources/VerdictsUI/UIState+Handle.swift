@@ -17,6 +17,8 @@ extension UIState {
     case .status(let s):
       status = s
       if let d = s.lastDrain { lastDrain = d }
+      // A store another program owns says, with each status, whether its writer is there now.
+      if !s.kind.isOwned, case .reader(let reason) = s.handle { readOnlyReason = reason }
       return []
     case .reachable(let r):
       reachable = r

@@ -17,15 +17,16 @@ extension VerdictsApp {
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
     clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false
   ) async {
+    let keepsFailures = (try? await source.status())?.kind.isOwned ?? true
     var known: [String: String] = [:]
     var order: [String] = []
     /// Prints the write's line when it differs from the one printed last.
     func show(_ w: QueuedWrite, time: String) {
-      let print = PlainFormatter.line(w, time: "", ascii: ascii)
+      let print = PlainFormatter.line(w, time: "", ascii: ascii, keepsFailures: keepsFailures)
       if known[w.id] != print {
         if known[w.id] == nil { order.append(w.id) }
         known[w.id] = print
-        emit(PlainFormatter.line(w, time: time, ascii: ascii))
+        emit(PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
       }
     }
     /// Prints that the writes left, for those printed before.

@@ -148,7 +148,7 @@ public final class CoreStore: Sendable {
   /// This process's role: always a reader, and why.
   public var handle: Handle {
     let writer = CoreWriterProbe.writer(of: path)
-    let who = writer.map { "the app holding it (pid \($0.pid)) is its writer" } ?? "no core writer holds it now"
-    return .reader(reason: "a Marfa core store: verdicts only reads it; \(who)")
+    let who = writer.map { "its app (pid \($0.pid)) is the writer" } ?? "no app holds it now"
+    return .reader(reason: "Marfa core store, only read; \(who)")
   }
 }

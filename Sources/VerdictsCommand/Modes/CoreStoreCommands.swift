@@ -52,7 +52,9 @@ enum CoreStoreCommands {
       if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
       if let pane = args.string("--pane") { writes = writes.filter { $0.pane.title.lowercased() == pane } }
       if context.globals.json {
-        context.printJSON(.array(writes.map(\.wireJSON)))
+        // What the core does not keep is null, not a zero or an empty failure.
+        context.printJSON(
+          .array(writes.map { $0.wireJSON.setting("environmental_streak", .null).setting("last_failure", .null) }))
       } else {
         context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
       }
