@@ -72,8 +72,15 @@ extension Renderer {
       verdict.append(sep + "refused \(w.refusals) times; never sent again unless released")
     }
     lines.append(field("verdict", verdict))
-    if let reason = w.verdict?.blockedReason { lines.append(field("clears by", VerdictText.remedy(reason), .dim)) }
-    if w.verdict == .dead { lines.append(field("clears by", "release (r) sends it again under a fresh key", .dim)) }
+    if let status = state.status, !status.kind.isOwned {
+      // verdicts never writes a store it does not own: the owner's commands, for the person to run.
+      for (i, command) in CoreStore.ownerCommands(for: w, store: status.store).enumerated() {
+        lines.append(field(i == 0 ? "by its owner" : "", command, .dim))
+      }
+    } else {
+      if let reason = w.verdict?.blockedReason { lines.append(field("clears by", VerdictText.remedy(reason), .dim)) }
+      if w.verdict == .dead { lines.append(field("clears by", "release (r) sends it again under a fresh key", .dim)) }
+    }
 
     if let r = w.verdict?.refusal {
       var head = TextLine(r.reason, .refused)
@@ -93,7 +100,7 @@ extension Renderer {
 
     if let kind = state.status?.kind, !kind.isOwned {
       // The Marfa core keeps no trace of environmental failures: say so rather than show nothing.
-      lines.append(field("last failure", TextLine("not kept by this store (\(kind))", .dim)))
+      lines.append(field("last failure", TextLine("not kept by this store (the Marfa core keeps none)", .dim)))
       lines.append(field("streak", TextLine("not kept by this store", .dim)))
     }
     if let f = w.lastFailure {

@@ -41,7 +41,9 @@ extension Renderer {
     case false?: parts.append(TextLine("unreachable", .statusError))
     case nil: break
     }
-    parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
+    if state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
+      parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
+    }
     if let d = state.lastDrain { parts.append(drainSummary(d)) }
     let first = parts
     parts = []

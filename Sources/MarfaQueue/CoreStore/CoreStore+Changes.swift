@@ -37,8 +37,30 @@ extension CoreStore {
   /// The `marfa` command that does `action` on this store, for the person to run: verdicts never
   /// writes a store it does not own (`marfa device --db PATH release ID`; reference section 6).
   public func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
-    (["marfa", "device", "--db", CoreStore.shellQuoted(path), action] + arguments.map(CoreStore.shellQuoted))
-      .joined(separator: " ")
+    CoreStore.marfaCommand(store: path, action, arguments)
+  }
+
+  /// The `marfa` command that does `action` on the core store at `store`.
+  public static func marfaCommand(store: String, _ action: String, _ arguments: [String] = []) -> String {
+    (["marfa", "device", "--db", shellQuoted(store), action] + arguments.map(shellQuoted)).joined(separator: " ")
+  }
+
+  /// The `marfa` commands that act on `w` in a core store, as its command line spells them
+  /// (reference section 6): release for blocked, dead and drain-refused writes, withdraw for the
+  /// two reasons the core withdraws, discard for a refused write, forget for an answered one.
+  public static func ownerCommands(for w: QueuedWrite, store: String) -> [String] {
+    switch w.verdict {
+    case nil: return []
+    case .blocked(let reason, _):
+      var commands = [marfaCommand(store: store, "release", [w.id])]
+      if reason == .ancestorUnavailable || reason == .conflictUnresolved {
+        commands.append(marfaCommand(store: store, "withdraw", [w.id]))
+      }
+      return commands
+    case .dead: return [marfaCommand(store: store, "release", [w.id])]
+    case .refused: return [marfaCommand(store: store, w.sent ? "discard" : "release", [w.id])]
+    case .accepted, .merged, .conflicted: return [marfaCommand(store: store, "forget")]
+    }
   }
 
   /// The refusal of an action on this store, naming the `marfa` command that does it.
