@@ -2,11 +2,6 @@ import Foundation
 
 /// One pass of the drain (contract section 5, with DESIGN 3.1 to 3.3).
 struct DrainPass {
-  /// How many environmental drains in a row set a write aside and then block it.
-  static let failingAloneStreak = 3
-  /// Counted refusals that make a write dead.
-  static let ceiling = 5
-
   let copy: WorkingCopy
   let store: Store
   let client: HTTPClient
@@ -58,7 +53,7 @@ struct DrainPass {
     let owed = try store.runSync { db in
       try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
     }
-    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE pane = 0") ?? 0 }
+    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0 }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
@@ -108,7 +103,7 @@ struct DrainPass {
         lastSeq = seq
         if report.stopped != nil { break batches }
         if ended {
-          report.undelivered += 1
+          try await settleAfterEnd(w)
           continue
         }
         try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
@@ -121,7 +116,7 @@ struct DrainPass {
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
     for (id, w) in setAside {
       let streak = try store.runSync { try $0.scalar("SELECT environmental_streak FROM queue WHERE id = ?", [.text(id)]) ?? 0 }
-      if streak >= DrainPass.failingAloneStreak && answeredOthers > 0 {
+      if streak >= QueueLimits.failingAloneStreak && answeredOthers > 0 {
         let now = DrainPass.now()
         try store.runSync { db in
           try db.transaction(durable: false) {
@@ -311,6 +306,33 @@ struct DrainPass {
     try await take(outcome, for: w, answer: answerText, now: now)
   }
 
+  /// A write the pass comes to after it ended early (an environmental failure): readiness
+  /// first, as for any write (contract 5): one held behind another is counted `held` and stays
+  /// `waiting` (the seed: "a write held behind another that has no answer yet has `waiting` set
+  /// to `true`"), one whose dependency was refused or dead is refused unsent, and only the
+  /// rest are `undelivered`.
+  mutating func settleAfterEnd(_ w: QueuedWrite) async throws {
+    try payOwed()
+    let setAside = Set(self.setAside.keys)
+    let readiness = try store.runSync { db -> Readiness? in
+      guard let standing = try db.standing(of: w.id), !standing.answered else { return nil }
+      let readiness = try DrainPass.readiness(w, setAside: setAside, in: db)
+      if case .held = readiness { try db.markWaiting(w.id) }
+      return readiness
+    }
+    switch readiness {
+    case nil:
+      return
+    case .held:
+      report.held += 1
+    case .refusedWith(let reason):
+      try await settle(w, .refused(Refusal(reason: reason)), now: DrainPass.now(), clearFailure: true, sent: false)
+      report.unsent += 1
+    case .free:
+      report.undelivered += 1
+    }
+  }
+
   enum Readiness { case free, held, refusedWith(String) }
 
   /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds),
@@ -318,13 +340,18 @@ struct DrainPass {
   static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
     if let f = w.follows, let g = try db.gate(f) {
       if setAside.contains(f) || g.verdict == nil { return .held }
-      if g.verdict == "blocked" && (g.reason == "credential_refused" || g.reason == "failing_alone") { return .held }
+      if g.blockedReason == .credentialRefused || g.blockedReason == .failingAlone { return .held }
     }
     for d in w.dependsOn {
       guard let g = try db.gate(d) else { continue }
-      if setAside.contains(d) || g.verdict == nil || g.verdict == "blocked" { return .held }
-      if g.verdict == "refused" || g.verdict == "dead" {
-        return .refusedWith("the \(g.kind.words) it waits for was \(g.verdict!)")
+      switch g.verdict {
+      case nil, .blocked?:
+        return .held
+      case .refused?, .dead?:
+        if setAside.contains(d) { return .held }
+        return .refusedWith("the \(g.kind.wireName) it waits for was \(g.verdict!.rawValue)")
+      case .accepted?, .merged?, .conflicted?:
+        if setAside.contains(d) { return .held }
       }
     }
     return .free
@@ -371,7 +398,7 @@ struct DrainPass {
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
     return DrainVerdict(
       id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-      refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
+      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
   }
 
   /// Counts one refusal against the ceiling.
@@ -383,7 +410,7 @@ struct DrainPass {
       }
     }
     record(
-      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= DrainPass.ceiling ? .dead : nil,
+      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= QueueLimits.ceiling ? .dead : nil,
         refusals: n))
   }
 
