@@ -1,7 +1,7 @@
 /// Why a ``WriteAction`` leaves a write alone, in the engine's words.
 ///
 /// ``predicate`` reads after the write's name: `"01J… " + predicate` ("01J… is accepted; only a
-/// refused write can be discarded"), so a screen and a command line say the same sentence.
+/// refused write is discarded"), so a screen and a command line say the same sentence.
 public enum ActionObstacle: Sendable, Hashable {
   /// The action never takes a write in this state (``QueuedWrite/stateWords``).
   case notFor(WriteAction, state: String)
@@ -29,7 +29,7 @@ public enum ActionObstacle: Sendable, Hashable {
         let reasons = BlockedReason.allCases.filter(\.withdrawable).map(\.wireName)
         return "is \(state); only a write blocked \(reasons.dropLast().joined(separator: ", ")) or \(reasons.last ?? "") can be withdrawn"
       case .discard:
-        return "is \(state); only a refused write can be discarded"
+        return "is \(state); only a refused write is discarded"
       case .forget:
         return "is \(state); only an answered write can be forgotten"
       }
