@@ -18,16 +18,6 @@ public enum QueuePane: Int, Sendable, Hashable, CaseIterable {
     case .dead: return "dead"
     }
   }
-
-  /// The pane's title.
-  public var title: String {
-    switch self {
-    case .waiting: return "Waiting"
-    case .answered: return "Answered"
-    case .blocked: return "Blocked"
-    case .dead: return "Dead"
-    }
-  }
 }
 
 extension QueuePane {
