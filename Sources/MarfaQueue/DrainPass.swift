@@ -2,23 +2,23 @@ import Foundation
 
 /// One pass of the drain (contract section 5, with DESIGN 3.1 to 3.3).
 struct DrainPass {
-  /// How many environmental drains in a row set a write aside and then block it.
-  static let failingAloneStreak = 3
-  /// Counted refusals that make a write dead.
-  static let ceiling = 5
-
   let copy: WorkingCopy
   let store: Store
   let client: HTTPClient
   let server: Server
-  var report = DrainReport()
-  /// Writes set aside in this pass (failing while others are answered).
-  var setAside: [String: QueuedWrite] = [:]
-  /// Environmental failures met in this pass.
-  var environmentalFailures = 0
-  /// Writes the instance answered in this pass, set-aside writes excluded.
-  var answeredOthers = 0
-  var ended = false
+  /// The pass's decisions and counts (no I/O); this loop tells it what happened.
+  var machine = DrainMachine()
+  /// The writes the machine set aside, as the batch read them (for their report entries).
+  var setAsideWrites: [String: QueuedWrite] = [:]
+
+  /// The report so far: the machine's counts and the verdicts listed here.
+  var report: DrainReport {
+    get { machine.report }
+    set { machine.report = newValue }
+  }
+
+  /// The writes set aside in this pass.
+  var setAside: Set<String> { Set(machine.setAside.keys) }
   /// The next write, already planned, marked sent (behind the last verdict) and ready to go.
   var primed: (write: QueuedWrite, request: WriteRequest, url: URL)?
   /// The store's work a visit leaves for the next, done while the next request is out (the
@@ -58,7 +58,7 @@ struct DrainPass {
     let owed = try store.runSync { db in
       try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
     }
-    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE pane = 0") ?? 0 }
+    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0 }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
@@ -106,12 +106,12 @@ struct DrainPass {
       if batch.isEmpty { break }
       for (i, (seq, w)) in batch.enumerated() {
         lastSeq = seq
-        if report.stopped != nil { break batches }
-        if ended {
-          report.undelivered += 1
-          continue
+        switch machine.event(.next) {
+        case .stop: break batches
+        case .checkReadiness: try await settleAfterEnd(w)
+        case .send, .none, .blockFailingAlone:
+          try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
         }
-        try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
       }
     }
 
@@ -119,19 +119,18 @@ struct DrainPass {
     try payOwed()
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
-    for (id, w) in setAside {
-      let streak = try store.runSync { try $0.scalar("SELECT environmental_streak FROM queue WHERE id = ?", [.text(id)]) ?? 0 }
-      if streak >= DrainPass.failingAloneStreak && answeredOthers > 0 {
-        let now = DrainPass.now()
-        try store.runSync { db in
-          try db.transaction(durable: false) {
-            try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
-          }
+    guard case .blockFailingAlone(let ids) = machine.event(.exhausted) else { return report }
+    for id in ids {
+      guard let w = setAsideWrites[id] else { continue }
+      let now = DrainPass.now()
+      try store.runSync { db in
+        try db.transaction(durable: false) {
+          try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
         }
-        record(
-          DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
-            verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
       }
+      record(
+        DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
+          verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
     }
     return report
   }
@@ -223,7 +222,7 @@ struct DrainPass {
   /// follows nor depends on it, the visit ends at once: the next write goes out first, and this
   /// verdict is stored while it is out.
   mutating func visit(_ w0: QueuedWrite, next: QueuedWrite?, copyInstance: String?) async throws {
-    let setAside = Set(self.setAside.keys)
+    let setAside = self.setAside
     let origin = server.url
     let blobFolder = store.blobFolder
     let plan: Plan
@@ -242,21 +241,22 @@ struct DrainPass {
     let url: URL
     switch plan {
     case .gone:
+      _ = machine.event(.unsent(.gone))
       return
     case .instanceChanged(let write):
       try await settle(write, .blocked(reason: .instanceChanged, refusal: nil), now: now, clearFailure: false)
-      report.unsent += 1
+      _ = machine.event(.unsent(.instanceChanged))
       return
     case .held:
-      report.held += 1
+      _ = machine.event(.unsent(.held))
       return
     case .refuse(let write, let reason):
       try await settle(write, .refused(Refusal(reason: reason)), now: now, clearFailure: true, sent: false)
-      report.unsent += 1
+      _ = machine.event(.unsent(.refused))
       return
     case .unmade(let write):
       try await countFailure(write, answer: nil, now: now)
-      report.unmade += 1
+      _ = machine.event(.unsent(.unmade))
       return
     case .send(let write, let r, let u):
       (w, request, url) = (write, r, u)
@@ -304,11 +304,37 @@ struct DrainPass {
         }, settled
       )
       primed = (nextWrite, nextRequest, nextURL)
-      report.answered += 1
-      answeredOthers += 1
+      _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
       return
     }
     try await take(outcome, for: w, answer: answerText, now: now)
+  }
+
+  /// A write the pass comes to after it ended early (an environmental failure): readiness
+  /// first, as for any write (contract 5): one held behind another is counted `held` and stays
+  /// `waiting` (the seed: "a write held behind another that has no answer yet has `waiting` set
+  /// to `true`"), one whose dependency was refused or dead is refused unsent, and only the
+  /// rest are `undelivered`.
+  mutating func settleAfterEnd(_ w: QueuedWrite) async throws {
+    try payOwed()
+    let setAside = self.setAside
+    let readiness = try store.runSync { db -> Readiness? in
+      guard let standing = try db.standing(of: w.id), !standing.answered else { return nil }
+      let readiness = try DrainPass.readiness(w, setAside: setAside, in: db)
+      if case .held = readiness { try db.markWaiting(w.id) }
+      return readiness
+    }
+    switch readiness {
+    case nil:
+      _ = machine.event(.unsent(.gone))
+    case .held:
+      _ = machine.event(.unsent(.held))
+    case .refusedWith(let reason):
+      try await settle(w, .refused(Refusal(reason: reason)), now: DrainPass.now(), clearFailure: true, sent: false)
+      _ = machine.event(.unsent(.refused))
+    case .free:
+      _ = machine.event(.unsent(.undelivered))
+    }
   }
 
   enum Readiness { case free, held, refusedWith(String) }
@@ -318,13 +344,18 @@ struct DrainPass {
   static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
     if let f = w.follows, let g = try db.gate(f) {
       if setAside.contains(f) || g.verdict == nil { return .held }
-      if g.verdict == "blocked" && (g.reason == "credential_refused" || g.reason == "failing_alone") { return .held }
+      if g.blockedReason == .credentialRefused || g.blockedReason == .failingAlone { return .held }
     }
     for d in w.dependsOn {
       guard let g = try db.gate(d) else { continue }
-      if setAside.contains(d) || g.verdict == nil || g.verdict == "blocked" { return .held }
-      if g.verdict == "refused" || g.verdict == "dead" {
-        return .refusedWith("the \(g.kind.words) it waits for was \(g.verdict!)")
+      switch g.verdict {
+      case nil, .blocked?:
+        return .held
+      case .refused?, .dead?:
+        if setAside.contains(d) { return .held }
+        return .refusedWith("the \(g.kind.wireName) it waits for was \(g.verdict!.rawValue)")
+      case .accepted?, .merged?, .conflicted?:
+        if setAside.contains(d) { return .held }
       }
     }
     return .free
@@ -371,7 +402,7 @@ struct DrainPass {
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
     return DrainVerdict(
       id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-      refusals: verdict == .dead ? DrainPass.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
+      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
   }
 
   /// Counts one refusal against the ceiling.
@@ -383,32 +414,25 @@ struct DrainPass {
       }
     }
     record(
-      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= DrainPass.ceiling ? .dead : nil,
+      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= QueueLimits.ceiling ? .dead : nil,
         refusals: n))
   }
 
   /// Reads the outcome into the store and the report.
   mutating func take(_ outcome: Outcome, for w: QueuedWrite, answer: String?, now: String) async throws {
+    _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
     switch outcome {
     case .success(let verdict, let row, let replayed):
       try await settle(w, verdict, now: now, clearFailure: true, answer: answer, replayed: replayed, row: row)
-      report.answered += 1
-      answeredOthers += 1
     case .refused(let refusal):
       try await settle(w, .refused(refusal), now: now, clearFailure: true, answer: answer)
-      report.answered += 1
-      answeredOthers += 1
       try await readBack(w)
     case .blocked(let reason, let refusal):
       try await settle(w, .blocked(reason: reason, refusal: refusal), now: now, clearFailure: true, answer: answer)
-      report.answered += 1
-      answeredOthers += 1
     case .unclaimedSource(let source, let refusal):
       try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
       let others = try store.runSync { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
       if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
-      report.answered += 1
-      answeredOthers += 1
       for id in others {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
@@ -420,29 +444,18 @@ struct DrainPass {
           return try db.parkAll(refusal: refusal)
         }
       }
-      report.stopped = "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"
+      _ = machine.event(.keyRefused(why: "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"))
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
     case .counted:
       try await countFailure(w, answer: answer, now: now)
-      report.answered += 1
-      answeredOthers += 1
-    case .environmental(let status, let text, let why, let rateLimited):
-      let streakBefore = w.environmentalStreak
+    case .environmental(let status, let text, _, let rateLimited):
       try store.runSync { db in
         try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
       }
-      report.undelivered += 1
-      environmentalFailures += 1
-      let streak = rateLimited ? streakBefore : streakBefore + 1
-      if environmentalFailures == 1 && !rateLimited && streak >= 2 {
-        // It failed in the last drain too: set it aside and go on with what doesn't need it.
-        setAside[w.id] = w
-      } else {
-        ended = true
-        report.unavailable = why
-      }
+      // The machine has set it aside (it failed in the last drain too) or ended the pass.
+      if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
     case .contractMismatch(let served):
@@ -470,8 +483,7 @@ struct DrainPass {
         try db.query("INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
           [.text(w.id), .text(kind), .text(rowId)])
       }
-      ended = true
-      report.unavailable = "a refused write's row could not be read back: \(message)"
+      _ = machine.event(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))
     } catch {
       // Another refusal of the read: the row stays as the copy has it.
     }

@@ -27,14 +27,15 @@ enum Outcome: Sendable {
       return .environmental(
         status: status, text: a.failureText,
         why: "an answer \(status) named no contract (a proxy or gateway), so it was taken as the network's",
-        rateLimited: status == 429)
+        rateLimited: HTTPStatus.isRateLimit(status))
     }
     if !a.namesOurContract {
       return .contractMismatch(served: a.header("X-Marfa-Contract"))
     }
-    if status >= 500 || status == 408 || status == 425 || status == 429 {
+    if HTTPStatus.isEnvironmental(status) {
       return .environmental(
-        status: status, text: a.failureText, why: "the instance answered \(status)", rateLimited: status == 429)
+        status: status, text: a.failureText, why: "the instance answered \(status)",
+        rateLimited: HTTPStatus.isRateLimit(status))
     }
     if (300..<400).contains(status) {
       return .redirect(status: status, location: a.header("Location"))

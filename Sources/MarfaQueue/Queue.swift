@@ -86,6 +86,18 @@ public struct Queue: Sendable {
     return found.map { ($0.pane, $0.index) }
   }
 
+  /// Whether `action` may take the write now and, when not, why: the write's own rule
+  /// (``QueuedWrite/allows(_:)``) and the store's part of it (a waiting write depending on it
+  /// refuses a discard and a forget).
+  ///
+  /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
+  public func answer(_ action: WriteAction, for id: String) async throws -> ActionAnswer {
+    _ = try copy
+    let answer = try await store.run { db -> ActionAnswer? in try db.write(id: id).map { try db.answer(action, for: $0) } }
+    guard let answer else { throw QueueError.notFound(id: id) }
+    return answer
+  }
+
   /// Clears the answered writes that may be cleared and returns them, in one step.
   ///
   /// Never a write a waiting write depends on, a refused write that carried content, or a
@@ -115,6 +127,9 @@ public struct Queue: Sendable {
 
   /// Takes a refused write, and the content it carried, out of the queue.
   ///
+  /// A write the drain refused unsent behind it is not waiting and does not keep it; once it is
+  /// gone, such a write is never released (``QueuedWrite/dependencyGone``).
+  ///
   /// - Returns: false for a write that isn't refused, or that a waiting write depends on.
   /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
   public func discard(_ id: String) async throws -> Bool {
@@ -124,10 +139,12 @@ public struct Queue: Sendable {
     return done
   }
 
-  /// Sends a blocked or dead write again on the next drain, under a fresh key.
+  /// Sends a blocked or dead write, or one the drain refused unsent, again on the next drain,
+  /// under a fresh key, with the writes the drain refused unsent because of it.
   ///
-  /// - Returns: false for a write the instance refused, a write refused because what it
-  ///   waited for was withdrawn, and any write that is neither blocked nor dead.
+  /// - Returns: false for any write ``QueuedWrite/allows(_:)`` does not let go again: a write
+  ///   the instance itself refused, one refused because what it waited for is gone, and any
+  ///   write that is neither blocked, dead nor refused unsent.
   public func release(_ id: String) async throws -> Bool {
     let copy = try self.copy
     try copy.requireWriter()

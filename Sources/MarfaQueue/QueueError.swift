@@ -65,7 +65,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .hydrationIncomplete: return "a fill is under way or was interrupted; fill again before draining"
     case .copyExpired(let reason): return "the copy expired (\(reason)); fill it again, the queue is kept"
     case .noCursor: return "the copy was never filled; fill it before draining"
-    case .noServer: return "no instance URL was given (--url or MARFA_API_URL)"
+    case .noServer: return "no instance URL was given"
     case .contractMismatch(let served):
       return "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
     case .redirected(let status, let location):

@@ -6,18 +6,37 @@ public enum QueuePane: Int, Sendable, Hashable, CaseIterable {
   case answered = 1
   /// Blocked for one of six reasons.
   case blocked = 2
-  /// Refused five times.
+  /// Refused ``QueueLimits/ceiling`` (five) times.
   case dead = 3
 
-  /// The pane's title.
-  public var title: String {
+  /// The pane's name in lower case, as the command line's `--pane` takes it: `waiting`, … `dead`.
+  public var name: String {
     switch self {
-    case .waiting: return "Waiting"
-    case .answered: return "Answered"
-    case .blocked: return "Blocked"
-    case .dead: return "Dead"
+    case .waiting: return "waiting"
+    case .answered: return "answered"
+    case .blocked: return "blocked"
+    case .dead: return "dead"
     }
   }
+}
+
+extension QueuePane {
+  /// The SQL that computes a write's pane from its `verdict` column, written from
+  /// ``VerdictName/pane``: `CASE WHEN verdict IS NULL THEN 0 WHEN verdict = 'blocked' THEN 2 …`.
+  /// The answered pane is the `ELSE`. The store's generated `pane` column is this expression.
+  static var sqlFromVerdict: String {
+    var parts = ["CASE WHEN verdict IS NULL THEN \(QueuePane.waiting.rawValue)"]
+    for pane in allCases where pane != .waiting && pane != .answered {
+      let names = VerdictName.allCases.filter { $0.pane == pane }
+      let test = names.count == 1 ? "verdict = \(names[0].sql)" : "verdict IN (\(VerdictName.sqlList(names)))"
+      parts.append("WHEN \(test) THEN \(pane.rawValue)")
+    }
+    parts.append("ELSE \(QueuePane.answered.rawValue) END")
+    return parts.joined(separator: " ")
+  }
+
+  /// `pane = <n>` for SQL.
+  var sqlTest: String { "pane = \(rawValue)" }
 }
 
 /// One page of a pane, read from the store without loading the rest.

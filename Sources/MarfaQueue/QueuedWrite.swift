@@ -27,7 +27,7 @@ public struct QueuedWrite: Sendable, Hashable {
   public var verdict: Verdict?
   /// Held behind a write that has no answer yet (the contract's `awaiting_dependency`).
   public var waiting: Bool
-  /// Counted refusals, 0 to 5.
+  /// Counted refusals, 0 to ``QueueLimits/ceiling``.
   public var refusals: Int
   /// What the last environmental failure left behind.
   public var lastFailure: LastFailure?
@@ -39,6 +39,10 @@ public struct QueuedWrite: Sendable, Hashable {
   public var sent: Bool
   /// The conflicted copy an answer named.
   public var conflictedCopyId: String?
+  /// Refused unsent because a write it waited for is gone: withdrawn (the seed's "the
+  /// `<kind>` it waits for was withdrawn"), or taken out of the queue once refused. Such a
+  /// write can never be sent, so it is never released (the store's `withdrawn_dependency`).
+  public var dependencyGone: Bool
   /// Whether the last answer was replayed from the instance's record.
   public var replayed: Bool
   /// ISO-8601 time it was queued.
@@ -53,7 +57,7 @@ public struct QueuedWrite: Sendable, Hashable {
     idempotencyKey: String, dependsOn: [String] = [], follows: String? = nil, body: JSONValue = .object([]),
     answer: String? = nil, verdict: Verdict? = nil, waiting: Bool = false, refusals: Int = 0,
     lastFailure: LastFailure? = nil, environmentalStreak: Int = 0, instanceId: String? = nil,
-    sent: Bool = false, conflictedCopyId: String? = nil, replayed: Bool = false,
+    sent: Bool = false, conflictedCopyId: String? = nil, dependencyGone: Bool = false, replayed: Bool = false,
     queuedAt: String, answeredAt: String? = nil
   ) {
     self.id = id
@@ -78,20 +82,14 @@ public struct QueuedWrite: Sendable, Hashable {
     self.instanceId = instanceId
     self.sent = sent
     self.conflictedCopyId = conflictedCopyId
+    self.dependencyGone = dependencyGone
     self.replayed = replayed
     self.queuedAt = queuedAt
     self.answeredAt = answeredAt
   }
 
   /// The pane a person finds this write in.
-  public var pane: QueuePane {
-    switch verdict {
-    case nil: return .waiting
-    case .accepted, .merged, .conflicted, .refused: return .answered
-    case .blocked: return .blocked
-    case .dead: return .dead
-    }
-  }
+  public var pane: QueuePane { verdict?.name.pane ?? .waiting }
 
   /// The rows the write names, in words: `item 01… → 02…`, `edge e1`, `item x #tag`.
   public var rowsText: String {

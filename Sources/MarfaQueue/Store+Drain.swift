@@ -3,7 +3,7 @@ extension SQLite {
   /// The unanswered writes after `seq`, in send order, a batch at a time.
   func unanswered(after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
     try rows(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE pane = 0 AND seq > ? ORDER BY seq LIMIT ?",
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(QueuePane.waiting.sqlTest) AND seq > ? ORDER BY seq LIMIT ?",
       [.int(seq), .int(limit)]
     ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
   }
@@ -20,15 +20,19 @@ extension SQLite {
 
   /// Puts self-clearing blocks (`credential_refused`) back to no verdict, under the same key.
   func unblockSelfClearing() throws {
-    try query("UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL WHERE pane = 2 AND reason = 'credential_refused'")
+    try query(
+      "UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL WHERE \(QueuePane.blocked.sqlTest) AND reason = ?",
+      [.text(BlockedReason.credentialRefused.rawValue)])
     try query("UPDATE queue SET waiting = 0 WHERE waiting = 1")
   }
 
-  /// A write's verdict name and refused-unsent state, for readiness; nil when it is gone.
-  func gate(_ id: String) throws -> (verdict: String?, reason: String?, kind: WriteKind)? {
-    var out: (String?, String?, WriteKind)?
+  /// A write's verdict name, blocked reason and kind, for readiness; nil when it is gone.
+  func gate(_ id: String) throws -> (verdict: VerdictName?, blockedReason: BlockedReason?, kind: WriteKind)? {
+    var out: (VerdictName?, BlockedReason?, WriteKind)?
     try query("SELECT verdict, reason, kind FROM queue WHERE id = ?", [.text(id)]) { r in
-      out = (r.text(0), r.text(1), WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
+      let verdict = r.text(0).flatMap(VerdictName.init(rawValue:))
+      out = (verdict, verdict == .blocked ? r.text(1).flatMap(BlockedReason.init(rawValue:)) : nil,
+        WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
     }
     return out
   }
@@ -64,11 +68,12 @@ extension SQLite {
 
   /// Counts one refusal; the fifth makes the write dead. Returns the new count.
   func countRefusal(_ id: String, answer: String?, now: String) throws -> Int {
-    try query("UPDATE queue SET refusals = MIN(refusals + 1, 5), answer = COALESCE(?, answer) WHERE id = ?",
-      [.of(answer), .text(id)])
+    try query("UPDATE queue SET refusals = MIN(refusals + 1, ?), answer = COALESCE(?, answer) WHERE id = ?",
+      [.int(QueueLimits.ceiling), .of(answer), .text(id)])
     let n = try scalar("SELECT refusals FROM queue WHERE id = ?", [.text(id)]) ?? 0
-    if n >= 5 {
-      try query("UPDATE queue SET verdict = 'dead', reason = NULL, answered_at = ? WHERE id = ?", [.text(now), .text(id)])
+    if n >= QueueLimits.ceiling {
+      try query("UPDATE queue SET verdict = ?, reason = NULL, answered_at = ? WHERE id = ?",
+        [.text(VerdictName.dead.rawValue), .text(now), .text(id)])
     }
     return n
   }
@@ -79,19 +84,19 @@ extension SQLite {
   /// awaiting_dependency`, which is not unanswered.
   func parkAll(refusal: Refusal) throws -> Int {
     try query(
-      "UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE pane = 0 AND waiting = 0",
-      [.text(refusal.wireJSON.text)])
+      "UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE \(QueuePane.waiting.sqlTest) AND waiting = 0",
+      [.text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue), .text(refusal.wireJSON.text)])
     return changes
   }
 
   /// Blocks every unanswered create naming `source`; returns their ids.
   func blockSource(_ source: String, refusal: Refusal) throws -> [String] {
     let ids = try rows(
-      "SELECT id FROM queue WHERE pane = 0 AND kind = 'create_item' AND json_extract(payload, '$.source') = ?",
-      [.text(source)]) { $0.text(0) ?? "" }
+      "SELECT id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND kind = ? AND json_extract(payload, '$.source') = ?",
+      [.text(WriteKind.createItem.rawValue), .text(source)]) { $0.text(0) ?? "" }
     for id in ids {
-      try query("UPDATE queue SET verdict = 'blocked', reason = 'credential_refused', refusal = ? WHERE id = ?",
-        [.text(refusal.wireJSON.text), .text(id)])
+      try query("UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE id = ?",
+        [.text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue), .text(refusal.wireJSON.text), .text(id)])
     }
     return ids
   }

@@ -25,7 +25,7 @@ extension SQLite {
     let column = edge ? "edge_id" : "item_id"
     return try text(
       """
-      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (verdict IS NULL OR verdict IN ('blocked','dead'))
+      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.blocked, .dead]))))
       ORDER BY seq DESC LIMIT 1
       """, [.text(id), .text(kind)])
   }
@@ -34,7 +34,7 @@ extension SQLite {
   func writeAhead(item: String?, edge: String?) throws -> String? {
     if let edge {
       return try text(
-        "SELECT id FROM queue WHERE edge_id = ? AND (verdict IS NULL OR verdict IN ('refused','blocked','dead')) ORDER BY seq DESC LIMIT 1",
+        "SELECT id FROM queue WHERE edge_id = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1",
         [.text(edge)])
     }
     guard let item else { return nil }
@@ -42,7 +42,7 @@ extension SQLite {
     return try text(
       """
       SELECT id FROM queue WHERE item_id = ? AND kind NOT IN \(edgeKinds)
-        AND (verdict IS NULL OR verdict IN ('refused','blocked','dead')) ORDER BY seq DESC LIMIT 1
+        AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1
       """, [.text(item)])
   }
 

@@ -5,7 +5,7 @@ extension SQLite {
     id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version, idempotency_key, payload,
     sent, depends_on, follows, verdict, reason, answer, conflicted_copy_id, refusals, queued_at, answered_at,
     instance_id, refusal, merged_fields, replayed, last_failure_status, last_failure_text,
-    environmental_streak, waiting, seq
+    environmental_streak, waiting, seq, withdrawn_dependency
     """
 
   /// ``writeColumns`` without the body and the answer (each read as empty): for lines and
@@ -32,15 +32,15 @@ extension SQLite {
     let mergedFields = r.text(23).flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? []
     let conflicted = r.text(17)
     let verdict: Verdict?
-    switch verdictName {
-    case "accepted": verdict = .accepted
-    case "merged": verdict = .merged(fields: mergedFields)
-    case "conflicted": verdict = .conflicted(siblingId: conflicted ?? "", fields: mergedFields)
-    case "refused": verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
-    case "blocked":
+    switch verdictName.flatMap(VerdictName.init(rawValue:)) {
+    case .accepted: verdict = .accepted
+    case .merged: verdict = .merged(fields: mergedFields)
+    case .conflicted: verdict = .conflicted(siblingId: conflicted ?? "", fields: mergedFields)
+    case .refused: verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
+    case .blocked:
       verdict = .blocked(reason: BlockedReason(rawValue: reason ?? "") ?? .credentialRefused, refusal: refusal)
-    case "dead": verdict = .dead
-    default: verdict = nil
+    case .dead: verdict = .dead
+    case nil: verdict = nil
     }
     let status = r.int(25)
     let text = r.text(26)
@@ -54,7 +54,7 @@ extension SQLite {
       answer: r.text(16), verdict: verdict, waiting: r.int(28) == 1, refusals: r.int(18) ?? 0,
       lastFailure: failure.flatMap { $0.status == nil && $0.text == nil ? nil : $0 },
       environmentalStreak: r.int(27) ?? 0, instanceId: r.text(21), sent: r.int(11) == 1,
-      conflictedCopyId: conflicted, replayed: r.int(24) == 1, queuedAt: r.text(19) ?? "",
+      conflictedCopyId: conflicted, dependencyGone: r.int(30) == 1, replayed: r.int(24) == 1, queuedAt: r.text(19) ?? "",
       answeredAt: r.text(20))
   }
 
@@ -158,15 +158,4 @@ extension SQLite {
     return (w.pane, index)
   }
 
-  /// Whether a write that still waits to go (unanswered, blocked, dead, or refused unsent and
-  /// still releasable) depends on `id`.
-  func hasPendingDependant(_ id: String) throws -> Bool {
-    let n = try scalar(
-      """
-      SELECT count(*) FROM queue_deps d JOIN queue q ON q.id = d.id
-      WHERE d.on_id = ? AND (q.verdict IS NULL OR q.verdict IN ('blocked','dead')
-        OR (q.verdict = 'refused' AND q.sent = 0 AND q.withdrawn_dependency = 0))
-      """, [.text(id)]) ?? 0
-    return n > 0
-  }
 }

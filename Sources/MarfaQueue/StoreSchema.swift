@@ -5,11 +5,9 @@ enum StoreSchema {
   /// Bumped with every change of the tables below.
   static let version = 1
 
-  static let verdictNames = ["accepted", "merged", "conflicted", "refused", "blocked", "dead"]
-
   static var create: String {
     let kinds = WriteKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
-    let verdicts = verdictNames.map { "'\($0)'" }.joined(separator: ",")
+    let verdicts = VerdictName.sqlList(VerdictName.allCases)
     return """
       PRAGMA application_id = \(applicationId);
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -29,7 +27,7 @@ enum StoreSchema {
         reason TEXT,
         answer TEXT,
         conflicted_copy_id TEXT,
-        refusals INTEGER NOT NULL DEFAULT 0 CHECK (refusals BETWEEN 0 AND 5),
+        refusals INTEGER NOT NULL DEFAULT 0 CHECK (refusals BETWEEN 0 AND \(QueueLimits.ceiling)),
         queued_at TEXT NOT NULL,
         answered_at TEXT,
         instance_id TEXT,
@@ -42,7 +40,7 @@ enum StoreSchema {
         waiting INTEGER NOT NULL DEFAULT 0,
         withdrawn_dependency INTEGER NOT NULL DEFAULT 0,
         pane INTEGER GENERATED ALWAYS AS (
-          CASE WHEN verdict IS NULL THEN 0 WHEN verdict = 'blocked' THEN 2 WHEN verdict = 'dead' THEN 3 ELSE 1 END
+          \(QueuePane.sqlFromVerdict)
         ) VIRTUAL
       );
       CREATE INDEX queue_pane ON queue (pane, seq);
@@ -71,7 +69,7 @@ enum StoreSchema {
   static let paneCounts = """
     CREATE TABLE pane_counts (pane INTEGER PRIMARY KEY, n INTEGER NOT NULL);
     INSERT INTO pane_counts (pane, n) SELECT p.pane, (SELECT count(*) FROM queue WHERE pane = p.pane)
-      FROM (SELECT 0 AS pane UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) p;
+      FROM (\(QueuePane.allCases.map { "SELECT \($0.rawValue) AS pane" }.joined(separator: " UNION ALL "))) p;
     CREATE TRIGGER queue_count_insert AFTER INSERT ON queue BEGIN
       UPDATE pane_counts SET n = n + 1 WHERE pane = NEW.pane;
     END;

@@ -10,20 +10,23 @@ public enum Verdict: Sendable, Hashable {
   case refused(Refusal)
   /// The write is stopped until something outside the queue changes.
   case blocked(reason: BlockedReason, refusal: Refusal? = nil)
-  /// The write was refused five times; it is never sent again unless released.
+  /// The write was refused ``QueueLimits/ceiling`` (five) times; it is never sent again unless released.
   case dead
 
-  /// The contract's name for the verdict: `accepted`, `merged`, … `dead`.
-  public var wireName: String {
+  /// The verdict's name without what it carries.
+  public var name: VerdictName {
     switch self {
-    case .accepted: return "accepted"
-    case .merged: return "merged"
-    case .conflicted: return "conflicted"
-    case .refused: return "refused"
-    case .blocked: return "blocked"
-    case .dead: return "dead"
+    case .accepted: return .accepted
+    case .merged: return .merged
+    case .conflicted: return .conflicted
+    case .refused: return .refused
+    case .blocked: return .blocked
+    case .dead: return .dead
     }
   }
+
+  /// The contract's name for the verdict: `accepted`, `merged`, … `dead`.
+  public var wireName: String { name.rawValue }
 
   /// The refusal the verdict carries, if any.
   public var refusal: Refusal? {

@@ -33,7 +33,7 @@ extension WorkingCopy {
       guard answer.namesAContract else { throw QueueError.network(message: "the item pages were answered \(answer.status) naming no contract") }
       guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
       guard answer.status == 200, let json = answer.json, let data = json["data"]?.arrayValue else {
-        if answer.status >= 500 || answer.status == 429 { throw QueueError.network(message: "the item pages were answered \(answer.status)") }
+        if HTTPStatus.isEnvironmental(answer.status) { throw QueueError.network(message: "the item pages were answered \(answer.status)") }
         let err = answer.json?["error"]
         throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue ?? "the item pages could not be read")
       }

@@ -51,7 +51,7 @@ extension WorkingCopy {
       throw QueueError.redirected(status: answer.status, location: answer.header("Location"))
     }
     guard (200..<300).contains(answer.status) else {
-      if answer.status >= 500 || answer.status == 429 || answer.status == 408 {
+      if HTTPStatus.isEnvironmental(answer.status) {
         noteReachable(false)
         throw QueueError.network(message: "the root answered \(answer.status)")
       }
@@ -99,7 +99,7 @@ extension WorkingCopy {
       throw QueueError.network(message: "the read was answered \(answer.status) without naming a contract")
     }
     guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
-    if answer.status >= 500 || answer.status == 429 || answer.status == 408 || answer.status == 425 {
+    if HTTPStatus.isEnvironmental(answer.status) {
       throw QueueError.network(message: "the read was answered \(answer.status)")
     }
     if answer.status == 404 || answer.status == 403

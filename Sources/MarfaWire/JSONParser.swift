@@ -4,7 +4,7 @@ struct JSONParser {
   let bytes: [UInt8]
   var index = 0
   /// Nesting past this depth is refused (the reader recurses once per level).
-  static let maxDepth = 512
+  static let maxDepth = 256
   /// When set, where each member's value of the top-level object lies in `bytes`.
   var memberRanges: [String: Range<Int>]?
   /// Where and why reading stopped, once it has.

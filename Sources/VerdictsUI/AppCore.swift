@@ -234,10 +234,13 @@ final class AppCore: @unchecked Sendable {
         switch effect {
         case .release(let ids):
           var n = 0
-          for id in ids where try await core.source.release(id) { n += 1 }
-          core.outcome(
-            n == ids.count ? "released \(n)" : "released \(n) of \(ids.count) (the others are neither blocked nor dead)",
-            error: n == 0)
+          var refused: String?
+          for id in ids {
+            if try await core.source.release(id) { n += 1 } else if refused == nil { refused = id }
+          }
+          var text = "released \(n)"
+          if let refused { text += " of \(ids.count) (\(await core.whyNot(.release, refused)))" }
+          core.outcome(text, error: n == 0)
         case .releaseReason(let reason):
           let n = try await core.source.release(reason: reason)
           core.outcome("released \(n) blocked \(reason.wireName)", error: false)
@@ -245,13 +248,15 @@ final class AppCore: @unchecked Sendable {
           if try await core.source.withdraw(id) {
             core.outcome("withdrew \(ShortID.of(id))")
           } else {
-            core.outcome("withdraw: \(ShortID.of(id)) not withdrawn (not withdrawable, or the copy moved during the read: ask again)", error: true)
+            let w = try? await core.source.write(id)
+            let why = w.map { $0.allows(.withdraw).isAllowed ? "the copy moved during the read: ask again" : Self.why(.withdraw, $0) }
+            core.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
           }
         case .discard(let id):
           if try await core.source.discard(id) {
             core.outcome("discarded \(ShortID.of(id))")
           } else {
-            core.outcome("discard: \(ShortID.of(id)) not discarded (not refused, or a waiting write depends on it)", error: true)
+            core.outcome("discard: \(ShortID.of(id)) not discarded (\(await core.whyNot(.discard, id)))", error: true)
           }
         case .take:
           let taken = try await core.source.takeAnswered()
@@ -279,6 +284,17 @@ final class AppCore: @unchecked Sendable {
         core.outcome("\(Self.name(effect)) refused: \(Self.describe(error))", error: true)
       }
     }
+  }
+
+  /// Why the engine's rule left a write alone, in its words: `w-1 is accepted; only …`.
+  static func why(_ action: WriteAction, _ w: QueuedWrite) -> String {
+    "\(ShortID.of(w.id)) \(w.allows(action).obstacle?.predicate ?? "has a waiting write that depends on it")"
+  }
+
+  /// Why an action left the write with this id alone, read again from the source.
+  func whyNot(_ action: WriteAction, _ id: String) async -> String {
+    guard let w = try? await source.write(id) else { return "\(ShortID.of(id)) is gone" }
+    return Self.why(action, w)
   }
 
   /// An effect's name for logs and messages (never a key).

@@ -117,7 +117,7 @@ extension Renderer {
       let n = w.environmentalStreak
       lines.append(field("streak", TextLine("\(n) drain\(n == 1 ? "" : "s") in a row met an environmental failure", .streak)))
     }
-    if w.refusals > 0 { lines.append(field("refusals", "\(w.refusals) of 5", .refused)) }
+    if w.refusals > 0 { lines.append(field("refusals", "\(w.refusals) of \(QueueLimits.ceiling)", .refused)) }
     if !w.dependsOn.isEmpty { lines.append(field("depends on", w.dependsOn.joined(separator: ", "))) }
     if let f = w.follows { lines.append(field("follows", f)) }
     if w.waiting, let on = w.follows ?? w.dependsOn.first { lines.append(field("held by", on, .waiting)) }

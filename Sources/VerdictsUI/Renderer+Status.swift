@@ -129,17 +129,12 @@ extension Renderer {
     if !state.marks.isEmpty {
       actions += [.release, .withdraw, .discard, .forget, .clear]
     } else if let w = state.selectedWrite {
-      switch w.verdict {
-      case .blocked(let reason, _):
-        actions.append(.release)
-        if reason.withdrawable { actions.append(.withdraw) }
-        if reason == .credentialRefused { actions.append(.useKey) }
-        actions.append(.releaseReason)
-      case .dead: actions.append(.release)
-      case .refused: actions += [.discard, .forget]
-      case .accepted, .merged, .conflicted: actions += [.forget, .take]
-      case nil: break
-      }
+      // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
+      let ruled: [(WriteAction, Action)] = [(.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget)]
+      actions += ruled.filter { w.allows($0.0).isAllowed }.map(\.1)
+      if w.verdict?.blockedReason == .credentialRefused { actions.append(.useKey) }
+      if w.verdict?.blockedReason != nil { actions.append(.releaseReason) }
+      if w.allows(.forget).isAllowed, w.verdict?.refusal == nil { actions.append(.take) }
       actions.append(.focusDetail)
     }
     for a in [Action.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit] where !actions.contains(a) {

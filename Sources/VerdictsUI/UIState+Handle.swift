@@ -27,7 +27,12 @@ extension UIState {
       lastDrain = report
       return []
     case .outcome(let text, let isError):
-      message = Self.outcome(StatusMessage(text, isError: isError), after: message)
+      var told = StatusMessage(text, isError: isError)
+      if let note = skipNote, !Self.isDrainReport(text) {
+        told = StatusMessage(text + "; " + note, isError: isError)
+        skipNote = nil
+      }
+      message = Self.outcome(told, after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
     case .marked(let ids):
@@ -42,8 +47,7 @@ extension UIState {
   /// outcome rather than over it, so the action still says what it did (DESIGN 6.2). Progress
   /// messages (`releasing 1…`) and earlier drain reports are replaced.
   static func outcome(_ new: StatusMessage, after old: StatusMessage?) -> StatusMessage {
-    let drainPrefixes = ["auto-drain: ", "drain stopped: "]
-    guard drainPrefixes.contains(where: new.text.hasPrefix), let old, !old.text.hasSuffix("…") else { return new }
+    guard isDrainReport(new.text), let old, !old.text.hasSuffix("…") else { return new }
     var action = old.text
     for p in drainPrefixes {
       if let r = action.range(of: " · " + p) { action = String(action[..<r.lowerBound]) }
@@ -51,6 +55,12 @@ extension UIState {
     if action.isEmpty || action.hasPrefix("auto-drain") || drainPrefixes.contains(where: action.hasPrefix) { return new }
     return StatusMessage(action + " · " + new.text, isError: new.isError || old.isError)
   }
+
+  /// The prefixes of a drain's own report, told apart from an action's outcome.
+  static let drainPrefixes = ["auto-drain: ", "drain stopped: "]
+
+  /// Whether an outcome is a drain's own report rather than an action's.
+  static func isDrainReport(_ text: String) -> Bool { drainPrefixes.contains(where: text.hasPrefix) }
 
   /// What the app does first: read every pane and the status.
   public mutating func start() -> [UIEffect] { reloadAll() }

@@ -167,37 +167,67 @@ extension UIState {
     return selectedWrite.map { [$0.id] } ?? []
   }
 
-  mutating func release() -> [UIEffect] {
+  /// A loaded write by id, in any pane.
+  func loadedWrite(_ id: String) -> QueuedWrite? {
+    for pane in panes { if let w = pane.writes.first(where: { $0.id == id }) { return w } }
+    return nil
+  }
+
+  /// The writes `action` may take, asked of the engine's rule (``QueuedWrite/allows(_:)``), the
+  /// same with marks and without.
+  ///
+  /// Without marks: the selected write, or nil and a message naming why the rule refuses it.
+  /// With marks: the marked writes the rule lets it take; those it refuses are skipped and
+  /// counted in ``skipNote`` (said with the action's outcome). A marked write not loaded goes
+  /// to the engine, which asks the same rule. Nil, marks kept, when the rule refuses them all.
+  mutating func targets(for action: WriteAction) -> [String]? {
+    let verb = action.rawValue
+    skipNote = nil
     if marks.isEmpty {
-      guard let w = selectedWrite else { return refuse("release: nothing selected") }
-      switch w.verdict {
-      case .blocked, .dead: break
-      default: return refuse("release: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only blocked or dead writes go again")
+      guard let w = selectedWrite else {
+        _ = refuse("\(verb): nothing selected")
+        return nil
+      }
+      if let obstacle = w.allows(action).obstacle {
+        _ = refuse("\(verb): \(ShortID.of(w.id)) \(obstacle.predicate)")
+        return nil
+      }
+      return [w.id]
+    }
+    var allowed: [String] = []
+    var skipped: [(String, ActionObstacle)] = []
+    for id in marks.sorted() {
+      if let obstacle = loadedWrite(id)?.allows(action).obstacle {
+        skipped.append((id, obstacle))
+      } else {
+        allowed.append(id)
       }
     }
-    let ids = targets
+    guard let first = skipped.first else { return allowed }
+    let why = "\(ShortID.of(first.0)) \(first.1.predicate)"
+    if allowed.isEmpty {
+      _ = refuse("\(verb): none of the \(marks.count) marked can be taken (\(why))")
+      return nil
+    }
+    skipNote = "skipped \(skipped.count) of \(marks.count) marked (\(skipped.count > 1 ? "e.g. " : "")\(why))"
+    return allowed
+  }
+
+  mutating func release() -> [UIEffect] {
+    guard let ids = targets(for: .release) else { return [] }
     marks = []
     message = StatusMessage("releasing \(ids.count)…")
     return [.release(ids)]
   }
 
   mutating func ask(_ make: ([String]) -> PendingAction) -> [UIEffect] {
-    let probe = make([])
-    if marks.isEmpty {
-      guard let w = selectedWrite else { return refuse("\(probe.verb): nothing selected") }
-      switch probe {
-      case .withdraw:
-        guard let reason = w.verdict?.blockedReason, reason.withdrawable else {
-          return refuse(
-            "withdraw: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only writes blocked ancestor_unavailable, conflict_unresolved, failing_alone or instance_changed can be withdrawn")
-        }
-      case .discard:
-        guard case .refused = w.verdict else {
-          return refuse("discard: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only refused writes can be discarded")
-        }
-      }
+    let action: WriteAction
+    switch make([]) {
+    case .withdraw: action = .withdraw
+    case .discard: action = .discard
     }
-    let pending = make(targets)
+    guard let ids = targets(for: action) else { return [] }
+    let pending = make(ids)
     let confirm: Bool
     switch pending {
     case .withdraw: confirm = confirmWithdraw
@@ -220,13 +250,7 @@ extension UIState {
   }
 
   mutating func forget() -> [UIEffect] {
-    if marks.isEmpty {
-      guard let w = selectedWrite else { return refuse("forget: nothing selected") }
-      guard w.pane == .answered else {
-        return refuse("forget: \(ShortID.of(w.id)) is \(VerdictText.word(w)); only answered writes are forgotten")
-      }
-    }
-    let ids = targets
+    guard let ids = targets(for: .forget) else { return [] }
     marks = []
     message = StatusMessage("forgetting \(ids.count)…")
     return [.forget(ids)]

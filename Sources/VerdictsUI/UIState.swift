@@ -34,6 +34,9 @@ public struct UIState: Sendable, Hashable {
   public var prompt: Prompt?
   /// The outcome of the last action.
   public var message: StatusMessage?
+  /// The marked writes the last action skipped because the rule refused them, said with that
+  /// action's outcome.
+  public var skipNote: String?
   /// Why this handle only reads (nil for the writer).
   public var readOnlyReason: String?
   /// Whether auto-drain holds `updates()`.

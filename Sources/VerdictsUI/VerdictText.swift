@@ -3,13 +3,7 @@ import MarfaQueue
 /// Words, glyphs and roles for a write's verdict: told apart by glyph and word, not colour alone.
 enum VerdictText {
   /// One word or two: `accepted`, `refused`, `blocked failing_alone`, `waiting`, `dead`.
-  static func word(_ w: QueuedWrite) -> String {
-    switch w.verdict {
-    case nil: return w.waiting ? "waiting" : "not yet answered"
-    case .blocked(let reason, _): return "blocked \(reason.wireName)"
-    case let v?: return v.wireName
-    }
-  }
+  static func word(_ w: QueuedWrite) -> String { w.stateWords }
 
   /// The glyph for a write's verdict.
   static func glyph(_ w: QueuedWrite, _ g: Glyphs) -> String {

@@ -275,7 +275,7 @@ import Testing
     #expect(report.answered == 1)
     #expect(report.unsent == 1)
     guard case .refused(let refusal) = try await h.write(tag.id).verdict else { Issue.record("not refused"); return }
-    #expect(refusal.reason == "the create item it waits for was refused")
+    #expect(refusal.reason == "the create_item it waits for was refused")
     #expect(refusal.code == nil)
     _ = create
   }

@@ -151,7 +151,7 @@ import Testing
     let create = try await note(copy)
     let update = try await copy.updateItem(id: create.itemId!, properties: .object([]))
     try await copy.forceVerdict(create.id, .dead)
-    try await copy.forceVerdict(update.id, .refused(Refusal(reason: "the create item it waits for was dead")), sent: false)
+    try await copy.forceVerdict(update.id, .refused(Refusal(reason: "the create_item it waits for was dead")), sent: false)
     #expect(try await copy.queue.release(create.id) == true)
     #expect(try await copy.queue.write(update.id).verdict == nil)
   }

@@ -14,10 +14,13 @@ import Testing
     let failing = try await h.note(id: "w-fail")
     let behind = try await h.copy.addTag(item: "w-fail", tag: "t")
     _ = try await h.note("first")
-    // Drain 1: the first failure ends the pass.
+    // Drain 1: the first failure ends the pass; the tag held behind the failing create is
+    // counted held and stays waiting, not undelivered.
     let r1 = try await h.copy.queue.drain()
     #expect(r1.answered == 0)
-    #expect(r1.undelivered == 3)
+    #expect(r1.undelivered == 2)
+    #expect(r1.held == 1)
+    #expect(try await h.write(behind.id).waiting)
     #expect(try await h.write(failing.id).environmentalStreak == 1)
     // Drain 2: it failed last time too, so it is set aside and the others go.
     let r2 = try await h.copy.queue.drain()
@@ -173,7 +176,7 @@ import Testing
     #expect(try await h.copy.queue.withdraw(create.id))
     for id in [tag.id, edge.id] {
       let w = try await h.write(id)
-      #expect(w.verdict?.refusal?.reason == "the create item it waits for was withdrawn")
+      #expect(w.verdict?.refusal?.reason == "the create_item it waits for was withdrawn")
       #expect(try await h.copy.queue.release(id) == false)
     }
   }

@@ -77,11 +77,27 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
 
   func record(_ call: String) { locked { calls.append(call) } }
 
+  /// The engine's rule, asked as the store asks it: the write's own (``QueuedWrite/allows(_:)``),
+  /// then, for discard and forget, whether a waiting write depends on it.
+  static func answer(_ action: WriteAction, for w: QueuedWrite, in ws: [QueuedWrite]) -> ActionAnswer {
+    let own = w.allows(action)
+    guard own.isAllowed, action == .discard || action == .forget else { return own }
+    let waitingDependant = ws.contains { d in
+      d.dependsOn.contains(w.id) && (d.verdict == nil || d.verdict?.name == .blocked || d.verdict?.name == .dead)
+    }
+    return waitingDependant ? .notAllowed(.waitingDependant) : .allowed
+  }
+
+  /// Whether the rule lets `action` take the write at `i`.
+  static func allows(_ action: WriteAction, _ i: Int, in ws: [QueuedWrite]) -> Bool {
+    answer(action, for: ws[i], in: ws).isAllowed
+  }
+
   func release(_ id: String) async throws -> Bool {
     record("release \(id)")
     var done = false
     mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), ws[i].pane == .blocked || ws[i].pane == .dead {
+      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.release, i, in: ws) {
         ws[i].verdict = nil
         done = true
       }
@@ -106,7 +122,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     if let e = withdrawError { throw e }
     var done = false
     mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), ws[i].verdict?.blockedReason?.withdrawable == true {
+      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.withdraw, i, in: ws) {
         ws.remove(at: i)
         done = true
       }
@@ -119,7 +135,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     guard locked({ writes.contains { $0.id == id } }) else { throw QueueError.notFound(id: id) }
     var done = false
     mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), case .refused = ws[i].verdict {
+      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.discard, i, in: ws) {
         ws.remove(at: i)
         done = true
       }
@@ -131,12 +147,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     record("take")
     var taken: [QueuedWrite] = []
     mutate({ ws in
-      taken = ws.filter { w in
-        switch w.verdict {
-        case .accepted?, .merged?, .conflicted?: return true
-        default: return false
-        }
-      }
+      taken = ws.indices.filter { Self.allows(.forget, $0, in: ws) }.map { ws[$0] }
       ws.removeAll { w in taken.contains { $0.id == w.id } }
     }, change: .refreshed(.forgotten))
     return taken
@@ -146,9 +157,9 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     record("forget \(ids.joined(separator: ","))")
     var n = 0
     mutate({ ws in
-      let before = ws.count
-      ws.removeAll { w in ids.contains(w.id) && w.pane == .answered && w.verdict?.refusal == nil }
-      n = before - ws.count
+      let gone = Set(ws.indices.filter { ids.contains(ws[$0].id) && Self.allows(.forget, $0, in: ws) }.map { ws[$0].id })
+      ws.removeAll { gone.contains($0.id) }
+      n = gone.count
     }, change: .refreshed(.forgotten))
     return n
   }

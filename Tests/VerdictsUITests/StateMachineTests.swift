@@ -164,7 +164,9 @@ import Testing
   @Test func releaseRefusesAnAnsweredOrWaitingWrite() {
     var s = Fixtures.state(focus: .answered)
     #expect(press(&s, .char("r")) == [])
-    #expect(s.message == StatusMessage("release: w-accept is accepted; only blocked or dead writes go again", isError: true))
+    #expect(s.message == StatusMessage(
+          "release: w-accept is accepted; only a blocked or dead write, or one the drain refused unsent, goes again",
+          isError: true))
     var w = Fixtures.state(focus: .waiting, select: 1)
     #expect(press(&w, .char("r")) == [])
     #expect(w.message?.isError == true)

@@ -50,7 +50,7 @@ enum CoreStoreCommands {
       var writes = try core.readAll()
       let kinds = Set(args.strings("--kind"))
       if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
-      if let pane = args.string("--pane") { writes = writes.filter { $0.pane.title.lowercased() == pane } }
+      if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
       if context.globals.json {
         // What the core does not keep is null, not a zero or an empty failure.
         context.printJSON(

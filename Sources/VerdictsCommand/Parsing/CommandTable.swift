@@ -22,7 +22,7 @@ enum CommandTable {
   /// The kinds `queue --kind` takes.
   static let kinds = WriteKind.allCases.map(\.wireName)
   /// The panes `queue --pane` takes.
-  static let panes = QueuePane.allCases.map { $0.title.lowercased() }
+  static let panes = QueuePane.allCases.map(\.name)
 
   static let baseVersion = OptionSpec.value(
     "--version", "N", .integer(0...Int(Int32.max)),

@@ -54,7 +54,10 @@ struct CommandFailure: Error, Sendable, Hashable {
     case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .unknownSchema, .invalid:
       exit = .deviceRule
     }
-    self.init(code: error.code, message: error.message, exit: exit, server: server)
+    var message = error.message
+    // The engine names no flag; the command line says where an instance URL comes from.
+    if case .noServer = error { message += " (--url or MARFA_API_URL)" }
+    self.init(code: error.code, message: message, exit: exit, server: server)
   }
 
   /// The failure any error means; errors from outside the queue count as the environment's.

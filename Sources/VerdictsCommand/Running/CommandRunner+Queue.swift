@@ -17,7 +17,7 @@ extension CommandRunner {
     var writes = try await withReader { try await $0.queue.all() }
     let kinds = Set(args.strings("--kind"))
     if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
-    if let pane = args.string("--pane") { writes = writes.filter { $0.pane.title.lowercased() == pane } }
+    if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
     } else {
@@ -69,10 +69,13 @@ extension CommandRunner {
   func release() async throws -> ExitCode {
     let released: Int
     if let id = args.string("ID") {
-      released = try await withCopy(create: false) { try await $0.queue.release(id) ? 1 : 0 }
-      if !json && released == 0 {
-        context.print(
-          "nothing released: \(context.visible(id)) is neither blocked nor dead, or the instance itself refused it")
+      let (done, answer) = try await withCopy(create: false) { copy in
+        let done = try await copy.queue.release(id)
+        return (done, done ? nil : try? await copy.queue.answer(.release, for: id))
+      }
+      released = done ? 1 : 0
+      if !json && !done {
+        context.print("nothing released: \(context.visible(id)) \(Self.why(answer))")
         return .done
       }
     } else {
@@ -93,40 +96,34 @@ extension CommandRunner {
 
   func withdraw() async throws -> ExitCode {
     let id = args.string("ID") ?? ""
-    let (done, write) = try await withCopy(create: false, talksToInstance: true) { copy in
+    let (done, answer) = try await withCopy(create: false, talksToInstance: true) { copy in
       let done = try await copy.queue.withdraw(id)
-      return (done, done ? nil : try? await copy.queue.write(id))
+      return (done, done ? nil : try? await copy.queue.answer(.withdraw, for: id))
     }
     if json {
       context.printJSON(.bool(done))
     } else if done {
       context.print("withdrew \(context.visible(id)); the row is back as the instance holds it")
-    } else if let write, write.verdict?.blockedReason?.withdrawable == true {
+    } else if answer == .allowed {
       context.print("\(context.visible(id)) was not withdrawn: the copy moved while its row was read; ask again")
     } else {
-      let state = write.map(Self.state(of:)) ?? "gone"
-      context.print(
-        "\(context.visible(id)) was not withdrawn: it is \(state); only a write blocked ancestor_unavailable, "
-          + "conflict_unresolved, failing_alone or instance_changed can be withdrawn")
+      context.print("\(context.visible(id)) was not withdrawn: it \(Self.why(answer))")
     }
     return .done
   }
 
   func discard() async throws -> ExitCode {
     let id = args.string("ID") ?? ""
-    let (done, write) = try await withCopy(create: false) { copy in
+    let (done, answer) = try await withCopy(create: false) { copy in
       let done = try await copy.queue.discard(id)
-      return (done, done ? nil : try? await copy.queue.write(id))
+      return (done, done ? nil : try? await copy.queue.answer(.discard, for: id))
     }
     if json {
       context.printJSON(.bool(done))
     } else if done {
       context.print("discarded \(context.visible(id)) and the content it carried")
-    } else if let write, case .refused = write.verdict {
-      context.print("\(context.visible(id)) was not discarded: a waiting write depends on it")
     } else {
-      let state = write.map(Self.state(of:)) ?? "gone"
-      context.print("\(context.visible(id)) was not discarded: it is \(state); only a refused write is discarded")
+      context.print("\(context.visible(id)) was not discarded: it \(Self.why(answer))")
     }
     return .done
   }

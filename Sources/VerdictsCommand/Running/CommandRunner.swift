@@ -62,12 +62,9 @@ struct CommandRunner {
     if case .reader(let reason) = copy.handle { throw QueueError.readingHandle(reason: reason) }
   }
 
-  /// How a verdict or its absence reads in a sentence.
-  static func state(of w: QueuedWrite) -> String {
-    if let verdict = w.verdict {
-      if let reason = verdict.blockedReason { return "blocked \(reason.wireName)" }
-      return verdict.wireName
-    }
-    return w.waiting ? "waiting" : "not answered yet"
+  /// Why the engine's rule left a write alone, as a predicate ("is accepted; only …"); "is
+  /// gone" when the queue no longer holds it.
+  static func why(_ answer: ActionAnswer?) -> String {
+    answer?.obstacle?.predicate ?? "is gone"
   }
 }

@@ -1,0 +1,27 @@
+/// A verdict's name alone, as the contract and the store's `verdict` column spell it: the six
+/// cases of ``Verdict`` without what they carry.
+///
+/// The store's SQL is written from these (``sql``, ``sqlList(_:)``), never from string literals.
+public enum VerdictName: String, Sendable, Hashable, CaseIterable {
+  case accepted
+  case merged
+  case conflicted
+  case refused
+  case blocked
+  case dead
+
+  /// The pane a write with this verdict sits in (a write with no verdict sits in ``QueuePane/waiting``).
+  public var pane: QueuePane {
+    switch self {
+    case .accepted, .merged, .conflicted, .refused: return .answered
+    case .blocked: return .blocked
+    case .dead: return .dead
+    }
+  }
+
+  /// The name as an SQL string literal: `'blocked'`.
+  var sql: String { "'\(rawValue)'" }
+
+  /// Names as an SQL list for `IN (…)`: `'blocked','dead'`.
+  static func sqlList(_ names: [VerdictName]) -> String { names.map(\.sql).joined(separator: ",") }
+}
