@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A device's working copy: the SQLite store, its write queue, and the instance it drains to.
 ///
@@ -7,13 +8,13 @@ import Foundation
 public final class WorkingCopy: Sendable {
   let store: Store
   let hub = ChangeHub()
-  let serverBox: Locked<Server?>
+  let serverBox: Mutex<Server?>
   let drainGate = SerialGate()
-  let pollTask: Locked<Task<Void, Never>?> = Locked(nil)
-  let reachability = Locked<Bool?>(nil)
-  let closed = Locked(false)
-  let clientBox = Locked<HTTPClient?>(nil)
-  let updateHolders = Locked(UpdateHolders())
+  let pollTask = Mutex<Task<Void, Never>?>(nil)
+  let reachability = Mutex<Bool?>(nil)
+  let closed = Mutex(false)
+  let clientBox = Mutex<HTTPClient?>(nil)
+  let updateHolders = Mutex(UpdateHolders())
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue
@@ -29,7 +30,7 @@ public final class WorkingCopy: Sendable {
 
   init(store: Store, server: Server?) {
     self.store = store
-    self.serverBox = Locked(server)
+    self.serverBox = Mutex(server)
     let link = WeakCopy()
     self.queue = Queue(store: store, hub: hub, link: link)
     link.copy = self
@@ -144,9 +145,4 @@ public final class WorkingCopy: Sendable {
     }
     pollTask.withLock { $0 = task }
   }
-}
-
-/// A weak reference from the queue back to its copy (the copy owns the queue).
-final class WeakCopy: @unchecked Sendable {
-  weak var copy: WorkingCopy?
 }

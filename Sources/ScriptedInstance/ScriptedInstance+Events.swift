@@ -37,16 +37,18 @@ extension ScriptedInstance {
   /// The frames a held stream has not sent yet; a `stream_cursor` frame first when the instance changed.
   private func framesSince(_ position: StreamPosition) -> [String] {
     lock.withLock {
-      var frames: [String] = []
-      if position.instanceId != currentInstanceId || position.cursor > model.headCursor {
-        position.instanceId = currentInstanceId
-        position.cursor = model.headCursor
-        frames.append(Self.frame(control("stream_cursor", cursor: model.headCursor)))
+      position.place.withLock { place in
+        var frames: [String] = []
+        if place.instanceId != currentInstanceId || place.cursor > model.headCursor {
+          place.instanceId = currentInstanceId
+          place.cursor = model.headCursor
+          frames.append(Self.frame(control("stream_cursor", cursor: model.headCursor)))
+        }
+        let events = model.events(after: place.cursor, edges: position.edges)
+        frames += events.map(Self.frame)
+        place.cursor = max(place.cursor, events.last?.cursor ?? 0)
+        return frames
       }
-      let events = model.events(after: position.cursor, edges: position.edges)
-      frames += events.map(Self.frame)
-      position.cursor = max(position.cursor, events.last?.cursor ?? 0)
-      return frames
     }
   }
 

@@ -54,21 +54,15 @@ import Testing
     _ = try await writer.createItem(type: "note", properties: .object([]))
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
-    var state = UIState(width: 120, height: 40)
-    state.readOnlyReason = "watching"
-    let core = AppCore(source: reader, state: state, log: AppLog(path: nil), wake: {})
-    core.start()
-    await AppCoreTests.settle(core)
+    let d = CoreDriver(reader, readOnly: "watching")
+    let core = d.core
+    await d.settle()
     #expect(core.state[.waiting].total == 1)
     let started = Date()
     _ = try await writer.createItem(type: "note", properties: .object([]))
-    while core.state[.waiting].total < 2, Date().timeIntervalSince(started) < 2 {
-      try await Task.sleep(nanoseconds: 10_000_000)
-      core.process()
-    }
+    await d.run(until: "the reader shows the writer's second write") { $0.state[.waiting].total >= 2 }
     #expect(core.state[.waiting].total == 2)
     #expect(Date().timeIntervalSince(started) < 0.5)
-    core.stop()
   }
 }
 
