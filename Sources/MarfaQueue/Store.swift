@@ -10,6 +10,7 @@ import Foundation
 ///
 /// The first opener of a file takes the writer role through an advisory lock on
 /// `<store>.lock`; every other opener reads.
+// unchecked: owns one SQLite connection (a C handle), touched only on its own serial queue.
 final class Store: @unchecked Sendable {
   let path: String
   let handle: Handle
