@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import Synchronization
 import Testing
 
 @testable import VerdictsUI
@@ -71,11 +72,10 @@ struct CountingSource: QueueSource {
   let copy: WorkingCopy
   let wholeReads = Counter()
 
-  final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.withLock { n += 1 } }
-    var value: Int { lock.withLock { n } }
+  final class Counter: Sendable {
+    private let n = Atomic(0)
+    func add() { n.add(1, ordering: .relaxed) }
+    var value: Int { n.load(ordering: .relaxed) }
   }
 
   var handle: Handle { copy.handle }
