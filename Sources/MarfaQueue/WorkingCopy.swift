@@ -45,7 +45,7 @@ public final class WorkingCopy: Sendable {
   public static func open(store: URL, server: Server?, create: Bool = true) async throws -> WorkingCopy {
     let s = try Store.open(path: store.path, create: create, wantWriter: true)
     let copy = WorkingCopy(store: s, server: server)
-    if !s.handle.isWriter { copy.startFollowingSaves() }
+    if !s.handle.isWriter { await copy.startFollowingSaves() }
     return copy
   }
 
@@ -53,7 +53,7 @@ public final class WorkingCopy: Sendable {
   public static func openReader(store: URL) async throws -> WorkingCopy {
     let s = try Store.open(path: store.path, create: false, wantWriter: false)
     let copy = WorkingCopy(store: s, server: nil)
-    copy.startFollowingSaves()
+    await copy.startFollowingSaves()
     return copy
   }
 
@@ -109,11 +109,11 @@ public final class WorkingCopy: Sendable {
   /// Polls `PRAGMA data_version` so a reader hears the writer's commits: at once when the
   /// writer writes the store's files (``SaveWatch``), else on a timer that backs off from 50 to
   /// 200 ms while nothing changes.
-  private func startFollowingSaves() {
+  private func startFollowingSaves() async {
     let store = self.store
     let hub = self.hub
     // Read where the store stands now, so a commit right after opening is not missed.
-    let start = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+    let start = (try? await store.run { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
     let watch = SaveWatch(storePath: store.path)
     let task = Task.detached {
       var last = start
