@@ -23,7 +23,7 @@ build: deps
 demo: build
 	$(SWIFT) run verdicts demo
 
-TEST_TARGETS = MarfaWireTests MarfaQueueTests ScriptedInstanceTests VerdictsUITests VerdictsCommandTests
+TEST_TARGETS = MarfaWireTests DigestTests MarfaQueueTests ScriptedInstanceTests VerdictsUITests VerdictsCommandTests
 
 ## unit: each test target on its own, so one target's process-spawning tests don't starve another's timing.
 unit: deps

@@ -34,13 +34,15 @@ let package = Package(
       dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CSQLite"]),
 
     // Tests
-    // What more than one test target uses: a seeded generator, the soak switch.
+    // What more than one test target uses: a seeded generator, the soak switch, golden files,
+    // core-store fixtures.
     .target(name: "TestSupport", dependencies: ["CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
     .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "TestSupport"]),
+    .testTarget(name: "DigestTests", dependencies: ["Digest"]),
     .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire"]),
     .testTarget(
-      name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue"],
+      name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue", "TestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "VerdictsCommandTests", dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance", "TestSupport"]),

@@ -24,7 +24,7 @@ struct DrainPass {
   /// The store's work a visit leaves for the next, done while the next request is out (the
   /// verdict it reached and the primed write marked sent), and the verdict to tell the streams
   /// once it is stored.
-  var owed: (work: (SQLite) throws -> Void, verdict: DrainVerdict)?
+  var owed: (work: @Sendable (SQLite) throws -> Void, verdict: DrainVerdict)?
 
   init(copy: WorkingCopy, client: HTTPClient, server: Server) {
     self.copy = copy
@@ -44,7 +44,7 @@ struct DrainPass {
 
   mutating func run() async throws -> DrainReport {
     // Preconditions: nothing sent, queue unchanged.
-    let (fill, expiredReason, copyInstance) = try store.runSync { db in
+    let (fill, expiredReason, copyInstance) = try await store.run { db in
       (try db.meta("fill") ?? "never", try db.meta("expired_reason"), try db.meta("instance_id"))
     }
     switch FillState(rawValue: fill) ?? .never {
@@ -53,19 +53,19 @@ struct DrainPass {
     case .expired: throw QueueError.copyExpired(reason: expiredReason ?? "expired")
     case .complete: break
     }
-    try store.runSync { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
+    try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
 
-    let owed = try store.runSync { db in
+    let owed = try await store.run { db in
       try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
     }
-    let pendingCount = try store.runSync { try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0 }
+    let pendingCount = try await store.run { try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0 }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
     do {
       let root = try await copy.readRoot()
       if let copyInstance, root.instanceId != copyInstance {
-        try store.runSync { db in
+        try await store.run { db in
           try db.transaction(durable: true) {
             try db.setMeta("fill", FillState.expired.rawValue)
             try db.setMeta("expired_reason", "instance_changed")
@@ -83,7 +83,7 @@ struct DrainPass {
     for (id, kind, rowId) in owed {
       do {
         let read = try await copy.readRow(kind: kind, id: rowId)
-        try store.runSync { db in
+        try await store.run { db in
           try db.transaction(durable: false) {
             if case .row(let row) = read { try db.takeRow(kind: kind, row) }
             if case .absent = read { try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)]) }
@@ -98,11 +98,11 @@ struct DrainPass {
     }
 
     // The pass's bookkeeping commits in groups (DESIGN 2.2); Queue.drain commits the last one.
-    try store.runSync { try $0.beginGroup() }
+    try await store.run { try $0.beginGroup() }
     var lastSeq = 0
     batches: while true {
       let after = lastSeq
-      let batch = try store.runSync { try $0.unanswered(after: after, limit: 256) }
+      let batch = try await store.run { try $0.unanswered(after: after, limit: 256) }
       if batch.isEmpty { break }
       for (i, (seq, w)) in batch.enumerated() {
         lastSeq = seq
@@ -116,14 +116,14 @@ struct DrainPass {
     }
 
     // What the last visit left for the store is stored before the pass goes on.
-    try payOwed()
+    try await payOwed()
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
     guard case .blockFailingAlone(let ids) = machine.event(.exhausted) else { return report }
     for id in ids {
       guard let w = setAsideWrites[id] else { continue }
       let now = DrainPass.now()
-      try store.runSync { db in
+      try await store.run { db in
         try db.transaction(durable: false) {
           try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
         }
@@ -207,10 +207,10 @@ struct DrainPass {
   }
 
   /// Does what an earlier visit left for the store, now.
-  mutating func payOwed() throws {
+  mutating func payOwed() async throws {
     guard let owed else { return }
     self.owed = nil
-    try store.runSync { try owed.work($0) }
+    try await store.run { try owed.work($0) }
     copy.hub.send(.answered(owed.verdict))
   }
 
@@ -229,8 +229,8 @@ struct DrainPass {
     if let primed, primed.write.id == w0.id {
       plan = .send(primed.write, primed.request, primed.url)
     } else {
-      try payOwed()
-      plan = try store.runSync { db in
+      try await payOwed()
+      plan = try await store.run { db in
         try DrainPass.plan(w0, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
       }
     }
@@ -270,7 +270,7 @@ struct DrainPass {
     // While the request is out: the store's work owed from the last visit, and the next plan.
     let owed = self.owed
     self.owed = nil
-    let ahead: Plan? = try store.runSync { db in
+    let ahead: Plan? = try await store.run { db in
       try owed?.work(db)
       guard let next, DrainPass.independent(next, of: w) else { return nil }
       return try DrainPass.plan(
@@ -316,9 +316,9 @@ struct DrainPass {
   /// to `true`"), one whose dependency was refused or dead is refused unsent, and only the
   /// rest are `undelivered`.
   mutating func settleAfterEnd(_ w: QueuedWrite) async throws {
-    try payOwed()
+    try await payOwed()
     let setAside = self.setAside
-    let readiness = try store.runSync { db -> Readiness? in
+    let readiness = try await store.run { db -> Readiness? in
       guard let standing = try db.standing(of: w.id), !standing.answered else { return nil }
       let readiness = try DrainPass.readiness(w, setAside: setAside, in: db)
       if case .held = readiness { try db.markWaiting(w.id) }
@@ -366,7 +366,7 @@ struct DrainPass {
     _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool = true, answer: String? = nil,
     replayed: Bool = false, row: AnsweredRow? = nil
   ) async throws {
-    try store.runSync { db in
+    try await store.run { db in
       try DrainPass.store(
         w, verdict, now: now, clearFailure: clearFailure, sent: sent, answer: answer, replayed: replayed, row: row, in: db)
     }
@@ -407,7 +407,7 @@ struct DrainPass {
 
   /// Counts one refusal against the ceiling.
   mutating func countFailure(_ w: QueuedWrite, answer: String?, now: String) async throws {
-    let n = try store.runSync { db in
+    let n = try await store.run { db in
       try db.transaction(durable: false) {
         try db.clearFailure(w.id)
         return try db.countRefusal(w.id, answer: answer, now: now)
@@ -431,14 +431,14 @@ struct DrainPass {
       try await settle(w, .blocked(reason: reason, refusal: refusal), now: now, clearFailure: true, answer: answer)
     case .unclaimedSource(let source, let refusal):
       try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
-      let others = try store.runSync { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
+      let others = try await store.run { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
       if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
       for id in others {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
     case .credentialStop(let refusal):
-      try store.runSync { db in try db.clearFailure(w.id) }
-      let parked = try store.runSync { db in
+      try await store.run { db in try db.clearFailure(w.id) }
+      let parked = try await store.run { db in
         try db.transaction(durable: false) {
           try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
           return try db.parkAll(refusal: refusal)
@@ -451,7 +451,7 @@ struct DrainPass {
     case .counted:
       try await countFailure(w, answer: answer, now: now)
     case .environmental(let status, let text, _, let rateLimited):
-      try store.runSync { db in
+      try await store.run { db in
         try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
       }
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
@@ -459,7 +459,7 @@ struct DrainPass {
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
     case .contractMismatch(let served):
-      try store.runSync { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+      try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
       throw QueueError.contractMismatch(served: served)
     case .redirect(let status, let location):
       throw QueueError.redirected(status: status, location: location)
@@ -472,14 +472,14 @@ struct DrainPass {
     guard let rowId = w.kind.isEdgeWrite ? w.edgeId : w.itemId, w.kind != .uploadBlob else { return }
     do {
       let read = try await copy.readRow(kind: kind, id: rowId)
-      try store.runSync { db in
+      try await store.run { db in
         switch read {
         case .row(let row): try db.takeRow(kind: kind, row)
         case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
         }
       }
     } catch QueueError.network(let message) {
-      try store.runSync { db in
+      try await store.run { db in
         try db.query("INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
           [.text(w.id), .text(kind), .text(rowId)])
       }

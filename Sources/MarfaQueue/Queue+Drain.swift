@@ -10,7 +10,8 @@ extension Queue {
       var pass = DrainPass(copy: copy, client: client, server: server)
       let report: DrainReport
       do {
-        report = try await pass.run()
+        // The pass runs on the store's queue between its network waits: its store work needs no hop.
+        report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
         try? await store.run { try $0.commitGroup() }
         if !pass.report.verdicts.isEmpty { announceDrained() }

@@ -11,7 +11,7 @@ import Foundation
 /// A writer's commit writes the WAL, so a reader polling `PRAGMA data_version` hears of it at
 /// once instead of on its next timer tick (which backs off to 200 ms when idle). The timer
 /// stays, for file systems without inotify.
-final class SaveWatch: @unchecked Sendable {
+final class SaveWatch: Sendable {
   private let fd: Int32
   private let prefix: [UInt8]
   private let queue = DispatchQueue(label: "verdicts.save-watch")

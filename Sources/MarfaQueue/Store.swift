@@ -6,16 +6,22 @@ import Foundation
   import Glibc
 #endif
 
-/// The SQLite store behind a working copy: one connection, confined to one serial queue.
+/// The SQLite store behind a working copy: one connection, confined to one serial queue; async
+/// callers reach it through ``run(_:)`` (the drain runs on the queue itself, ``executor``).
 ///
 /// The first opener of a file takes the writer role through an advisory lock on
 /// `<store>.lock`; every other opener reads.
+// unchecked: owns one SQLite connection (a C handle), touched only on its own serial queue.
 final class Store: @unchecked Sendable {
   let path: String
   let handle: Handle
   private let db: SQLite
   private let queue: DispatchQueue
+  /// The store's queue as a task executor, for work that should run beside the store (the drain).
+  let executor: StoreExecutor
   private var lockDescriptor: Int32 = -1
+  /// Set on the store's queue to the store's identity, so ``run(_:)`` knows when it is already there.
+  private static let onQueue = DispatchSpecificKey<ObjectIdentifier>()
 
   private init(path: String, handle: Handle, db: SQLite, lockDescriptor: Int32) {
     self.path = path
@@ -23,6 +29,8 @@ final class Store: @unchecked Sendable {
     self.db = db
     self.lockDescriptor = lockDescriptor
     self.queue = DispatchQueue(label: "verdicts.store")
+    self.executor = StoreExecutor(queue: queue)
+    queue.setSpecific(key: Self.onQueue, value: ObjectIdentifier(self))
   }
 
   deinit { release() }
@@ -138,9 +146,15 @@ final class Store: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on the store's queue.
+  /// Runs `body` on the store's queue: at once when the caller already runs there (a task that
+  /// prefers ``executor``), else after a hop to it.
   func run<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
+    if DispatchQueue.getSpecific(key: Self.onQueue) == ObjectIdentifier(self) {
+      guard db.db != nil else { throw QueueError.closed }
+      defer { scheduleGroupCommit() }
+      return try mapped { try body(db) }
+    }
+    return try await withCheckedThrowingContinuation { continuation in
       queue.async {
         do {
           guard self.db.db != nil else { throw QueueError.closed }
@@ -165,15 +179,6 @@ final class Store: @unchecked Sendable {
       guard self.db.db != nil, self.db.groupStarted != nil else { return }
       try? self.db.commitGroupIfDue()
       self.scheduleGroupCommit()
-    }
-  }
-
-  /// Runs `body` on the store's queue, waiting for it.
-  func runSync<T>(_ body: (SQLite) throws -> T) throws -> T {
-    try queue.sync {
-      guard db.db != nil else { throw QueueError.closed }
-      defer { scheduleGroupCommit() }
-      return try mapped { try body(db) }
     }
   }
 

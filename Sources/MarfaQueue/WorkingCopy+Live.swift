@@ -9,17 +9,14 @@ extension WorkingCopy {
   public func live(_ query: LiveQuery) -> AsyncStream<LiveResult> {
     let changes = hub.stream()
     let store = self.store
-    let pending = Locked(true)
     let (stream, continuation) = AsyncStream<LiveResult>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let reader = Task.detached {
       var iterator = changes.makeAsyncIterator()
+      // Whether a change touched the queue since the last result (the first result is due at once).
+      var pending = true
       while !Task.isCancelled {
-        let due = pending.withLock { p -> Bool in
-          let was = p
-          p = false
-          return was
-        }
-        if due {
+        if pending {
+          pending = false
           let result: LiveResult?
           switch query {
           case .queue:
@@ -32,14 +29,14 @@ extension WorkingCopy {
           if let result { continuation.yield(result) }
         }
         try? await Task.sleep(nanoseconds: WorkingCopy.liveInterval)
-        if pending.withLock({ !$0 }) {
+        if !pending {
           // Wait for the next change that touches the queue.
           var woke = false
           while let change = await iterator.next() {
             if change.touchesQueue { woke = true; break }
           }
           if !woke { break }
-          pending.withLock { $0 = true }
+          pending = true
         }
       }
       continuation.finish()

@@ -44,12 +44,12 @@ extension WorkingCopy {
   /// The one follower behind every held `updates()` sequence.
   func followUpdates() async {
     var changes = hub.stream().makeAsyncIterator()
-    let wake = Locked(false)
+    let wake = WakeFlag()
     // Listen for writes queued, released or a new key, which call for a drain.
     let listener = Task.detached {
       while let change = await changes.next() {
         switch change {
-        case .local, .refreshed(.released), .refreshed(.keyChanged): wake.withLock { $0 = true }
+        case .local, .refreshed(.released), .refreshed(.keyChanged): wake.raise()
         default: break
         }
       }
@@ -73,11 +73,11 @@ extension WorkingCopy {
           tellHolders(.reachable(false))
         }
         tellHolders(.retrying(inSeconds: Int(backoff)))
-        await Self.sleep(seconds: backoff, orUntil: wake)
+        await wake.sleep(for: .seconds(backoff))
         backoff = min(backoff * 2, Self.backoffRange.upperBound)
         continue
       }
-      if wake.withLock({ w in defer { w = false }; return w }) { needsDrain = true }
+      if wake.take() { needsDrain = true }
       if needsDrain {
         needsDrain = false
         do {
@@ -86,7 +86,7 @@ extension WorkingCopy {
           if report.undelivered > 0 {
             let wait = Double(report.retryAfterSeconds ?? Int(backoff))
             tellHolders(.retrying(inSeconds: Int(wait)))
-            await Self.sleep(seconds: max(wait, Self.backoffRange.lowerBound), orUntil: wake)
+            await wake.sleep(for: .seconds(max(wait, Self.backoffRange.lowerBound)))
             backoff = min(backoff * 2, Self.backoffRange.upperBound)
             needsDrain = true
             continue
@@ -98,16 +98,7 @@ extension WorkingCopy {
         }
       }
       // Idle: look again after a while, sooner when something is queued.
-      await Self.sleep(seconds: 5, orUntil: wake)
-    }
-  }
-
-  /// Sleeps for `seconds`, waking early when `flag` is raised.
-  static func sleep(seconds: Double, orUntil flag: Locked<Bool>) async {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end && !Task.isCancelled {
-      if flag.withLock({ $0 }) { return }
-      try? await Task.sleep(nanoseconds: 50_000_000)
+      await wake.sleep(for: .seconds(5))
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A device's working copy: the SQLite store, its write queue, and the instance it drains to.
 ///
@@ -7,13 +8,13 @@ import Foundation
 public final class WorkingCopy: Sendable {
   let store: Store
   let hub = ChangeHub()
-  let serverBox: Locked<Server?>
+  let serverBox: Mutex<Server?>
   let drainGate = SerialGate()
-  let pollTask: Locked<Task<Void, Never>?> = Locked(nil)
-  let reachability = Locked<Bool?>(nil)
-  let closed = Locked(false)
-  let clientBox = Locked<HTTPClient?>(nil)
-  let updateHolders = Locked(UpdateHolders())
+  let pollTask = Mutex<Task<Void, Never>?>(nil)
+  let reachability = Mutex<Bool?>(nil)
+  let closed = Mutex(false)
+  let clientBox = Mutex<HTTPClient?>(nil)
+  let updateHolders = Mutex(UpdateHolders())
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue
@@ -29,7 +30,7 @@ public final class WorkingCopy: Sendable {
 
   init(store: Store, server: Server?) {
     self.store = store
-    self.serverBox = Locked(server)
+    self.serverBox = Mutex(server)
     let link = WeakCopy()
     self.queue = Queue(store: store, hub: hub, link: link)
     link.copy = self
@@ -44,7 +45,7 @@ public final class WorkingCopy: Sendable {
   public static func open(store: URL, server: Server?, create: Bool = true) async throws -> WorkingCopy {
     let s = try Store.open(path: store.path, create: create, wantWriter: true)
     let copy = WorkingCopy(store: s, server: server)
-    if !s.handle.isWriter { copy.startFollowingSaves() }
+    if !s.handle.isWriter { await copy.startFollowingSaves() }
     return copy
   }
 
@@ -52,7 +53,7 @@ public final class WorkingCopy: Sendable {
   public static func openReader(store: URL) async throws -> WorkingCopy {
     let s = try Store.open(path: store.path, create: false, wantWriter: false)
     let copy = WorkingCopy(store: s, server: nil)
-    copy.startFollowingSaves()
+    await copy.startFollowingSaves()
     return copy
   }
 
@@ -108,11 +109,11 @@ public final class WorkingCopy: Sendable {
   /// Polls `PRAGMA data_version` so a reader hears the writer's commits: at once when the
   /// writer writes the store's files (``SaveWatch``), else on a timer that backs off from 50 to
   /// 200 ms while nothing changes.
-  private func startFollowingSaves() {
+  private func startFollowingSaves() async {
     let store = self.store
     let hub = self.hub
     // Read where the store stands now, so a commit right after opening is not missed.
-    let start = (try? store.runSync { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+    let start = (try? await store.run { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
     let watch = SaveWatch(storePath: store.path)
     let task = Task.detached {
       var last = start
@@ -144,9 +145,4 @@ public final class WorkingCopy: Sendable {
     }
     pollTask.withLock { $0 = task }
   }
-}
-
-/// A weak reference from the queue back to its copy (the copy owns the queue).
-final class WeakCopy: @unchecked Sendable {
-  weak var copy: WorkingCopy?
 }

@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 server on 127.0.0.1 with a thread per connection, keep-alive and server-sent events.
-final class HTTPServer: @unchecked Sendable {
+final class HTTPServer: Sendable {
   /// Answers one request; called on the connection's thread.
   typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
 
@@ -11,45 +12,43 @@ final class HTTPServer: @unchecked Sendable {
   static let maxHead = 64 << 10
 
   private let handler: Handler
-  private let lock = NSLock()
-  private var session: ListenSession?
-  private var boundPort: UInt16
+  /// The listening period (nil while not listening) and the port, fixed at the first `listen()`.
+  private let listening: Mutex<(session: ListenSession?, port: UInt16)>
   /// The server's live threads and open descriptors.
   let activity = ServerActivity()
 
   /// A server that will listen on `port` (0: an ephemeral port, fixed at the first `listen()`).
   init(port: UInt16, handler: @escaping Handler) {
-    self.boundPort = port
+    self.listening = Mutex((nil, port))
     self.handler = handler
   }
 
   /// The port listened on (0 before the first `listen()` of an ephemeral server).
-  var port: UInt16 { lock.withLock { boundPort } }
+  var port: UInt16 { listening.withLock { $0.port } }
 
   /// Whether the server is listening.
-  var isListening: Bool { lock.withLock { session != nil } }
+  var isListening: Bool { listening.withLock { $0.session != nil } }
 
   /// Starts listening (again, on the same port) and accepting; returns the port. Does nothing if listening.
   @discardableResult
   func listen() throws -> UInt16 {
-    try lock.withLock {
-      if session != nil { return boundPort }
-      let listener = try Socket.listen(port: boundPort)
-      boundPort = listener.port
+    try listening.withLock { state in
+      if state.session != nil { return state.port }
+      let listener = try Socket.listen(port: state.port)
+      state.port = listener.port
       activity.opened()
       let s = try ListenSession(listener: listener.fd, handler: handler, activity: activity)
-      session = s
+      state.session = s
       s.startAccepting()
-      return boundPort
+      return state.port
     }
   }
 
   /// Stops listening and closes every connection; returns once every thread of the server has ended.
   func close() {
-    let s = lock.withLock {
-      let s = session
-      session = nil
-      return s
+    let s = listening.withLock { state in
+      defer { state.session = nil }
+      return state.session
     }
     s?.end()
   }

@@ -1,15 +1,15 @@
 import Foundation
+import Synchronization
 
 /// One period of listening: the listener, a wake pipe every thread of the period watches, and its connections.
-final class ListenSession: @unchecked Sendable {
+final class ListenSession: Sendable {
   private let listener: Int32
   private let wake: (read: Int32, write: Int32)
   private let handler: HTTPServer.Handler
   private let activity: ServerActivity
   private let threads = DispatchGroup()
-  private let lock = NSLock()
-  private var connections: Set<Int32> = []
-  private var ending = false
+  /// The open connections, and whether ``end()`` began.
+  private let open = Mutex((connections: Set<Int32>(), ending: false))
 
   init(listener: Int32, handler: @escaping HTTPServer.Handler, activity: ServerActivity) throws {
     self.listener = listener
@@ -42,10 +42,10 @@ final class ListenSession: @unchecked Sendable {
 
   /// Wakes every thread, closes the listener and the connections, and waits for the threads to end.
   func end() {
-    lock.withLock {
-      ending = true
+    open.withLock { state in
+      state.ending = true
       Socket.signal(wake.write)
-      for fd in connections { Socket.shutdown(fd) }
+      for fd in state.connections { Socket.shutdown(fd) }
     }
     threads.wait()
     Socket.close(wake.read)
@@ -64,9 +64,9 @@ final class ListenSession: @unchecked Sendable {
           continue
         }
         activity.opened()
-        let taken = lock.withLock {
-          if ending { return false }
-          connections.insert(fd)
+        let taken = open.withLock { state in
+          if state.ending { return false }
+          state.connections.insert(fd)
           threads.enter()
           return true
         }
@@ -79,7 +79,7 @@ final class ListenSession: @unchecked Sendable {
         let thread = Thread { [self] in
           var connection = HTTPConnection(fd: fd, wake: wake.read, handler: handler)
           connection.run()
-          lock.withLock { _ = connections.remove(fd) }
+          open.withLock { _ = $0.connections.remove(fd) }
           Socket.close(fd)
           activity.closed()
           activity.threadEnded()

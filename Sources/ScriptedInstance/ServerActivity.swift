@@ -1,18 +1,16 @@
-import Foundation
+import Synchronization
 
 /// Counts a server's live threads and open descriptors, so a test can prove a stop leaves none behind.
-final class ServerActivity: @unchecked Sendable {
-  private let lock = NSLock()
-  private var threadCount = 0
-  private var descriptorCount = 0
+final class ServerActivity: Sendable {
+  private let counts = Mutex((threads: 0, descriptors: 0))
 
   /// The threads running now.
-  var threads: Int { lock.withLock { threadCount } }
+  var threads: Int { counts.withLock { $0.threads } }
   /// The descriptors (listener, wake pipe, connections) open now.
-  var descriptors: Int { lock.withLock { descriptorCount } }
+  var descriptors: Int { counts.withLock { $0.descriptors } }
 
-  func threadStarted() { lock.withLock { threadCount += 1 } }
-  func threadEnded() { lock.withLock { threadCount -= 1 } }
-  func opened(_ n: Int = 1) { lock.withLock { descriptorCount += n } }
-  func closed(_ n: Int = 1) { lock.withLock { descriptorCount -= n } }
+  func threadStarted() { counts.withLock { $0.threads += 1 } }
+  func threadEnded() { counts.withLock { $0.threads -= 1 } }
+  func opened(_ n: Int = 1) { counts.withLock { $0.descriptors += n } }
+  func closed(_ n: Int = 1) { counts.withLock { $0.descriptors -= n } }
 }

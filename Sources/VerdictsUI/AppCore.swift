@@ -1,31 +1,16 @@
 import Foundation
 import MarfaQueue
 
-/// The app's engine, shared by the ncurses loop and tests: an inbox that background tasks post
-/// to, the state machine applied on the UI thread, and queue calls run off it.
+/// The app's engine, shared by the ncurses loop and tests: the state machine applied on the UI
+/// thread, and queue calls run in tasks that post back through the ``AppInbox``.
 ///
-/// `state`, `dirty` and the load bookkeeping belong to the UI thread; tasks only ``post(_:)``.
-final class AppCore: @unchecked Sendable {
-  /// What tasks post back to the UI thread.
-  enum Message: Sendable {
-    case event(UIEvent)
-    case loadDone(QueuePane)
-    case statusDone
-    case quit(String?)
-  }
-
-  let source: QueueSource
-  let log: AppLog
-  private let lock = NSLock()
-  private var inbox: [Message] = []
-  private var inFlight = 0
-  private var changeScheduled = false
-  private var lastChangePost = Date.distantPast
-  private let wake: @Sendable () -> Void
+/// Not `Sendable`: `state`, `dirty` and the load bookkeeping belong to the thread that owns the
+/// core (the UI loop's), and the compiler keeps every task to the inbox.
+final class AppCore {
+  let inbox: AppInbox
   private var listeners: [Task<Void, Never>] = []
   private var autoDrainTask: Task<Void, Never>?
 
-  // The UI thread's.
   var state: UIState
   var dirty = true
   var quitting = false
@@ -36,45 +21,34 @@ final class AppCore: @unchecked Sendable {
   private var statusLoading = false
   private var statusPending = false
 
-  /// The shortest gap between two re-reads after changes: at most ten a second.
-  static let changeInterval: TimeInterval = 0.1
+  var source: QueueSource { inbox.source }
+  var log: AppLog { inbox.log }
 
-  init(source: QueueSource, state: UIState, log: AppLog, wake: @escaping @Sendable () -> Void) {
-    self.source = source
+  init(
+    source: QueueSource, state: UIState, log: AppLog, clock: any AppClock = ContinuousAppClock(),
+    wake: @escaping @Sendable () -> Void
+  ) {
+    self.inbox = AppInbox(source: source, log: log, clock: clock, wake: wake)
     self.state = state
-    self.log = log
-    self.wake = wake
-  }
-
-  /// Posts a message for the UI thread and wakes it.
-  func post(_ message: Message) {
-    lock.lock()
-    inbox.append(message)
-    lock.unlock()
-    wake()
   }
 
   /// Whether nothing is running or waiting (tests settle on this).
-  var idle: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return inbox.isEmpty && inFlight == 0 && !changeScheduled
-  }
+  var idle: Bool { inbox.idle }
 
   /// Starts listening to the copy and reads every pane.
   func start() {
     let source = self.source
     listeners.append(
-      Task.detached { [weak self] in
+      Task.detached { [weak inbox = self.inbox] in
         for await change in source.changes() {
-          guard let self else { return }
+          guard let inbox else { return }
           switch change {
-          case .serverReachable: self.post(.event(.reachable(true)))
-          case .serverUnreachable: self.post(.event(.reachable(false)))
+          case .serverReachable: inbox.post(.event(.reachable(true)))
+          case .serverUnreachable: inbox.post(.event(.reachable(false)))
           case .stopped(let why):
-            self.post(.event(.outcome("drain stopped: \(why)", isError: true)))
-            self.noteChange()
-          default: self.noteChange()
+            inbox.post(.event(.outcome("drain stopped: \(why)", isError: true)))
+            inbox.noteChange()
+          default: inbox.noteChange()
           }
         }
       })
@@ -90,35 +64,9 @@ final class AppCore: @unchecked Sendable {
     autoDrainTask = nil
   }
 
-  /// A change touched the queue: post `.changed` at most ten times a second.
-  func noteChange() {
-    lock.lock()
-    if changeScheduled {
-      lock.unlock()
-      return
-    }
-    changeScheduled = true
-    let wait = max(0, Self.changeInterval - Date().timeIntervalSince(lastChangePost))
-    lock.unlock()
-    Task.detached { [weak self] in
-      if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
-      guard let self else { return }
-      self.lock.withLock {
-        self.changeScheduled = false
-        self.lastChangePost = Date()
-        self.inbox.append(.event(.changed))
-      }
-      self.wake()
-    }
-  }
-
   /// Applies everything posted so far; on the UI thread.
   func process() {
-    lock.lock()
-    let messages = inbox
-    inbox = []
-    lock.unlock()
-    for m in messages {
+    for m in inbox.take() {
       switch m {
       case .event(let e): apply(e)
       case .loadDone(let pane):
@@ -165,14 +113,14 @@ final class AppCore: @unchecked Sendable {
     }
     loading.insert(pane)
     let filter = state.filter
-    task { core in
+    inbox.task { inbox in
       do {
-        let page = try await core.source.page(pane, offset: offset, limit: limit, filter: filter)
-        core.post(.event(.loaded(page)))
+        let page = try await inbox.source.page(pane, offset: offset, limit: limit, filter: filter)
+        inbox.post(.event(.loaded(page)))
       } catch {
-        core.log.log("reading \(pane.title) failed: \(Self.describe(error))")
+        inbox.log.log("reading \(pane.title) failed: \(AppCore.describe(error))")
       }
-      core.post(.loadDone(pane))
+      inbox.post(.loadDone(pane))
     }
   }
 
@@ -182,9 +130,9 @@ final class AppCore: @unchecked Sendable {
       return
     }
     statusLoading = true
-    task { core in
-      if let s = try? await core.source.status() { core.post(.event(.status(s))) }
-      core.post(.statusDone)
+    inbox.task { inbox in
+      if let s = try? await inbox.source.status() { inbox.post(.event(.status(s))) }
+      inbox.post(.statusDone)
     }
   }
 
@@ -194,94 +142,77 @@ final class AppCore: @unchecked Sendable {
     log.log("auto-drain \(on ? "on" : "off")")
     guard on else { return }
     let source = self.source
-    autoDrainTask = Task.detached { [weak self] in
+    autoDrainTask = Task.detached { [weak inbox = self.inbox] in
       for await update in source.updates() {
-        guard let self, !Task.isCancelled else { return }
+        guard let inbox, !Task.isCancelled else { return }
         switch update {
-        case .reachable(let r): self.post(.event(.reachable(r)))
+        case .reachable(let r): inbox.post(.event(.reachable(r)))
         case .drained(let report):
-          self.post(.event(.drained(report)))
-          self.post(.event(.outcome("auto-drain: " + Self.summary(report), isError: report.unavailable != nil || report.stopped != nil)))
-        case .failed(let error): self.post(.event(.outcome("auto-drain: \(error.message)", isError: true)))
-        case .retrying(let s): self.post(.event(.outcome("auto-drain: next try in \(s)s", isError: false)))
+          inbox.post(.event(.drained(report)))
+          inbox.post(.event(.outcome("auto-drain: " + AppCore.summary(report), isError: report.unavailable != nil || report.stopped != nil)))
+        case .failed(let error): inbox.post(.event(.outcome("auto-drain: \(error.message)", isError: true)))
+        case .retrying(let s): inbox.post(.event(.outcome("auto-drain: next try in \(s)s", isError: false)))
         }
       }
     }
   }
 
-  /// Runs a queue call in a task, counted so tests can wait for it.
-  private func task(_ body: @escaping @Sendable (AppCore) async -> Void) {
-    lock.lock()
-    inFlight += 1
-    lock.unlock()
-    Task.detached { [self] in
-      await body(self)
-      self.lock.withLock { self.inFlight -= 1 }
-      self.wake()
-    }
-  }
-
-  private func outcome(_ text: String, error: Bool = false) {
-    log.log(text)
-    post(.event(.outcome(text, isError: error)))
-  }
-
   private func perform(_ effect: UIEffect) {
-    log.log("action \(Self.name(effect))")
+    log.log("action \(AppCore.name(effect))")
     let filter = state.filter
-    task { core in
+    inbox.task { inbox in
       do {
         switch effect {
         case .release(let ids):
           var n = 0
           var refused: String?
           for id in ids {
-            if try await core.source.release(id) { n += 1 } else if refused == nil { refused = id }
+            if try await inbox.source.release(id) { n += 1 } else if refused == nil { refused = id }
           }
           var text = "released \(n)"
-          if let refused { text += " of \(ids.count) (\(await core.whyNot(.release, refused)))" }
-          core.outcome(text, error: n == 0)
+          if let refused { text += " of \(ids.count) (\(await AppCore.whyNot(.release, refused, in: inbox.source)))" }
+          inbox.outcome(text, error: n == 0)
         case .releaseReason(let reason):
-          let n = try await core.source.release(reason: reason)
-          core.outcome("released \(n) blocked \(reason.wireName)", error: false)
+          let n = try await inbox.source.release(reason: reason)
+          inbox.outcome("released \(n) blocked \(reason.wireName)", error: false)
         case .withdraw(let id):
-          if try await core.source.withdraw(id) {
-            core.outcome("withdrew \(ShortID.of(id))")
+          if try await inbox.source.withdraw(id) {
+            inbox.outcome("withdrew \(ShortID.of(id))")
           } else {
-            let w = try? await core.source.write(id)
+            let w = try? await inbox.source.write(id)
             let why = w.map { $0.allows(.withdraw).isAllowed ? "the copy moved during the read: ask again" : Self.why(.withdraw, $0) }
-            core.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
+            inbox.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
           }
         case .discard(let id):
-          if try await core.source.discard(id) {
-            core.outcome("discarded \(ShortID.of(id))")
+          if try await inbox.source.discard(id) {
+            inbox.outcome("discarded \(ShortID.of(id))")
           } else {
-            core.outcome("discard: \(ShortID.of(id)) not discarded (\(await core.whyNot(.discard, id)))", error: true)
+            inbox.outcome("discard: \(ShortID.of(id)) not discarded (\(await AppCore.whyNot(.discard, id, in: inbox.source)))", error: true)
           }
         case .take:
-          let taken = try await core.source.takeAnswered()
-          core.outcome("took \(taken.count) answered")
+          let taken = try await inbox.source.takeAnswered()
+          inbox.outcome("took \(taken.count) answered")
         case .forget(let ids):
-          let n = try await core.source.forgetAnswered(ids: ids)
-          core.outcome(n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)", error: n == 0)
+          let n = try await inbox.source.forgetAnswered(ids: ids)
+          inbox.outcome(n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)", error: n == 0)
         case .drain:
-          let report = try await core.source.drain()
-          core.post(.event(.drained(report)))
-          core.outcome("drained: " + Self.summary(report), error: report.unavailable != nil || report.stopped != nil)
+          let report = try await inbox.source.drain()
+          inbox.post(.event(.drained(report)))
+          inbox.outcome("drained: " + AppCore.summary(report), error: report.unavailable != nil || report.stopped != nil)
         case .useKey(let key):
-          try await core.source.useKey(key)
-          core.outcome("using the new key; the next drain sends writes blocked credential_refused again")
+          try await inbox.source.useKey(key)
+          inbox.outcome("using the new key; the next drain sends writes blocked credential_refused again")
         case .locate(let id):
-          let found = try await core.source.locate(id, filter: filter, limit: 200_000)
-          core.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
+          inbox.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
         case .markAll(let pane, let filter):
-          let ids = try await core.source.ids(in: pane, filter: filter)
-          core.post(.event(.marked(ids)))
+          let ids = try await inbox.source.ids(in: pane, filter: filter)
+          inbox.post(.event(.marked(ids)))
         case .reload, .loadStatus, .toggleAutoDrain, .repaint, .quit:
           break
         }
       } catch {
-        core.outcome("\(Self.name(effect)) refused: \(Self.describe(error))", error: true)
+        inbox.outcome("\(AppCore.name(effect)) refused: \(AppCore.describe(error))", error: true)
       }
     }
   }
@@ -292,7 +223,7 @@ final class AppCore: @unchecked Sendable {
   }
 
   /// Why an action left the write with this id alone, read again from the source.
-  func whyNot(_ action: WriteAction, _ id: String) async -> String {
+  static func whyNot(_ action: WriteAction, _ id: String, in source: QueueSource) async -> String {
     guard let w = try? await source.write(id) else { return "\(ShortID.of(id)) is gone" }
     return Self.why(action, w)
   }

@@ -7,7 +7,7 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 ///
 /// The handlers only `write(2)` one byte, which is async-signal-safe; the UI thread reads the
 /// bytes and acts (restores the terminal and quits, or resizes).
-final class SignalPipe: @unchecked Sendable {
+final class SignalPipe: Sendable {
   let readEnd: Int32
   let writeEnd: Int32
 

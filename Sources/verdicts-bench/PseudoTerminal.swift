@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -6,13 +7,12 @@ import Foundation
 
 /// A child process on a pseudo-terminal of a given size, every byte it sends counted with the
 /// time it arrived.
-final class PseudoTerminal: @unchecked Sendable {
+final class PseudoTerminal: Sendable {
   let process = Process()
   private let master: Int32
   private let slave: FileHandle
-  private let lock = NSLock()
-  private var chunks: [(time: ContinuousClock.Instant, bytes: [UInt8])] = []
-  private var reader: Thread?
+  /// The bytes received so far, each chunk with the time it arrived.
+  private let chunks = Mutex<[(time: ContinuousClock.Instant, bytes: [UInt8])]>([])
 
   /// Starts `executable arguments` on a fresh terminal of `width`×`height`.
   init(executable: String, arguments: [String], environment: [String: String], width: Int, height: Int) throws {
@@ -40,7 +40,6 @@ final class PseudoTerminal: @unchecked Sendable {
     process.standardError = FileHandle.nullDevice
     let thread = Thread { [weak self] in self?.readLoop() }
     thread.name = "pty-reader"
-    reader = thread
     thread.start()
     try process.run()
   }
@@ -58,25 +57,25 @@ final class PseudoTerminal: @unchecked Sendable {
         return
       }
       let now = ContinuousClock.now
-      lock.withLock { chunks.append((now, Array(buffer[0..<n]))) }
+      chunks.withLock { $0.append((now, Array(buffer[0..<n]))) }
     }
   }
 
   /// Every byte received so far.
-  var total: Int { lock.withLock { chunks.reduce(0) { $0 + $1.bytes.count } } }
+  var total: Int { chunks.withLock { $0.reduce(0) { $0 + $1.bytes.count } } }
 
   /// The bytes received in [from, to).
   func bytes(from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> [UInt8] {
-    lock.withLock { chunks.filter { $0.time >= from && $0.time < to }.flatMap(\.bytes) }
+    chunks.withLock { $0.filter { $0.time >= from && $0.time < to }.flatMap(\.bytes) }
   }
 
   /// When each chunk in [from, to) arrived.
   func arrivals(from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> [ContinuousClock.Instant] {
-    lock.withLock { chunks.filter { $0.time >= from && $0.time < to }.map(\.time) }
+    chunks.withLock { $0.filter { $0.time >= from && $0.time < to }.map(\.time) }
   }
 
   /// When the last byte arrived.
-  var lastArrival: ContinuousClock.Instant? { lock.withLock { chunks.last?.time } }
+  var lastArrival: ContinuousClock.Instant? { chunks.withLock { $0.last?.time } }
 
   /// Waits until some bytes came and then none for `quiet`, or `limit` passed.
   func settle(quiet: Duration, limit: Duration) async {

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import MarfaQueue
+import Synchronization
 
 /// Makes big stores quickly: the schema through `WorkingCopy.open` (so it is the store's own),
 /// then every row straight into SQLite with the C API, in one transaction, one prepared
@@ -245,19 +246,7 @@ struct StoreGenerator {
     return prefix + String(repeating: "0", count: 3 - m.count) + m + "Z"
   }
 
-  static let cache = NSLockedBox(second: -1, text: "")
-}
-
-/// The cached second for ``StoreGenerator/timestamp(_:)``.
-final class NSLockedBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: (second: Int, text: String)
-  init(second: Int, text: String) { value = (second, text) }
-  func withLock<T>(_ body: (inout (second: Int, text: String)) -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
-  }
+  static let cache = Mutex((second: -1, text: ""))
 }
 
 /// A small seeded generator, so every run makes the same store.

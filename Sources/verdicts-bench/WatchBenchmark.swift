@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -130,13 +131,12 @@ struct WatchBenchmark: Benchmark {
 }
 
 /// A child process whose stdout lines are kept with the wall-clock time each arrived.
-final class LineReader: @unchecked Sendable {
+final class LineReader: Sendable {
   private let process = Process()
-  private let lock = NSLock()
-  private var received: [(Double, String)] = []
-  private var partial: [UInt8] = []
+  /// The lines so far (each with its arrival time) and the line being read.
+  private let text = Mutex((received: [(Double, String)](), partial: [UInt8]()))
 
-  var lines: [(Double, String)] { lock.withLock { received } }
+  var lines: [(Double, String)] { text.withLock { $0.received } }
 
   func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
     process.executableURL = URL(fileURLWithPath: executable)
@@ -155,13 +155,13 @@ final class LineReader: @unchecked Sendable {
           return
         }
         let now = Date().timeIntervalSince1970
-        lock.withLock {
+        text.withLock { t in
           for b in buffer[0..<n] {
             if b == UInt8(ascii: "\n") {
-              received.append((now, String(decoding: partial, as: UTF8.self)))
-              partial.removeAll(keepingCapacity: true)
+              t.received.append((now, String(decoding: t.partial, as: UTF8.self)))
+              t.partial.removeAll(keepingCapacity: true)
             } else {
-              partial.append(b)
+              t.partial.append(b)
             }
           }
         }

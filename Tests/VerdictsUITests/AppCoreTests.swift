@@ -6,40 +6,19 @@ import Testing
 
 /// The app engine over an in-memory queue and a grid terminal: effects run off the UI thread,
 /// outcomes reach the status line, and changes re-read the panes without a timer.
+///
+/// Driven by ``CoreDriver`` on a ``TestClock``: the tests wait for what they expect, never for a
+/// fixed time, and time passes only on the test clock.
 @Suite struct AppCoreTests {
   static func allWrites() -> [QueuedWrite] {
     Fixtures.waiting + Fixtures.answered + Fixtures.blockedWrites + [Fixtures.escapeLaden] + Fixtures.dead
   }
 
-  static func core(_ queue: FakeQueue, width: Int = 120, height: Int = 40, readOnly: String? = nil) -> AppCore {
-    var state = UIState(width: width, height: height)
-    state.readOnlyReason = readOnly
-    let core = AppCore(source: queue, state: state, log: AppLog(path: nil), wake: {})
-    core.start()
-    return core
-  }
-
-  /// Processes the inbox until nothing is running or waiting.
-  static func settle(_ core: AppCore) async {
-    for _ in 0..<500 {
-      core.process()
-      if core.idle { return }
-      try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    Issue.record("the core did not settle")
-  }
-
-  static func keys(_ core: AppCore, _ keys: Key...) async {
-    for k in keys {
-      core.apply(.key(k))
-      await settle(core)
-    }
-  }
-
   @Test func startReadsEveryPaneAndTheStatus() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
     #expect(core.state[.blocked].total == 7)
     #expect(core.state[.answered].writes.count == 5)
     #expect(core.state.status?.counts.dead == 2)
@@ -50,12 +29,13 @@ import Testing
 
   @Test func releaseRunsOffThreadAndSaysWhatItDid() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("3"), .down, .down, .down, .down, .char("r"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"), .down, .down, .down, .down, .char("r"))
     #expect(q.callLog == ["release b-alone"])
-    try? await Task.sleep(nanoseconds: 150_000_000)
-    await Self.settle(core)
+    await d.run(until: "the panes are read again after the release") { $0.state[.blocked].total == 6 }
+    await d.settle()
     #expect(core.state.message == StatusMessage("released 1"))
     #expect(core.state[.blocked].total == 6)
     #expect(core.state[.waiting].total == 5)
@@ -63,9 +43,10 @@ import Testing
 
   @Test func bulkReleaseCountsWhatWent() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("3"), .char(" "), .char("2"), .char(" "), .char("r"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"), .char(" "), .char("2"), .char(" "), .char("r"))
     // The marked answered write is skipped by the rule before anything is asked of the queue.
     #expect(q.callLog == ["release b-cred"])
     #expect(
@@ -78,43 +59,46 @@ import Testing
   @Test func withdrawConfirmedThenRefusedByTheInstance() async {
     let q = FakeQueue(writes: Self.allWrites())
     q.withdrawError = .network(message: "connection refused")
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("3"), .down, .down, .char("w"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"), .down, .down, .char("w"))
     #expect(q.callLog.isEmpty)
-    await Self.keys(core, .char("y"))
+    await d.keys(.char("y"))
     #expect(q.callLog == ["withdraw b-ancestor"])
     #expect(core.state.message == StatusMessage("withdraw refused: the instance could not be reached: connection refused", isError: true))
   }
 
   @Test func discardTakeForgetDrainAndKey() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("2"), .down, .down, .down, .char("x"), .char("y"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("2"), .down, .down, .down, .char("x"), .char("y"))
     #expect(core.state.message == StatusMessage("discarded w-refused"))
-    await Self.keys(core, .char("g"), .char("f"))
+    await d.keys(.char("g"), .char("f"))
     #expect(core.state.message == StatusMessage("forgot 1"))
-    await Self.keys(core, .char("t"))
+    await d.keys(.char("t"))
     // w-trashed, a refused delete (no content), is taken too, as the engine takes it.
     #expect(core.state.message == StatusMessage("took 3 answered"))
-    await Self.keys(core, .char("d"))
+    await d.keys(.char("d"))
     #expect(core.state.message?.text == "drained: 2 answered, 0 held, 0 undelivered")
     #expect(core.state.lastDrain?.answered == 2)
-    await Self.keys(core, .char("K"), .char("b"), .char("a"), .char("d"), .enter)
+    await d.keys(.char("K"), .char("b"), .char("a"), .char("d"), .enter)
     #expect(core.state.message == StatusMessage("key refused: the key is empty", isError: true))
-    await Self.keys(core, .char("K"), .char("o"), .char("k"), .enter)
+    await d.keys(.char("K"), .char("o"), .char("k"), .enter)
     #expect(core.state.message?.text.hasPrefix("using the new key") == true)
     #expect(!q.callLog.joined().contains("ok"))
   }
 
   @Test func autoDrainHoldsUpdates() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("a"))
-    try? await Task.sleep(nanoseconds: 50_000_000)
-    await Self.settle(core)
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("a"))
+    await d.run(until: "the auto-drain's report is shown") { $0.state.message?.text.hasPrefix("auto-drain: 2") == true }
+    await d.settle()
     #expect(q.callLog == ["updates"])
     #expect(core.state.reachable == true)
     #expect(core.state.lastDrain?.answered == 2)
@@ -123,59 +107,70 @@ import Testing
 
   @Test func readOnlyNeverCallsTheQueue() async {
     let q = FakeQueue(writes: Self.allWrites(), handle: .reader(reason: "another process holds the writer role"))
-    let core = Self.core(q, readOnly: "another process holds the writer role")
-    await Self.settle(core)
-    await Self.keys(core, .char("3"), .char("r"), .char("w"), .char("x"), .char("t"), .char("f"), .char("d"), .char("a"), .char("K"), .char("R"))
+    let d = CoreDriver(q, readOnly: "another process holds the writer role")
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"), .char("r"), .char("w"), .char("x"), .char("t"), .char("f"), .char("d"), .char("a"), .char("K"), .char("R"))
     #expect(q.callLog.isEmpty)
     #expect(core.state.message?.text.hasPrefix("read-only:") == true)
   }
 
   @Test func aBurstOfChangesIsCoalescedIntoFewReads() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
     let before = q.reads
-    for _ in 0..<200 { q.send(.answered(DrainVerdict(id: "x", kind: .createItem))) }
-    try? await Task.sleep(nanoseconds: 300_000_000)
-    await Self.settle(core)
+    // The first change is read at once; the 199 after it, within the same tenth of a second, once more.
+    q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
+    await d.run(until: "the first change is read") { _ in q.reads > before }
+    // The rest as the listener notes them, all within the tenth of a second after that read.
+    for _ in 0..<199 { core.inbox.noteChange() }
+    await d.run(until: "one read is scheduled for the rest") { _ in d.clock.sleeping == 1 }
+    #expect(d.clock.now == .zero)
+    await d.settle()
+    #expect(d.clock.now == AppInbox.changeInterval)
     let reads = q.reads - before
-    #expect(reads >= 4 && reads <= 12, "\(reads) page reads for 200 changes")
+    #expect(reads >= 4 && reads <= 8, "\(reads) page reads for 200 changes")
   }
 
   @Test func idleMeansNoReads() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
+    let d = CoreDriver(q)
+    await d.settle()
     let before = q.reads
-    try? await Task.sleep(nanoseconds: 300_000_000)
-    core.process()
+    #expect(d.clock.sleeping == 0, "nothing waits on a timer")
+    d.clock.advance(by: .seconds(60))
+    await d.settle()
     #expect(q.reads == before)
   }
 
   @Test func pausedCoreReadsNothingUntilResumed() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("Z"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("Z"))
     let before = q.reads
     q.mutate { $0.removeFirst() }
-    try? await Task.sleep(nanoseconds: 150_000_000)
-    await Self.settle(core)
+    await d.run(until: "the change is noted while paused") { $0.state.pendingChanges > 0 }
+    await d.settle()
     #expect(q.reads == before)
     #expect(core.state[.waiting].total == 4)
-    await Self.keys(core, .char("Z"))
+    await d.keys(.char("Z"))
     #expect(core.state[.waiting].total == 3)
   }
 
   @Test func followCrossesPanesThroughTheStore() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
-    await Self.keys(core, .char("3"), .down, .down, .down, .down, .char("F"))
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"), .down, .down, .down, .down, .char("F"))
     #expect(core.state.following == "b-alone")
     _ = try? await q.release("b-alone")
-    try? await Task.sleep(nanoseconds: 150_000_000)
-    await Self.settle(core)
+    await d.run(until: "the followed write is found in its new pane") { $0.state.focus == .waiting }
+    await d.settle()
     #expect(core.state.focus == .waiting)
     #expect(core.state.selectedWrite?.id == "b-alone")
   }
@@ -183,26 +178,29 @@ import Testing
   @Test func markAllOnALargePaneAsksTheStore() async {
     let many = (0..<300).map { Fixtures.write("m-\($0)", verdict: .dead, refusals: 5) }
     let q = FakeQueue(writes: many)
-    let core = Self.core(q, width: 80, height: 24)
-    await Self.settle(core)
-    await Self.keys(core, .char("4"), .char("V"))
+    let d = CoreDriver(q, width: 80, height: 24)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("4"), .char("V"))
     #expect(core.state.marks.count == 300)
   }
 
   @Test func framesOnAGridTerminalSendOnlyWhatChanged() async {
     let q = FakeQueue(writes: Self.allWrites())
-    let core = Self.core(q)
-    await Self.settle(core)
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
     let terminal = GridTerminal(width: 120, height: 40)
     terminal.present(Renderer.render(core.state))
     #expect(terminal.changedCells == 120 * 40)
     terminal.present(Renderer.render(core.state))
     #expect(terminal.changedCells == 0)
+    let answered = core.state[.answered].total
     q.mutate { ws in
       if let i = ws.firstIndex(where: { $0.id == "w-undeliv" }) { ws[i].verdict = .accepted }
     }
-    try? await Task.sleep(nanoseconds: 150_000_000)
-    await Self.settle(core)
+    await d.run(until: "the answer is read") { $0.state[.answered].total == answered + 1 }
+    await d.settle()
     terminal.present(Renderer.render(core.state))
     #expect(terminal.changedCells > 0 && terminal.changedCells < 600, "\(terminal.changedCells) cells")
   }
@@ -234,30 +232,17 @@ import Testing
     let q = FakeQueue(writes: Array(Self.allWrites().prefix(3)))
     let lines = LineSink()
     let watcher = Task { await VerdictsApp.watchPlain(source: q, emit: { lines.add($0) }, clock: { "T" }) }
-    try? await Task.sleep(nanoseconds: 100_000_000)
+    await lines.wait(forCount: 3)
     #expect(lines.all.count == 3)
     q.mutate { ws in ws[0].verdict = .accepted }
-    try? await Task.sleep(nanoseconds: 250_000_000)
+    await lines.wait(forCount: 4)
     q.mutate { ws in ws.remove(at: 1) }
-    try? await Task.sleep(nanoseconds: 250_000_000)
+    await lines.wait(forCount: 5)
     q.finish()
     await watcher.value
     let all = lines.all
     #expect(all.count == 5, "\(all)")
     #expect(all[3] == "T 0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b create_item note-1 accepted - 0 - -")
     #expect(all[4] == "T w-held - - gone - - - -")
-  }
-}
-
-@Suite struct RenderTimingTests {
-  @Test func aFullFrameIsCheap() {
-    var s = Fixtures.state(width: 120, height: 40, focus: .blocked, select: 4)
-    s.marks = ["b-cred"]
-    let clock = ContinuousClock()
-    let frames = 50
-    let elapsed = clock.measure { for _ in 0..<frames { _ = Renderer.render(s) } }
-    let perFrame = elapsed / frames
-    print("render 120x40: \(perFrame) per frame")
-    #expect(perFrame < .milliseconds(50))
   }
 }

@@ -7,9 +7,14 @@ import Testing
 /// Runs the real ncurses UI over an in-memory queue, only when `VERDICTS_TTY=1` (under tmux,
 /// by hand or by a script): `VERDICTS_TTY=1 swift test --skip-build --filter TTYSmokeTests`.
 @Suite struct TTYSmokeTests {
-  @Test func realTerminal() async throws {
+  /// Whether this run asked for the real-terminal test (`VERDICTS_TTY=1`, under tmux).
+  static let onATerminal = ProcessInfo.processInfo.environment["VERDICTS_TTY"] == "1"
+  /// Whether standard output is not a terminal, as under `swift test` without `VERDICTS_TTY`.
+  static let withoutATerminal = !onATerminal && isatty(STDOUT_FILENO) == 0
+
+  @Test(.enabled(if: onATerminal, "runs the real ncurses UI only with VERDICTS_TTY=1 (under tmux)"))
+  func realTerminal() async throws {
     let env = ProcessInfo.processInfo.environment
-    guard env["VERDICTS_TTY"] == "1" else { return }
     let queue = FakeQueue(writes: AppCoreTests.allWrites())
     let options = AppOptions(
       theme: env["VERDICTS_TTY_THEME"], ascii: env["VERDICTS_TTY_ASCII"] == "1", logFile: env["VERDICTS_TTY_LOG"],
@@ -28,9 +33,8 @@ import Testing
     try await VerdictsApp.run(source: queue, options: options)
   }
 
-  @Test func withoutATerminalItSaysSo() async {
-    // Under `swift test` stdout is not a terminal (it is when VERDICTS_TTY runs it in tmux).
-    guard ProcessInfo.processInfo.environment["VERDICTS_TTY"] != "1", isatty(STDOUT_FILENO) == 0 else { return }
+  @Test(.enabled(if: withoutATerminal, "needs standard output not to be a terminal"))
+  func withoutATerminalItSaysSo() async {
     await #expect(throws: AppError.self) {
       try await VerdictsApp.run(source: FakeQueue(writes: []), options: AppOptions(environment: ["TERM": "dumb"]))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import Synchronization
 import Testing
 
 @testable import VerdictsUI
@@ -54,21 +55,15 @@ import Testing
     _ = try await writer.createItem(type: "note", properties: .object([]))
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
-    var state = UIState(width: 120, height: 40)
-    state.readOnlyReason = "watching"
-    let core = AppCore(source: reader, state: state, log: AppLog(path: nil), wake: {})
-    core.start()
-    await AppCoreTests.settle(core)
+    let d = CoreDriver(reader, readOnly: "watching")
+    let core = d.core
+    await d.settle()
     #expect(core.state[.waiting].total == 1)
     let started = Date()
     _ = try await writer.createItem(type: "note", properties: .object([]))
-    while core.state[.waiting].total < 2, Date().timeIntervalSince(started) < 2 {
-      try await Task.sleep(nanoseconds: 10_000_000)
-      core.process()
-    }
+    await d.run(until: "the reader shows the writer's second write") { $0.state[.waiting].total >= 2 }
     #expect(core.state[.waiting].total == 2)
     #expect(Date().timeIntervalSince(started) < 0.5)
-    core.stop()
   }
 }
 
@@ -77,11 +72,10 @@ struct CountingSource: QueueSource {
   let copy: WorkingCopy
   let wholeReads = Counter()
 
-  final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.withLock { n += 1 } }
-    var value: Int { lock.withLock { n } }
+  final class Counter: Sendable {
+    private let n = Atomic(0)
+    func add() { n.add(1, ordering: .relaxed) }
+    var value: Int { n.load(ordering: .relaxed) }
   }
 
   var handle: Handle { copy.handle }

@@ -4,7 +4,7 @@ import ScriptedInstance
 
 /// The demo: the scripted instance's `tour` on loopback, a fresh store in a temporary folder,
 /// and a few drains that bring every verdict and every blocked reason on screen.
-final class DemoDriver: @unchecked Sendable {
+final class DemoDriver: Sendable {
   let instance: ScriptedInstance
   let folder: URL
   let copy: WorkingCopy

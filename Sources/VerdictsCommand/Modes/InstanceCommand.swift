@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ScriptedInstance
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -58,15 +59,11 @@ enum SignalWait {
 }
 
 /// A flag that can be taken once, from any thread.
-final class OnceFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var taken = false
+final class OnceFlag: Sendable {
+  private let taken = Atomic(false)
 
+  /// True for the first caller only.
   func take() -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    if taken { return false }
-    taken = true
-    return true
+    taken.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
   }
 }

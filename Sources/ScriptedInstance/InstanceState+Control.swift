@@ -1,9 +1,9 @@
-extension ScriptedInstance {
+extension InstanceState {
   /// The control doors under `/_scripted/`, for a test or tool in another process; never recorded or scripted.
   ///
   /// `GET /_scripted/requests`, `GET /_scripted/records`, `POST /_scripted/switch {instance_id, keep_data}`,
   /// `POST /_scripted/forget-events`.
-  func control(_ request: HTTPRequest) -> HTTPReply {
+  mutating func control(_ request: HTTPRequest) -> HTTPReply {
     let body = (try? ScriptedJSON(parsing: request.body)) ?? .object([:])
     var answer: ModelAnswer
     switch (request.method, request.path) {
@@ -39,7 +39,7 @@ extension ScriptedInstance {
       answer = .error(404, "not_found", "No control door \(request.method) \(request.path)")
     }
     var response = Self.http(answer)
-    response.headers.append(("X-Marfa-Contract", Self.contract))
+    response.headers.append(("X-Marfa-Contract", ScriptedInstance.contract))
     return .response(response)
   }
 }

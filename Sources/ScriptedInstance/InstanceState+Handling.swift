@@ -1,4 +1,4 @@
-extension ScriptedInstance {
+extension InstanceState {
   /// The doors whose `Idempotency-Key` the instance honours (contract 6.1).
   static func isKeyedDoor(_ method: String, _ segments: [String]) -> Bool {
     switch (method, segments.count) {
@@ -10,9 +10,7 @@ extension ScriptedInstance {
   }
 
   /// Answers one request: records it, then a script rule, else the model behind auth and idempotency.
-  func handle(_ request: HTTPRequest) -> HTTPReply {
-    lock.lock()
-    defer { lock.unlock() }
+  mutating func handle(_ request: HTTPRequest) -> HTTPReply {
     if request.path.hasPrefix("/_scripted/") { return control(request) }
 
     let seq = (recorded.last?.seq ?? 0) + 1
@@ -57,7 +55,7 @@ extension ScriptedInstance {
     }
     response.headers.append(("X-Request-ID", "req-\(seq)"))
     switch answer.contract {
-    case .standard: response.headers.append(("X-Marfa-Contract", Self.contract))
+    case .standard: response.headers.append(("X-Marfa-Contract", ScriptedInstance.contract))
     case .absent: break
     case .values(let values): response.headers += values.map { ("X-Marfa-Contract", $0) }
     }
@@ -68,7 +66,7 @@ extension ScriptedInstance {
   }
 
   /// The answer of the first rule that matches and has one left, used up by this call; nil when none does.
-  private func takeScriptedAnswer(_ request: HTTPRequest, body: ScriptedJSON?) -> ScriptedAnswer? {
+  private mutating func takeScriptedAnswer(_ request: HTTPRequest, body: ScriptedJSON?) -> ScriptedAnswer? {
     for i in rules.indices where rules[i].rule.match.matches(request, body: body) {
       let rule = rules[i]
       if rule.used < rule.rule.answers.count {
@@ -96,7 +94,7 @@ extension ScriptedInstance {
   }
 
   /// The model's reply, behind the key check and the idempotency records.
-  private func modelReply(_ request: HTTPRequest, body: ScriptedJSON?, index: Int) -> HTTPReply {
+  private mutating func modelReply(_ request: HTTPRequest, body: ScriptedJSON?, index: Int) -> HTTPReply {
     let segments = request.segments
     if !(request.method == "GET" && segments.isEmpty), let keys, !keys.contains(request.bearer ?? "") {
       return .response(Self.http(.error(401, "unauthorized", "The API key is not valid")))
@@ -148,7 +146,7 @@ extension ScriptedInstance {
   }
 
   /// The model's answer at one door, or nil when no door has that method and path.
-  private func door(_ request: HTTPRequest, body: ScriptedJSON?) -> ModelAnswer? {
+  private mutating func door(_ request: HTTPRequest, body: ScriptedJSON?) -> ModelAnswer? {
     let s = request.segments
     let json = body ?? (request.body.isEmpty ? .object([:]) : .null)
     switch (request.method, s.count, s.first ?? "") {
@@ -199,7 +197,7 @@ extension ScriptedInstance {
   func rootBody(instanceId: String) -> ScriptedJSON {
     [
       "name": "scripted-instance", "version": "1.0.0", "instance_id": .string(instanceId),
-      "contract": .string(Self.contract), "features": [],
+      "contract": .string(ScriptedInstance.contract), "features": [],
     ]
   }
 

@@ -1,4 +1,4 @@
-extension ScriptedInstance {
+extension InstanceState {
   /// `GET /events`: the head (`stream_cursor`), or a replay after `Last-Event-ID` ending in `stream_live`,
   /// held open; `catchup_too_old` or `cursor_ahead` for a cursor the log cannot serve.
   func eventsReply(_ request: HTTPRequest) -> HTTPReply {
@@ -25,27 +25,25 @@ extension ScriptedInstance {
       frames = [Self.frame(control("stream_cursor", cursor: model.headCursor))]
     }
     var head = HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")])
-    head.headers.append(("X-Marfa-Contract", Self.contract))
+    head.headers.append(("X-Marfa-Contract", ScriptedInstance.contract))
     if let view = request.header("X-Marfa-Read-View") { head.headers.append(("X-Marfa-Read-View", view)) }
     let position = StreamPosition(cursor: model.headCursor, instanceId: currentInstanceId, edges: edges)
     return .events(
-      EventStream(head: head, frames: frames, hold: hold) { [weak self] in
-        self?.framesSince(position) ?? []
-      })
+      EventStream(head: head, frames: frames, hold: hold) { [follow] in follow(position) })
   }
 
   /// The frames a held stream has not sent yet; a `stream_cursor` frame first when the instance changed.
-  private func framesSince(_ position: StreamPosition) -> [String] {
-    lock.withLock {
+  func framesSince(_ position: StreamPosition) -> [String] {
+    position.place.withLock { place in
       var frames: [String] = []
-      if position.instanceId != currentInstanceId || position.cursor > model.headCursor {
-        position.instanceId = currentInstanceId
-        position.cursor = model.headCursor
+      if place.instanceId != currentInstanceId || place.cursor > model.headCursor {
+        place.instanceId = currentInstanceId
+        place.cursor = model.headCursor
         frames.append(Self.frame(control("stream_cursor", cursor: model.headCursor)))
       }
-      let events = model.events(after: position.cursor, edges: position.edges)
+      let events = model.events(after: place.cursor, edges: position.edges)
       frames += events.map(Self.frame)
-      position.cursor = max(position.cursor, events.last?.cursor ?? 0)
+      place.cursor = max(place.cursor, events.last?.cursor ?? 0)
       return frames
     }
   }
@@ -56,7 +54,7 @@ extension ScriptedInstance {
     body["event_type"] = .string(type)
     body["cursor"] = .string(String(cursor))
     body["instance_id"] = .string(currentInstanceId)
-    body["read_view"] = .string(Self.readView)
+    body["read_view"] = .string(ScriptedInstance.readView)
     return .object(body)
   }
 

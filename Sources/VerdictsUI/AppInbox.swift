@@ -1,0 +1,99 @@
+import MarfaQueue
+import Synchronization
+
+/// What the UI thread shares with the tasks it starts: the inbox they post to, the count of queue
+/// calls running, and the coalescing of change notes into at most ten re-reads a second.
+///
+/// Everything else of the app (``AppCore``) is the UI thread's alone; tasks hold only this.
+final class AppInbox: Sendable {
+  /// What tasks post back to the UI thread.
+  enum Message: Sendable {
+    case event(UIEvent)
+    case loadDone(QueuePane)
+    case statusDone
+    case quit(String?)
+  }
+
+  /// The inbox and its bookkeeping, under one lock.
+  private struct Pending {
+    var messages: [Message] = []
+    var inFlight = 0
+    var changeScheduled = false
+    var lastChangePost: Duration?
+  }
+
+  let source: QueueSource
+  let log: AppLog
+  let clock: any AppClock
+  private let wake: @Sendable () -> Void
+  private let pending = Mutex(Pending())
+
+  /// The shortest gap between two re-reads after changes: at most ten a second.
+  static let changeInterval: Duration = .milliseconds(100)
+
+  init(source: QueueSource, log: AppLog, clock: any AppClock, wake: @escaping @Sendable () -> Void) {
+    self.source = source
+    self.log = log
+    self.clock = clock
+    self.wake = wake
+  }
+
+  /// Posts a message for the UI thread and wakes it.
+  func post(_ message: Message) {
+    pending.withLock { $0.messages.append(message) }
+    wake()
+  }
+
+  /// Logs `text` and posts it as the outcome of an action.
+  func outcome(_ text: String, error: Bool = false) {
+    log.log(text)
+    post(.event(.outcome(text, isError: error)))
+  }
+
+  /// Everything posted so far, taken out of the inbox.
+  func take() -> [Message] {
+    pending.withLock { p in
+      defer { p.messages = [] }
+      return p.messages
+    }
+  }
+
+  /// Whether nothing is posted, running or scheduled (tests settle on this).
+  var idle: Bool {
+    pending.withLock { $0.messages.isEmpty && $0.inFlight == 0 && !$0.changeScheduled }
+  }
+
+  /// A change touched the queue: post `.changed` at most ten times a second.
+  func noteChange() {
+    let clock = self.clock
+    let now = clock.now
+    let scheduled = pending.withLock { p -> (wait: Duration, start: Bool) in
+      if p.changeScheduled { return (.zero, false) }
+      p.changeScheduled = true
+      let since = p.lastChangePost.map { now - $0 } ?? Self.changeInterval
+      return (max(.zero, Self.changeInterval - since), true)
+    }
+    if !scheduled.start { return }
+    let wait = scheduled.wait
+    Task.detached { [weak self] in
+      if wait > .zero { try? await clock.sleep(for: wait) }
+      guard let self else { return }
+      self.pending.withLock { p in
+        p.changeScheduled = false
+        p.lastChangePost = clock.now
+        p.messages.append(.event(.changed))
+      }
+      self.wake()
+    }
+  }
+
+  /// Runs a queue call in a task, counted so ``idle`` waits for it.
+  func task(_ body: @escaping @Sendable (AppInbox) async -> Void) {
+    pending.withLock { $0.inFlight += 1 }
+    Task.detached { [self] in
+      await body(self)
+      self.pending.withLock { $0.inFlight -= 1 }
+      self.wake()
+    }
+  }
+}
