@@ -23,7 +23,7 @@ final class AnswerCollector: CurlReceiver, @unchecked Sendable {
 
   func body(_ piece: UnsafeRawBufferPointer) -> Bool {
     guard bytes.count + piece.count <= AnswerLimits.body else { return cutBody() }
-    bytes.append(contentsOf: piece)
+    bytes.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
     return true
   }
 

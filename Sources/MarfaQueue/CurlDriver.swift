@@ -107,7 +107,7 @@ final class CurlDriver: @unchecked Sendable {
         guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let t = running[easy]
         else { continue }
         let code = ccurl_message_result(message)
-        finish(t, CurlOutcome(code: code.rawValue, detail: code == CURLE_OK ? "" : t.detail, cut: t.cut))
+        finish(t, t.outcome(code))
       }
       curl_multi_poll(multi, nil, 0, 60_000, nil)
     }

@@ -90,11 +90,24 @@ final class CurlTransfer: @unchecked Sendable {
   /// libcurl's own words for the last failure ("Empty reply from server"), or "".
   var detail: String { String(cString: errorBuffer) }
 
+  /// How the transfer ended, given libcurl's result code.
+  func outcome(_ code: CURLcode) -> CurlOutcome {
+    if code == CURLE_OK { return CurlOutcome(code: code.rawValue, detail: "") }
+    var cut = self.cut
+    // libcurl refuses one header line past 100 KiB on its own, as "out of memory", before the
+    // line reaches this transfer: the same cut, in the same words.
+    if cut == nil, code == CURLE_OUT_OF_MEMORY, !headDelivered { cut = Self.headersCut }
+    return CurlOutcome(code: code.rawValue, detail: detail, cut: cut)
+  }
+
+  /// What a head past ``AnswerLimits/headers`` leaves as the failure.
+  static let headersCut = "the answer's headers passed \(AnswerLimits.words(AnswerLimits.headers)) and were cut"
+
   /// One line of the head (status line, header line, or the blank line that ends it).
   func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
     headBytes += line.count
     if headBytes > AnswerLimits.headers {
-      cut = "the answer's headers passed \(AnswerLimits.words(AnswerLimits.headers)) and were cut"
+      cut = Self.headersCut
       return false
     }
     var end = line.count

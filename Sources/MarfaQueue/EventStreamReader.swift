@@ -88,7 +88,7 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
     if total > AnswerLimits.eventStream {
       return stop("the event stream passed \(AnswerLimits.words(AnswerLimits.eventStream)) and was cut")
     }
-    buffer.append(contentsOf: piece)
+    buffer.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
     while let end = frameEnd() {
       let raw = buffer[start..<end.start]
       start = end.next
@@ -122,14 +122,22 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
 
   /// Where the first complete frame ends (a blank line), and where the next begins.
   private func frameEnd() -> (start: Int, next: Int)? {
-    var i = max(start, scanned)
-    while i + 1 < buffer.count {
-      if buffer[i] == 0x0A && buffer[i + 1] == 0x0A { return (i, i + 2) }
-      if buffer[i] == 0x0D, i + 3 < buffer.count, buffer[i + 1] == 0x0A, buffer[i + 2] == 0x0D, buffer[i + 3] == 0x0A {
-        return (i, i + 4)
+    let from = max(start, scanned)
+    let found: (Int, Int)? = buffer.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return nil }
+      var i = from
+      // Line feeds found with memchr: a frame of a megabyte is scanned at memory speed.
+      while i < all.count, let hit = memchr(base + i, 0x0A, all.count - i) {
+        let n = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        if n + 1 < all.count, all[n + 1] == 0x0A { return (n, n + 2) }
+        if n >= 1, n + 2 < all.count, all[n - 1] == 0x0D, all[n + 1] == 0x0D, all[n + 2] == 0x0A, n - 1 >= start {
+          return (n - 1, n + 3)
+        }
+        i = n + 1
       }
-      i += 1
+      return nil
     }
+    if let found { return found }
     // The last 3 bytes may begin a frame end that the next piece completes.
     scanned = max(start, buffer.count - 3)
     return nil
