@@ -15,7 +15,8 @@ package final class HTTPClient: Sendable {
   /// The contract this client is built for.
   static let contract = "2"
 
-  /// The overall deadline of one request, in seconds (connecting included).
+  /// The overall deadline of one request, in seconds (connecting included; a body adds
+  /// ``uploadAllowance``).
   package let timeout: TimeInterval
   private let driver: CurlDriver
 
@@ -50,9 +51,10 @@ package final class HTTPClient: Sendable {
         lines.append((name, value))
       }
     }
+    let upload = Double(body?.count ?? 0) / Double(Self.uploadAllowance)
     let request = CurlRequest(
-      method: method, url: url.absoluteString, headers: lines, body: body, deadlineMs: Self.milliseconds(timeout),
-      connectMs: Self.milliseconds(timeout))
+      method: method, url: url.absoluteString, headers: lines, body: body,
+      deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout))
     let collector = AnswerCollector()
     let easy = driver.easyHandle()
     let transfer: CurlTransfer
@@ -65,6 +67,11 @@ package final class HTTPClient: Sendable {
     driver.submit(transfer)
     return InFlightRequest(transfer: transfer, collector: collector, driver: driver)
   }
+
+  /// Bytes of request body a second the deadline allows on top of ``timeout``: 1 MiB/s, so a
+  /// large upload (a blob) is not cut by a deadline sized for a small JSON write, while a
+  /// write's answer (a few KiB) still ends within ``timeout``.
+  static let uploadAllowance = 1 << 20
 
   /// Seconds as whole milliseconds, at least 1 (libcurl reads 0 as "no deadline").
   static func milliseconds(_ seconds: TimeInterval) -> Int {
