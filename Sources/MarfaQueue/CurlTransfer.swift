@@ -69,7 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
       let bytes = body ?? []
       ccurl_set_long(easy, CURLOPT_POST, 1)
       ccurl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
-      bytes.withUnsafeBufferPointer { buffer in
+      _ = bytes.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { chars in
           if let base = chars.baseAddress, !chars.isEmpty {
             ccurl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
