@@ -14,14 +14,16 @@ let package = Package(
     // C libraries, each reached only through its own small system-library target.
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CNcurses", path: "CNcurses"),
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // SHA-256, which names uploaded bytes on both sides of the wire.
     .target(name: "Digest"),
     // What both sides of the wire and the screen share: the JSON value, its one reader and writer,
     // the one sanitizer for text that reaches a person, the one clock text.
     .target(name: "MarfaWire"),
-    // The queue engine: SQLite store, queue calls, the drain over HTTP. Never curses.
-    .target(name: "MarfaQueue", dependencies: ["CSQLite", "Digest", "MarfaWire"]),
+    // The queue engine: SQLite store, queue calls, the drain over HTTP (libcurl). Never curses.
+    .target(name: "MarfaQueue", dependencies: ["CSQLite", "CCurl", "Digest", "MarfaWire"]),
     // A Marfa instance on loopback that answers as scripted.
     .target(name: "ScriptedInstance", dependencies: ["Digest", "MarfaWire"]),
     // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.

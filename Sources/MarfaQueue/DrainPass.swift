@@ -288,7 +288,7 @@ struct DrainPass {
       }
       outcome = Outcome.classify(answer, for: w)
     } catch let e as TransportError {
-      outcome = .environmental(status: nil, text: nil, why: e.message, rateLimited: false)
+      outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
     }
     if case .success(let verdict, let row, let replayed) = outcome,
       case .send(let nextWrite, let nextRequest, let nextURL)? = ahead

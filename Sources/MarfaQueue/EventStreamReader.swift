@@ -1,30 +1,21 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// One server-sent event frame.
-struct EventFrame: Sendable {
-  var id: String?
-  var event: String?
-  var data: String
-  /// The frame's data as JSON, or nil.
-  var json: JSONValue? { JSONValue.parse(data) }
-  /// `event_type` from the data, else the `event:` line.
-  var type: String? { json?["event_type"]?.stringValue ?? event }
-}
-
-/// Reads `/events` incrementally (FoundationNetworking has no `bytes(for:)` on Linux): frames
-/// are parsed as their bytes arrive, and the stream is cancelled once `done` says so.
-final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  private let lock = NSLock()
+/// Reads `/events` incrementally through libcurl: frames are parsed as their bytes arrive, and
+/// the stream is stopped once `done` says so, or once it passes ``AnswerLimits/eventFrame`` (one
+/// frame) or ``AnswerLimits/eventStream`` (the whole stream), or its deadline.
+///
+/// `@unchecked Sendable`: its state is written only on the driver's thread while the transfer
+/// runs and read only after the transfer's ``CurlTransfer/done`` is set.
+final class EventStreamReader: CurlReceiver, @unchecked Sendable {
+  /// Unparsed bytes: `buffer[start...]` is the frame under way.
   private var buffer: [UInt8] = []
+  private var start = 0
+  /// Where the search for the frame's end resumes (bytes before it hold no frame end).
+  private var scanned = 0
+  private var total = 0
   private var frames: [EventFrame] = []
-  private var status: Int?
-  private var contractOK = false
-  private var continuation: CheckedContinuation<[EventFrame], Error>?
-  private var finished = false
+  private var complete = false
+  private var failure: Failure?
   private let done: @Sendable (EventFrame) -> Bool
 
   /// What went wrong before the stream said enough.
@@ -40,106 +31,120 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Send
   }
 
   /// Opens the stream and returns its frames up to and including the one `done` accepts.
+  ///
+  /// `timeout` bounds connecting and any silence (less than a byte a second for that long);
+  /// the whole stream ends by six times `timeout`, however it trickles.
   static func read(
     _ url: URL, key: String?, lastEventId: String?, timeout: TimeInterval, done: @escaping @Sendable (EventFrame) -> Bool
   ) async throws -> [EventFrame] {
     let reader = EventStreamReader(done: done)
-    let config = URLSessionConfiguration.ephemeral
-    config.timeoutIntervalForRequest = timeout
-    config.timeoutIntervalForResource = timeout * 6
-    let session = URLSession(configuration: config, delegate: reader, delegateQueue: nil)
-    defer { session.invalidateAndCancel() }
-    var request = URLRequest(url: url)
-    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-    if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-    if let lastEventId { request.setValue(lastEventId, forHTTPHeaderField: "Last-Event-ID") }
-    let task = session.dataTask(with: request)
-    return try await withCheckedThrowingContinuation { c in
-      reader.lock.lock()
-      reader.continuation = c
-      reader.lock.unlock()
-      task.resume()
+    var headers = [("Accept", "text/event-stream")]
+    if let key { headers.append(("Authorization", "Bearer \(key)")) }
+    if let lastEventId { headers.append(("Last-Event-ID", lastEventId)) }
+    let request = CurlRequest(
+      method: "GET", url: url.absoluteString, headers: headers, body: nil,
+      deadlineMs: HTTPClient.milliseconds(timeout * 6), connectMs: HTTPClient.milliseconds(timeout),
+      stallSeconds: max(1, Int(timeout.rounded(.up))))
+    let driver = CurlDriver.streams
+    let transfer: CurlTransfer
+    do {
+      transfer = try CurlTransfer(easy: driver.easyHandle(), request: request, receiver: reader)
+    } catch let e as TransportError {
+      throw Failure.transport(e.message)
     }
+    driver.submit(transfer)
+    let outcome = await withTaskCancellationHandler {
+      (try? await transfer.done.value()) ?? .cancelled
+    } onCancel: {
+      driver.cancel(transfer)
+    }
+    if reader.complete { return reader.frames }
+    if let failure = reader.failure { throw failure }
+    if let cut = outcome.cut { throw Failure.transport(cut) }
+    if outcome.ok { throw Failure.endedEarly }
+    throw Failure.transport(outcome.message)
   }
 
-  private func finish(_ result: Result<[EventFrame], Error>, cancel task: URLSessionTask?) {
-    lock.lock()
-    guard !finished, let c = continuation else { lock.unlock(); return }
-    finished = true
-    continuation = nil
-    lock.unlock()
-    task?.cancel()
-    c.resume(with: result)
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    let http = response as? HTTPURLResponse
-    let code = http?.statusCode ?? 0
-    let contract = http?.value(forHTTPHeaderField: "X-Marfa-Contract")
-    lock.lock()
-    status = code
-    contractOK = contract.map { $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract } } ?? false
-    lock.unlock()
+  func head(status code: Int, headers: [String: String]) -> Bool {
+    let contract = headers["x-marfa-contract"]
+    let ours = contract.map { $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract } } ?? false
     if !(200..<300).contains(code) {
       if contract == nil || code >= 500 || code == 429 {
-        finish(.failure(Failure.transport("the event stream was answered \(code)\(contract == nil ? " naming no contract" : "")")), cancel: dataTask)
+        failure = .transport("the event stream was answered \(code)\(contract == nil ? " naming no contract" : "")")
       } else {
-        finish(.failure(Failure.status(code, nil)), cancel: dataTask)
+        failure = .status(code, nil)
       }
-      completionHandler(.cancel)
-      return
+      return false
     }
-    if contract == nil || !(contract!.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract }) {
-      finish(.failure(Failure.contract(contract)), cancel: dataTask)
-      completionHandler(.cancel)
-      return
+    if !ours {
+      failure = .contract(contract)
+      return false
     }
-    completionHandler(.allow)
+    return true
   }
 
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    lock.lock()
-    buffer.append(contentsOf: data)
-    var complete = false
+  func body(_ piece: UnsafeRawBufferPointer) -> Bool {
+    total += piece.count
+    if total > AnswerLimits.eventStream {
+      return stop("the event stream passed \(AnswerLimits.words(AnswerLimits.eventStream)) and was cut")
+    }
+    buffer.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
     while let end = frameEnd() {
-      let raw = Array(buffer[..<end.start])
-      buffer.removeFirst(end.next)
+      let raw = buffer[start..<end.start]
+      start = end.next
+      scanned = start
       if let frame = EventStreamReader.parse(raw) {
         frames.append(frame)
-        if done(frame) { complete = true; break }
+        if done(frame) {
+          complete = true
+          return false
+        }
       }
     }
-    let collected = frames
-    lock.unlock()
-    if complete { finish(.success(collected), cancel: dataTask) }
+    if buffer.count - start > AnswerLimits.eventFrame {
+      return stop("an event frame passed \(AnswerLimits.words(AnswerLimits.eventFrame)) and was cut")
+    }
+    // Drop what was read, once it is worth the copy.
+    if start > 0 && start >= buffer.count / 2 {
+      buffer.removeFirst(start)
+      scanned -= start
+      start = 0
+    }
+    return true
   }
 
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-    if let error {
-      finish(.failure(Failure.transport(HTTPClient.describe(error))), cancel: nil)
-    } else {
-      finish(.failure(Failure.endedEarly), cancel: nil)
-    }
+  private func stop(_ why: String) -> Bool {
+    failure = .transport(why)
+    buffer = []
+    frames = []
+    return false
   }
 
   /// Where the first complete frame ends (a blank line), and where the next begins.
   private func frameEnd() -> (start: Int, next: Int)? {
-    var i = 0
-    while i + 1 < buffer.count {
-      if buffer[i] == 0x0A && buffer[i + 1] == 0x0A { return (i, i + 2) }
-      if i + 3 < buffer.count, buffer[i] == 0x0D, buffer[i + 1] == 0x0A, buffer[i + 2] == 0x0D, buffer[i + 3] == 0x0A {
-        return (i, i + 4)
+    let from = max(start, scanned)
+    let found: (Int, Int)? = buffer.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return nil }
+      var i = from
+      // Line feeds found with memchr: a frame of a megabyte is scanned at memory speed.
+      while i < all.count, let hit = memchr(base + i, 0x0A, all.count - i) {
+        let n = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        if n + 1 < all.count, all[n + 1] == 0x0A { return (n, n + 2) }
+        if n >= 1, n + 2 < all.count, all[n - 1] == 0x0D, all[n + 1] == 0x0D, all[n + 2] == 0x0A, n - 1 >= start {
+          return (n - 1, n + 3)
+        }
+        i = n + 1
       }
-      i += 1
+      return nil
     }
+    if let found { return found }
+    // The last 3 bytes may begin a frame end that the next piece completes.
+    scanned = max(start, buffer.count - 3)
     return nil
   }
 
   /// Parses one frame's lines; nil for a comment-only frame (a keepalive).
-  static func parse(_ raw: [UInt8]) -> EventFrame? {
+  static func parse<Bytes: Collection<UInt8>>(_ raw: Bytes) -> EventFrame? {
     let text = String(decoding: raw, as: UTF8.self)
     var id: String?
     var event: String?

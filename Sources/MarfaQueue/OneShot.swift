@@ -1,49 +1,40 @@
-import Foundation
+import Synchronization
 
 /// A value that arrives once, from another thread, and is awaited by one task.
 ///
 /// ``value()`` returns at once when the value is already there, without suspending.
-final class OneShot<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var result: Result<Value, Error>?
-  private var waiter: CheckedContinuation<Value, Error>?
+final class OneShot<Value: Sendable>: Sendable {
+  private struct State {
+    var result: Result<Value, Error>?
+    var waiter: CheckedContinuation<Value, Error>?
+  }
+
+  private let state = Mutex(State())
 
   /// Hands over the value (or the failure that stood in for it); later calls are ignored.
   func set(_ value: Result<Value, Error>) {
-    lock.lock()
-    guard result == nil else {
-      lock.unlock()
-      return
+    let waiting = state.withLock { s -> CheckedContinuation<Value, Error>? in
+      guard s.result == nil else { return nil }
+      s.result = value
+      defer { s.waiter = nil }
+      return s.waiter
     }
-    result = value
-    let waiting = waiter
-    waiter = nil
-    lock.unlock()
     waiting?.resume(with: value)
   }
 
   /// The value, waiting for it when it has not come yet.
   func value() async throws -> Value {
-    if let ready = current() { return try ready.get() }
+    if let ready = state.withLock({ $0.result }) { return try ready.get() }
     return try await withCheckedThrowingContinuation { wait($0) }
-  }
-
-  /// The value when it is there.
-  private func current() -> Result<Value, Error>? {
-    lock.lock()
-    defer { lock.unlock() }
-    return result
   }
 
   /// Resumes at once when the value came meanwhile, else when it comes.
   private func wait(_ continuation: CheckedContinuation<Value, Error>) {
-    lock.lock()
-    if let result {
-      lock.unlock()
-      continuation.resume(with: result)
-      return
+    let ready = state.withLock { s -> Result<Value, Error>? in
+      if let result = s.result { return result }
+      s.waiter = continuation
+      return nil
     }
-    waiter = continuation
-    lock.unlock()
+    if let ready { continuation.resume(with: ready) }
   }
 }

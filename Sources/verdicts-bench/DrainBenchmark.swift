@@ -9,10 +9,17 @@ import ScriptedInstance
 /// DESIGN 7, row 1: a drain of N creates to the in-process scripted instance over loopback,
 /// against the same HTTP client sending the same N requests with no queue, in the same run.
 /// Target: drain time ≤ 1.3 × baseline time.
+///
+/// Beside it (issue 11, point 6): the floor, a raw keep-alive HTTP/1.1 client on plain sockets
+/// sending the same requests one at a time (target: drain ≤ 2.5 × floor), and URLSession, the
+/// client the drain used before libcurl, on the same requests, so the two clients are compared.
 struct DrainBenchmark: Benchmark {
   let name = "drain"
-  let summary = "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3×)"
+  let summary =
+    "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3×) and a raw socket client (target ≤ 2.5×)"
   static let target = 1.3
+  /// The drain against the raw keep-alive client (issue 11).
+  static let floorTarget = 2.5
   static let key = "bench-key"
   static let timeout = 10.0
 
@@ -24,8 +31,12 @@ struct DrainBenchmark: Benchmark {
     /// The process's CPU time (user + system, every thread) while each side ran.
     var baselineCPU: Double
     var drainCPU: Double
-    /// The same requests through URLSession's async `data(for:)` (not the drain's path).
-    var asyncData: Double
+    /// The same requests through a raw keep-alive socket client: the floor.
+    var floor: Double
+    var floorCPU: Double
+    /// The same requests through URLSession, the client before libcurl.
+    var urlSession: Double
+    var urlSessionCPU: Double
   }
 
   /// A queued write as it goes on the wire.
@@ -45,6 +56,7 @@ struct DrainBenchmark: Benchmark {
     // Warm-up: a small round of each, not counted (first connections, lazy initialisation).
     _ = try await round(writes: min(n, 200), folder: folder + "/warm", baselineFirst: true)
     var rounds: [Round] = []
+    func perWrite(_ cpu: Double) -> String { Stats.whole(cpu / Double(n) * 1e6) }
     for r in 0..<options.rounds {
       // Alternate which goes first, so neither always meets a warmer or colder machine.
       let result = try await round(writes: n, folder: folder + "/round-\(r)", baselineFirst: r % 2 == 0)
@@ -52,35 +64,42 @@ struct DrainBenchmark: Benchmark {
       lines.append(
         "round \(r + 1): queued in \(Stats.fixed(result.queueing)) s; baseline \(Stats.fixed(result.baseline, 3)) s"
           + " (\(Stats.whole(Double(n) / result.baseline))/s); drain \(Stats.fixed(result.drain, 3)) s"
-          + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline));"
-          + " CPU per write \(Stats.whole(result.baselineCPU / Double(n) * 1e6)) µs baseline,"
-          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain; async data(for:) \(Stats.fixed(result.asyncData, 3)) s")
+          + " (\(Stats.whole(Double(n) / result.drain))/s); floor \(Stats.fixed(result.floor, 3)) s"
+          + " (\(Stats.whole(Double(n) / result.floor))/s); URLSession \(Stats.fixed(result.urlSession, 3)) s"
+          + " (\(Stats.whole(Double(n) / result.urlSession))/s); drain/baseline \(Stats.fixed(result.drain / result.baseline)),"
+          + " drain/floor \(Stats.fixed(result.drain / result.floor)); CPU per write \(perWrite(result.baselineCPU)) µs baseline,"
+          + " \(perWrite(result.drainCPU)) µs drain, \(perWrite(result.floorCPU)) µs floor, \(perWrite(result.urlSessionCPU)) µs URLSession")
     }
-    let baseline = Stats.median(rounds.map(\.baseline))
-    let drain = Stats.median(rounds.map(\.drain))
-    let queueing = Stats.median(rounds.map(\.queueing))
-    let ratio = Stats.median(rounds.map { $0.drain / $0.baseline })
+    func median(_ key: (Round) -> Double) -> Double { Stats.median(rounds.map(key)) }
+    func rate(_ seconds: Double) -> String { "\(Stats.fixed(seconds, 3)) s, \(Stats.whole(Double(n) / seconds)) writes/s" }
+    let ratio = median { $0.drain / $0.baseline }
+    let floorRatio = median { $0.drain / $0.floor }
     let met = ratio <= Self.target
+    let floorMet = floorRatio <= Self.floorTarget
+    let queueing = median(\.queueing)
     lines.append("median queueing: \(Stats.fixed(queueing)) s (\(Stats.whole(Double(n) / queueing)) writes/s, not timed against the target)")
-    lines.append("median baseline: \(Stats.fixed(baseline, 3)) s, \(Stats.whole(Double(n) / baseline)) writes/s")
+    lines.append("median baseline (libcurl HTTPClient, no queue): \(rate(median(\.baseline)))")
+    lines.append("median drain:                                   \(rate(median(\.drain)))")
+    lines.append("median floor (raw keep-alive socket client):    \(rate(median(\.floor)))")
+    lines.append("median URLSession (the client before libcurl):  \(rate(median(\.urlSession)))")
     lines.append(
-      "median CPU per write (the whole process, instance included): baseline"
-        + " \(Stats.whole(Stats.median(rounds.map(\.baselineCPU)) / Double(n) * 1e6)) µs, drain"
-        + " \(Stats.whole(Stats.median(rounds.map(\.drainCPU)) / Double(n) * 1e6)) µs")
-    lines.append("median drain:    \(Stats.fixed(drain, 3)) s, \(Stats.whole(Double(n) / drain)) writes/s")
-    let asyncData = Stats.median(rounds.map(\.asyncData))
+      "median CPU per write (the whole process, instance included): baseline \(perWrite(median(\.baselineCPU))) µs,"
+        + " drain \(perWrite(median(\.drainCPU))) µs, floor \(perWrite(median(\.floorCPU))) µs,"
+        + " URLSession \(perWrite(median(\.urlSessionCPU))) µs")
     lines.append(
-      "for reference, the same requests through URLSession's async data(for:) (not the drain's path):"
-        + " median \(Stats.fixed(asyncData, 3)) s, \(Stats.whole(Double(n) / asyncData)) writes/s;"
-        + " drain/that \(Stats.fixed(Stats.median(rounds.map { $0.drain / $0.asyncData })))")
+      "clients on the same requests, no queue: URLSession/libcurl \(Stats.fixed(median { $0.urlSession / $0.baseline }))"
+        + " in time, libcurl/floor \(Stats.fixed(median { $0.baseline / $0.floor }))")
     lines.append(
-      "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(drain / baseline)));"
+      "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(median(\.drain) / median(\.baseline))));"
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
-    return BenchOutcome(lines: lines, metTargets: met)
+    lines.append(
+      "median ratio drain/floor: \(Stats.fixed(floorRatio)); target ≤ \(Stats.fixed(Self.floorTarget, 1)): \(floorMet ? "met" : "MISSED")")
+    return BenchOutcome(lines: lines, metTargets: met && floorMet)
   }
 
-  /// Queues `writes` creates into a fresh store, then times the baseline and the drain, each
-  /// against a fresh instance so the instance does the same work for both.
+  /// Queues `writes` creates into a fresh store, then times the baseline and the drain (in
+  /// alternating order), then the floor and URLSession, each against a fresh instance so the
+  /// instance does the same work for all four.
   func round(writes n: Int, folder: String, baselineFirst: Bool) async throws -> Round {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -119,10 +138,12 @@ struct DrainBenchmark: Benchmark {
       baseline = try await Self.withCPU { try await runBaseline(wires) }
     }
     settle()
-    let asyncData = try await runBaseline(wires, delivery: .asyncData)
+    let floor = try await Self.withCPU { try await runFloor(wires) }
+    settle()
+    let urlSession = try await Self.withCPU { try await runURLSession(wires) }
     return Round(
       queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu,
-      asyncData: asyncData)
+      floor: floor.seconds, floorCPU: floor.cpu, urlSession: urlSession.seconds, urlSessionCPU: urlSession.cpu)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.
@@ -143,12 +164,13 @@ struct DrainBenchmark: Benchmark {
     return elapsed
   }
 
-  /// The same requests through the same client stack with no queue, one at a time.
-  func runBaseline(_ wires: [Wire], delivery: BaselineClient.Delivery = .completionHandler) async throws -> Double {
+  /// The same requests through the drain's own client (MarfaQueue's `HTTPClient`) with no
+  /// queue, one at a time, each awaiting its answer.
+  func runBaseline(_ wires: [Wire]) async throws -> Double {
     let instance = ScriptedInstance(scenario: Self.scenario)
     let url = try instance.start()
     defer { instance.stop() }
-    let client = BaselineClient(timeout: Self.timeout, delivery: delivery)
+    let client = HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     let items = url.appendingPathComponent("items")
     // The drain asks `GET /` once before sending; so does the baseline (it also opens the connection).
@@ -164,10 +186,61 @@ struct DrainBenchmark: Benchmark {
       }
     }
     let elapsed = Stats.seconds(clock.now - start)
-    guard instance.appliedWrites.count == wires.count else {
-      throw BenchFailure(message: "the baseline's instance applied \(instance.appliedWrites.count) of \(wires.count)")
-    }
+    try Self.check(instance, applied: wires.count, by: "the baseline")
     return elapsed
+  }
+
+  /// The same requests through a raw keep-alive socket client: the floor no HTTP client beats.
+  func runFloor(_ wires: [Wire]) async throws -> Double {
+    let instance = ScriptedInstance(scenario: Self.scenario)
+    let url = try instance.start()
+    defer { instance.stop() }
+    let client = try RawKeepAliveClient(port: UInt16(url.port ?? 0))
+    let auth = ("Authorization", "Bearer \(Self.key)")
+    _ = try client.send("GET", "/", headers: [("Accept", "application/json"), auth], body: [])
+    let clock = ContinuousClock()
+    let start = clock.now
+    for w in wires {
+      let status = try client.send(
+        "POST", "/items",
+        headers: [("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key)],
+        body: w.body)
+      guard status == 201 || status == 200 else { throw BenchFailure(message: "the floor got \(status) for POST /items") }
+    }
+    let elapsed = Stats.seconds(clock.now - start)
+    try Self.check(instance, applied: wires.count, by: "the floor")
+    return elapsed
+  }
+
+  /// The same requests through URLSession, configured as the old client was.
+  func runURLSession(_ wires: [Wire]) async throws -> Double {
+    let instance = ScriptedInstance(scenario: Self.scenario)
+    let url = try instance.start()
+    defer { instance.stop() }
+    let client = URLSessionClient(timeout: Self.timeout)
+    defer { client.invalidate() }
+    let items = url.appendingPathComponent("items")
+    _ = try await client.send("GET", url, headers: [:], body: nil, key: Self.key)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for w in wires {
+      let answer = try await client.send(
+        "POST", items, headers: ["Content-Type": "application/json", "Idempotency-Key": w.key], body: w.body,
+        key: Self.key)
+      guard answer.status == 201 || answer.status == 200 else {
+        throw BenchFailure(message: "URLSession got \(answer.status) for POST /items")
+      }
+    }
+    let elapsed = Stats.seconds(clock.now - start)
+    try Self.check(instance, applied: wires.count, by: "URLSession")
+    return elapsed
+  }
+
+  /// Fails the round unless the instance applied every request once.
+  static func check(_ instance: ScriptedInstance, applied n: Int, by who: String) throws {
+    guard instance.appliedWrites.count == n else {
+      throw BenchFailure(message: "\(who)'s instance applied \(instance.appliedWrites.count) of \(n)")
+    }
   }
 
   /// Runs a timed step and returns its figure with the CPU time the whole process spent meanwhile.

@@ -4,23 +4,21 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The baseline: the HTTP client stack the drain speaks through, with no queue behind it.
+/// URLSession (FoundationNetworking), configured as MarfaQueue's client was before it moved to
+/// libcurl: kept in the bench so the two clients are measured side by side on the same requests.
 ///
-/// MarfaQueue's `HTTPClient` is internal and no public call sends one request, so this is a copy
-/// of it configured the same way: an ephemeral URLSession, the same timeouts, at most 4
-/// connections per host, no cache, no cookies, redirects not followed; the same headers
-/// (`Accept`, `Authorization: Bearer`, `Content-Type`, `Idempotency-Key`); the answer delivered
-/// the same way (``Delivery/completionHandler``) and its headers folded into a dictionary as the
-/// drain's client does. Requests go one at a time, each awaiting its answer, as the drain sends
-/// them.
-final class BaselineClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+/// An ephemeral session, at most 4 connections per host, no cache, no cookies, redirects not
+/// followed; the same headers (`Accept`, `Authorization: Bearer`, `Content-Type`,
+/// `Idempotency-Key`); the answer delivered through a completion handler and its headers folded
+/// into a dictionary, as the old client did. Requests go one at a time, each awaiting its answer.
+final class URLSessionClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
   /// How the answer comes back from URLSession.
   enum Delivery {
-    /// `dataTask(with:completionHandler:)`, as MarfaQueue's `HTTPClient` receives it (its async
-    /// `data(for:)` can deadlock FoundationNetworking when the waiting task is cancelled).
+    /// `dataTask(with:completionHandler:)`, as the old URLSession client received it (its
+    /// async `data(for:)` can deadlock FoundationNetworking when the waiting task is cancelled).
     case completionHandler
     /// URLSession's async `data(for:)`, which skips the session's delegate queue: not the
-    /// drain's path, printed for reference.
+    /// old client's path.
     case asyncData
   }
 
@@ -44,7 +42,7 @@ final class BaselineClient: NSObject, URLSessionTaskDelegate, @unchecked Sendabl
 
   func invalidate() { session.invalidateAndCancel() }
 
-  /// Sends one request and returns its status and folded headers, as the drain's client does.
+  /// Sends one request and returns its status and folded headers, as the old client did.
   func send(
     _ method: String, _ url: URL, headers: [String: String], body: [UInt8]?, key: String?
   ) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {

@@ -1,0 +1,137 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle and the thread that runs it. Every transfer of one ``HTTPClient``
+/// goes through its own driver, which keeps the connections alive between requests; event
+/// streams share ``streams``.
+///
+/// `@unchecked Sendable`: it wraps a C handle that only the driver's thread touches, except
+/// `curl_multi_wakeup`, which libcurl allows from any thread and which is called under `inbox`'s
+/// lock so it never meets a handle already cleaned up.
+final class CurlDriver: @unchecked Sendable {
+  /// The driver event streams share (a stream is read rarely and ends its own connection).
+  static let streams = CurlDriver(name: "verdicts-events")
+
+  /// Easy handles kept for reuse once their transfer is done (each holds caches worth keeping).
+  static let idleHandles = 8
+
+  /// What other threads hand the driver's thread.
+  private struct Inbox {
+    var adding: [CurlTransfer] = []
+    var cancelling: [CurlTransfer] = []
+    var idle: [UnsafeMutableRawPointer] = []
+    var closing = false
+    /// The multi handle is gone: nothing may be handed over any more.
+    var gone = false
+  }
+
+  /// The multi handle (`CURLM *`).
+  private let multi: UnsafeMutableRawPointer
+  private let inbox = Mutex(Inbox())
+  /// Transfers under way, by easy handle; the driver's thread only.
+  private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+  init(name: String) {
+    _ = CurlDriver.global
+    multi = curl_multi_init()
+    // Up to 4 connections to one host, as the URLSession client allowed.
+    ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
+    let thread = Thread { [self] in loop() }
+    thread.name = name
+    thread.start()
+  }
+
+  /// libcurl's process-wide setup, done once before the first handle.
+  private static let global: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+  /// An easy handle to configure: a reset idle one, else a new one.
+  func easyHandle() -> UnsafeMutableRawPointer {
+    if let idle = inbox.withLock({ $0.idle.popLast() }) { return idle }
+    _ = CurlDriver.global
+    return curl_easy_init()
+  }
+
+  /// Starts `transfer`; its ``CurlTransfer/done`` is set when it ends.
+  func submit(_ transfer: CurlTransfer) {
+    let accepted = inbox.withLock { box -> Bool in
+      guard !box.closing, !box.gone else { return false }
+      box.adding.append(transfer)
+      curl_multi_wakeup(multi)
+      return true
+    }
+    if !accepted {
+      curl_easy_cleanup(transfer.easy)
+      transfer.done.set(.success(.closed))
+    }
+  }
+
+  /// Stops `transfer` if it is still under way; its answer becomes ``CurlOutcome/cancelled``.
+  func cancel(_ transfer: CurlTransfer) {
+    inbox.withLock { box in
+      guard !box.gone else { return }
+      box.cancelling.append(transfer)
+      curl_multi_wakeup(multi)
+    }
+  }
+
+  /// Ends every transfer (``CurlOutcome/closed``), then the thread and the multi handle.
+  func close() {
+    inbox.withLock { box in
+      guard !box.gone else { return }
+      box.closing = true
+      curl_multi_wakeup(multi)
+    }
+  }
+
+  private func loop() {
+    var closing = false
+    while !closing {
+      let (adding, cancelling, close) = inbox.withLock { box in
+        defer { box.adding = []; box.cancelling = [] }
+        return (box.adding, box.cancelling, box.closing)
+      }
+      closing = close
+      for t in adding {
+        running[t.easy] = t
+        curl_multi_add_handle(multi, t.easy)
+      }
+      for t in cancelling where running[t.easy] === t {
+        finish(t, .cancelled)
+      }
+      if closing { break }
+      var still: Int32 = 0
+      curl_multi_perform(multi, &still)
+      var left: Int32 = 0
+      while let message = curl_multi_info_read(multi, &left) {
+        guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let t = running[easy]
+        else { continue }
+        let code = ccurl_message_result(message)
+        finish(t, t.outcome(code))
+      }
+      curl_multi_poll(multi, nil, 0, 60_000, nil)
+    }
+    for t in Array(running.values) { finish(t, .closed) }
+    let idle = inbox.withLock { box -> [UnsafeMutableRawPointer] in
+      box.gone = true
+      defer { box.idle = [] }
+      return box.idle
+    }
+    for easy in idle { curl_easy_cleanup(easy) }
+    curl_multi_cleanup(multi)
+  }
+
+  /// Takes the transfer out of the multi handle, keeps or frees its easy handle, and tells the waiter.
+  private func finish(_ t: CurlTransfer, _ outcome: CurlOutcome) {
+    curl_multi_remove_handle(multi, t.easy)
+    running[t.easy] = nil
+    curl_easy_reset(t.easy)
+    let kept = inbox.withLock { box -> Bool in
+      guard !box.closing, box.idle.count < CurlDriver.idleHandles else { return false }
+      box.idle.append(t.easy)
+      return true
+    }
+    if !kept { curl_easy_cleanup(t.easy) }
+    t.done.set(.success(outcome))
+  }
+}

@@ -1,0 +1,15 @@
+/// What one transfer sends: a method, a URL, header lines, a body, and its deadlines.
+struct CurlRequest {
+  var method: String
+  var url: String
+  /// Header lines in the order sent (name, value).
+  var headers: [(String, String)]
+  var body: [UInt8]?
+  /// The overall deadline, in milliseconds from the start: no trickle extends it.
+  var deadlineMs: Int
+  /// How long connecting may take, in milliseconds.
+  var connectMs: Int
+  /// Seconds during which less than 1 byte a second may arrive before the transfer is dropped;
+  /// nil: only the overall deadline applies.
+  var stallSeconds: Int? = nil
+}

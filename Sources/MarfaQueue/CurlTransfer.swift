@@ -1,0 +1,164 @@
+import CCurl
+
+/// One request through libcurl: its easy handle, the C memory the handle points at, and the
+/// answer's head as it arrives.
+///
+/// `@unchecked Sendable`: it wraps a C handle; the caller configures it before handing it to a
+/// ``CurlDriver``, and from then on only the driver's thread touches it until ``done`` is set.
+final class CurlTransfer: @unchecked Sendable {
+  /// The easy handle (`CURL *`).
+  let easy: UnsafeMutableRawPointer
+  /// Where the answer goes.
+  let receiver: CurlReceiver
+  /// Set once, when the transfer ended (or was cancelled or never started).
+  let done = OneShot<CurlOutcome>()
+  private var headerList: UnsafeMutablePointer<curl_slist>?
+  private let errorBuffer: UnsafeMutablePointer<CChar>
+  private var headBytes = 0
+  private var status = 0
+  private var headers: [String: String] = [:]
+  private var headDelivered = false
+  /// Why the transfer stopped itself (the head passed its limit); nil otherwise.
+  private(set) var cut: String?
+
+  /// Configures `easy` (fresh or reset) for `request`; throws when a header can't be sent as given.
+  init(easy: UnsafeMutableRawPointer, request: CurlRequest, receiver: CurlReceiver) throws {
+    self.easy = easy
+    self.receiver = receiver
+    errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    for (name, value) in request.headers {
+      guard !(name + value).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+        throw TransportError(message: "the request's \(name) header holds a line break, so it was not sent")
+      }
+      headerList = curl_slist_append(headerList, "\(name): \(value)")
+    }
+    // No `Expect: 100-continue` wait before a large body.
+    headerList = curl_slist_append(headerList, "Expect:")
+    if request.body != nil, !request.headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+      headerList = curl_slist_append(headerList, "Content-Type:")
+    }
+
+    ccurl_set_string(easy, CURLOPT_URL, request.url)
+    ccurl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+    ccurl_set_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+    ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+    ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+    ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, request.deadlineMs)
+    ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectMs)
+    if let stall = request.stallSeconds {
+      ccurl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+      ccurl_set_long(easy, CURLOPT_LOW_SPEED_TIME, stall)
+    }
+    ccurl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+    ccurl_set_list(easy, CURLOPT_HTTPHEADER, headerList)
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    ccurl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+    ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
+    ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+    ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+
+    switch (request.method, request.body) {
+    case ("GET", nil):
+      ccurl_set_long(easy, CURLOPT_HTTPGET, 1)
+    case (let method, nil) where method != "POST":
+      ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, method)
+    case (let method, let body):
+      // The body is copied into the handle: whole, rewindable, and sent again whole if libcurl
+      // retries on a fresh connection; never a Content-Length without its bytes.
+      let bytes = body ?? []
+      ccurl_set_long(easy, CURLOPT_POST, 1)
+      ccurl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+      _ = bytes.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+          if let base = chars.baseAddress, !chars.isEmpty {
+            ccurl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+          } else {
+            ccurl_set_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+          }
+        }
+      }
+      if method != "POST" { ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, method) }
+    }
+  }
+
+  deinit {
+    curl_slist_free_all(headerList)
+    errorBuffer.deallocate()
+  }
+
+  /// libcurl's own words for the last failure ("Empty reply from server"), or "".
+  var detail: String { String(cString: errorBuffer) }
+
+  /// How the transfer ended, given libcurl's result code.
+  func outcome(_ code: CURLcode) -> CurlOutcome {
+    if code == CURLE_OK { return CurlOutcome(code: code.rawValue, detail: "") }
+    var cut = self.cut
+    // libcurl refuses one header line past 100 KiB on its own, as "out of memory", before the
+    // line reaches this transfer: the same cut, in the same words.
+    if cut == nil, code == CURLE_OUT_OF_MEMORY, !headDelivered { cut = Self.headersCut }
+    return CurlOutcome(code: code.rawValue, detail: detail, cut: cut)
+  }
+
+  /// What a head past ``AnswerLimits/headers`` leaves as the failure.
+  static let headersCut = "the answer's headers passed \(AnswerLimits.words(AnswerLimits.headers)) and were cut"
+
+  /// One line of the head (status line, header line, or the blank line that ends it).
+  func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+    headBytes += line.count
+    if headBytes > AnswerLimits.headers {
+      cut = Self.headersCut
+      return false
+    }
+    var end = line.count
+    while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+    let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+    if bytes.starts(with: Array("HTTP/".utf8)) {
+      // A new head (after a 1xx, the final one): what came before is dropped.
+      headers = [:]
+      let parts = bytes.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
+      status = parts.count >= 2 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
+      return true
+    }
+    if bytes.isEmpty {
+      guard status >= 200, !headDelivered else { return true }
+      headDelivered = true
+      return receiver.head(status: status, headers: headers)
+    }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
+    let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased().trimmingSpaces()
+    let value = Self.text(bytes[(colon + 1)...]).trimmingSpaces()
+    headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+    return true
+  }
+
+  /// Header bytes as text: UTF-8 when they are, else Latin-1 (each byte its own code point).
+  static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+    if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+    return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+  fileprivate func trimmingSpaces() -> String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+    while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+}
+
+/// CURLOPT_HEADERFUNCTION: one head line to its transfer.
+private let curlHeaderCallback: ccurl_data_callback = { data, size, count, user in
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+  let n = size * count
+  return transfer.takeHeaderLine(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
+}
+
+/// CURLOPT_WRITEFUNCTION: body bytes to the transfer's receiver.
+private let curlWriteCallback: ccurl_data_callback = { data, size, count, user in
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+  let n = size * count
+  return transfer.receiver.body(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
+}

@@ -1,0 +1,26 @@
+/// A request on its way (``HTTPClient/start(_:_:headers:body:key:)``).
+package struct InFlightRequest: Sendable {
+  let transfer: CurlTransfer
+  let collector: AnswerCollector
+  let driver: CurlDriver
+
+  /// Waits for the answer; throws ``TransportError`` when no whole answer came.
+  ///
+  /// Cancelling the waiting task cancels the transfer: the driver's thread takes it out and the
+  /// answer becomes a transport failure at once.
+  package func answer() async throws -> HTTPAnswer {
+    let transfer = self.transfer
+    let driver = self.driver
+    let outcome = await withTaskCancellationHandler {
+      (try? await transfer.done.value()) ?? .cancelled
+    } onCancel: {
+      driver.cancel(transfer)
+    }
+    let began = collector.headCame ? collector.status : nil
+    if let cut = collector.cut { throw TransportError.cut(cut, status: began) }
+    if let cut = outcome.cut { throw TransportError.cut(cut, status: began) }
+    guard outcome.ok else { throw TransportError(message: outcome.message) }
+    guard collector.headCame else { throw TransportError(message: "the answer was not HTTP") }
+    return HTTPAnswer(status: collector.status, headers: collector.headers, body: collector.bytes)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+import Testing
+import TestSupport
+
+/// `verdicts drain` as users run it, against a server whose write answer never ends (issue 14):
+/// the process stays small and ends within its deadline.
+@Suite(.serialized) struct HostileServerBinaryTests {
+  /// The most the drain's process may hold at its peak.
+  static let peakLimitKiB = 100 * 1024
+  /// `verdicts`'s request timeout is 10 s; the drain must be over well within this.
+  static let deadline = 20.0
+
+  /// A 201 in 64 KiB chunks that never end, `GET /` answered as the instance the store was filled from.
+  static func endlessChunks() throws -> RawServer {
+    try RawServer { peer in
+      while let head = peer.readHead() {
+        if head.method == "GET", head.path == "/" {
+          peer.answer(200, headers: ["X-Marfa-Contract: 2"], body: #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#)
+          continue
+        }
+        peer.readBody(of: head)
+        peer.write("HTTP/1.1 201 Created\r\nX-Marfa-Contract: 2\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x10000) + Array("\r\n".utf8)
+        while !peer.stopping, peer.write(chunk) {}
+        return
+      }
+    }
+  }
+
+  @Test func aDrainAgainstAnEndlessChunkedAnswerStaysUnder100MBAndEndsWithinItsDeadline() async throws {
+    let victim = try await DrainVictim(writes: 1)
+    let server = try Self.endlessChunks()
+    defer { server.stop() }
+    let environment = Binary.environment(
+      store: victim.store, home: victim.folder.path,
+      ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
+    let start = Date()
+    let drain = try Spawned(["--json", "drain"], environment: environment)
+    let pid = drain.process.processIdentifier
+    var peakKiB = 0
+    while drain.process.isRunning, Date().timeIntervalSince(start) < Self.deadline {
+      peakKiB = max(peakKiB, Self.highWaterKiB(pid) ?? 0)
+      usleep(5_000)
+    }
+    let ended = drain.wait(timeout: 1)
+    if !ended { drain.kill() }
+    let elapsed = Date().timeIntervalSince(start)
+    print("verdicts drain against endless chunks: peak resident \(peakKiB / 1024) MB, ended in \(String(format: "%.2f", elapsed)) s")
+    #expect(ended, "verdicts drain ran past \(Self.deadline) s")
+    #expect(peakKiB > 0, "no /proc/\(pid)/status sample was read")
+    #expect(peakKiB <= Self.peakLimitKiB, "peak resident memory \(peakKiB / 1024) MB")
+    let result = drain.result()
+    #expect(result.code == 3, "\(result)")
+    #expect(result.json?["undelivered"] == .number(1), "\(result)")
+    #expect(result.json?["unavailable"]?.stringValue?.contains("8 MiB") == true, "\(result)")
+    #expect(elapsed < Self.deadline)
+    let w = try #require(try await victim.queueNow().first)
+    #expect(w.verdict == nil)
+    #expect(w.lastFailure?.text == "the answer passed 8 MiB and was cut")
+  }
+
+  /// `VmHWM` (the peak resident set) of a running process, in KiB.
+  static func highWaterKiB(_ pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+    return nil
+  }
+}
