@@ -337,28 +337,10 @@ struct DrainPass {
     }
   }
 
-  enum Readiness { case free, held, refusedWith(String) }
-
-  /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds),
-  /// read on the store's queue.
+  /// Whether the write may go now (``Readiness/of(follows:dependsOn:setAside:gate:)``), with
+  /// what it follows and depends on read on the store's queue.
   static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
-    if let f = w.follows, let g = try db.gate(f) {
-      if setAside.contains(f) || g.verdict == nil { return .held }
-      if g.blockedReason == .credentialRefused || g.blockedReason == .failingAlone { return .held }
-    }
-    for d in w.dependsOn {
-      guard let g = try db.gate(d) else { continue }
-      switch g.verdict {
-      case nil, .blocked?:
-        return .held
-      case .refused?, .dead?:
-        if setAside.contains(d) { return .held }
-        return .refusedWith("the \(g.kind.wireName) it waits for was \(g.verdict!.rawValue)")
-      case .accepted?, .merged?, .conflicted?:
-        if setAside.contains(d) { return .held }
-      }
-    }
-    return .free
+    try Readiness.of(follows: w.follows, dependsOn: w.dependsOn, setAside: setAside) { try db.gate($0) }
   }
 
   /// Stores a verdict reached in this pass and lists it in the report.
