@@ -109,7 +109,7 @@ struct DrainPass {
         switch machine.event(.next) {
         case .stop: break batches
         case .checkReadiness: try await settleAfterEnd(w)
-        case .send, .none, .blockFailingAlone:
+        default:
           try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
         }
       }
@@ -304,6 +304,7 @@ struct DrainPass {
         }, settled
       )
       primed = (nextWrite, nextRequest, nextURL)
+      // The machine counts it and answers .settle, which the owed work above does.
       _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
       return
     }
@@ -402,23 +403,20 @@ struct DrainPass {
 
   /// Reads the outcome into the store and the report.
   mutating func take(_ outcome: Outcome, for w: QueuedWrite, answer: String?, now: String) async throws {
-    _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
-    switch outcome {
-    case .success(let verdict, let row, let replayed):
+    switch machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome)) {
+    case .settle(let verdict, let row, let replayed):
       try await settle(w, verdict, now: now, clearFailure: true, answer: answer, replayed: replayed, row: row)
-    case .refused(let refusal):
+    case .settleAndReadBack(let refusal):
       try await settle(w, .refused(refusal), now: now, clearFailure: true, answer: answer)
       try await readBack(w)
-    case .blocked(let reason, let refusal):
-      try await settle(w, .blocked(reason: reason, refusal: refusal), now: now, clearFailure: true, answer: answer)
-    case .unclaimedSource(let source, let refusal):
+    case .blockSource(let source, let refusal):
       try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
       let others = try store.runSync { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
       if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
       for id in others {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
-    case .credentialStop(let refusal):
+    case .park(let refusal):
       try store.runSync { db in try db.clearFailure(w.id) }
       let parked = try store.runSync { db in
         try db.transaction(durable: false) {
@@ -430,21 +428,21 @@ struct DrainPass {
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
-    case .counted:
+    case .countRefusal:
       try await countFailure(w, answer: answer, now: now)
-    case .environmental(let status, let text, _, let rateLimited):
-      try store.runSync { db in
-        try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
-      }
+    case .recordFailure(let status, let text, let addToStreak):
+      try store.runSync { db in try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: addToStreak) }
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
       if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
-    case .contractMismatch(let served):
-      try store.runSync { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
-      throw QueueError.contractMismatch(served: served)
-    case .redirect(let status, let location):
-      throw QueueError.redirected(status: status, location: location)
+    case .fail(let error, let keepAnswer):
+      if keepAnswer {
+        try store.runSync { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+      }
+      throw error
+    case .none, .send, .checkReadiness, .stop, .blockFailingAlone:
+      break
     }
   }
 
