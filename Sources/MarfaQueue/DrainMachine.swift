@@ -64,6 +64,20 @@ struct DrainMachine: Sendable {
     case stop
     /// Block these set-aside writes `failingAlone`, in this order.
     case blockFailingAlone([String])
+    /// Store the verdict on the write (its failure cleared; the row the answer carried taken in).
+    case settle(Verdict, row: AnsweredRow?, replayed: Bool)
+    /// Store the instance's refusal, then read the write's row back as the instance holds it.
+    case settleAndReadBack(Refusal)
+    /// Block the write `credentialRefused`, with every unanswered create naming this source.
+    case blockSource(String, Refusal)
+    /// Park every unanswered write `credentialRefused`, then tell ``Event/keyRefused(why:)``.
+    case park(Refusal)
+    /// Count one refusal against the ceiling (the write is dead at ``QueueLimits/ceiling``).
+    case countRefusal
+    /// Keep what the failure left (`lastFailure`) and add to the streak unless rate-limited.
+    case recordFailure(status: Int?, text: String?, addToStreak: Bool)
+    /// End the drain with this error, the answer kept on the write when `keepAnswer`.
+    case fail(QueueError, keepAnswer: Bool)
   }
 
   private(set) var state = State.sending
@@ -112,21 +126,35 @@ struct DrainMachine: Sendable {
     }
   }
 
-  /// Counts an answer; an environmental failure sets the write aside or ends the pass.
+  /// Counts an answer and says what to store (contract 3.3's classification, row by row); an
+  /// environmental failure sets the write aside or ends the pass.
   private mutating func answered(_ id: String, streakBefore: Int, _ outcome: Outcome) -> Action {
     switch outcome {
-    case .success, .refused, .blocked, .unclaimedSource, .counted:
-      report.answered += 1
-      answeredOthers += 1
-      return .none
-    case .credentialStop:
+    case .success(let verdict, let row, let replayed):
+      countAnswered()
+      return .settle(verdict, row: row, replayed: replayed)
+    case .refused(let refusal):
+      countAnswered()
+      return .settleAndReadBack(refusal)
+    case .blocked(let reason, let refusal):
+      countAnswered()
+      return .settle(.blocked(reason: reason, refusal: refusal), row: nil, replayed: false)
+    case .unclaimedSource(let source, let refusal):
+      countAnswered()
+      return .blockSource(source, refusal)
+    case .counted:
+      countAnswered()
+      return .countRefusal
+    case .credentialStop(let refusal):
       // Counted by the report's `stopped`, not as an answer (contract: the writes a credential
       // stop parks are the exception to one count per write).
-      return .none
-    case .contractMismatch, .redirect:
+      return .park(refusal)
+    case .contractMismatch(let served):
       // The drain throws; nothing is counted.
-      return .stop
-    case .environmental(_, _, let why, let rateLimited):
+      return .fail(.contractMismatch(served: served), keepAnswer: true)
+    case .redirect(let status, let location):
+      return .fail(.redirected(status: status, location: location), keepAnswer: false)
+    case .environmental(let status, let text, let why, let rateLimited):
       report.undelivered += 1
       environmentalFailures += 1
       let streak = rateLimited ? streakBefore : streakBefore + 1
@@ -137,8 +165,14 @@ struct DrainMachine: Sendable {
       } else {
         end(why)
       }
-      return .none
+      return .recordFailure(status: status, text: text, addToStreak: !rateLimited)
     }
+  }
+
+  /// One more write the instance answered in this pass.
+  private mutating func countAnswered() {
+    report.answered += 1
+    answeredOthers += 1
   }
 
   /// Ends the pass early, saying why.

@@ -11,11 +11,9 @@ struct DrainPass {
   /// The writes the machine set aside, as the batch read them (for their report entries).
   var setAsideWrites: [String: QueuedWrite] = [:]
 
-  /// The report so far: the machine's counts and the verdicts listed here.
-  var report: DrainReport {
-    get { machine.report }
-    set { machine.report = newValue }
-  }
+  /// The report so far: the machine's counts and the verdicts listed here. (The loop changes
+  /// `machine.report` in place: through a get/set property each append would copy the list.)
+  var report: DrainReport { machine.report }
 
   /// The writes set aside in this pass.
   var setAside: Set<String> { Set(machine.setAside.keys) }
@@ -38,7 +36,7 @@ struct DrainPass {
   /// Lists a write's outcome in the report and, when it has a verdict, tells the streams at once
   /// (a screen watching the drain moves as each answer lands, not at the end of the pass).
   mutating func record(_ verdict: DrainVerdict) {
-    report.verdicts.append(verdict)
+    machine.report.verdicts.append(verdict)
     if verdict.verdict != nil { copy.hub.send(.answered(verdict)) }
   }
 
@@ -74,9 +72,9 @@ struct DrainPass {
         throw QueueError.copyExpired(reason: "instance_changed")
       }
     } catch QueueError.network(let message) {
-      report.undelivered = pendingCount
-      report.unavailable = "the server could not say which instance it is, so nothing was sent: \(message)"
-      return report
+      machine.report.undelivered = pendingCount
+      machine.report.unavailable = "the server could not say which instance it is, so nothing was sent: \(message)"
+      return machine.report
     }
 
     // Owed read-backs go first; the first that cannot get through ends the pass before sending.
@@ -91,9 +89,9 @@ struct DrainPass {
           }
         }
       } catch QueueError.network(let message) {
-        report.undelivered = pendingCount
-        report.unavailable = "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
-        return report
+        machine.report.undelivered = pendingCount
+        machine.report.unavailable = "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
+        return machine.report
       }
     }
 
@@ -109,7 +107,7 @@ struct DrainPass {
         switch machine.event(.next) {
         case .stop: break batches
         case .checkReadiness: try await settleAfterEnd(w)
-        case .send, .none, .blockFailingAlone:
+        default:
           try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
         }
       }
@@ -119,7 +117,7 @@ struct DrainPass {
     try await payOwed()
 
     // Set-aside writes whose streak reached the mark are blocked if others were answered.
-    guard case .blockFailingAlone(let ids) = machine.event(.exhausted) else { return report }
+    guard case .blockFailingAlone(let ids) = machine.event(.exhausted) else { return machine.report }
     for id in ids {
       guard let w = setAsideWrites[id] else { continue }
       let now = DrainPass.now()
@@ -132,7 +130,7 @@ struct DrainPass {
         DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
     }
-    return report
+    return machine.report
   }
 
   /// What a visit does with a write, decided on the store's queue in one trip.
@@ -284,7 +282,7 @@ struct DrainPass {
       let answer = try await inFlight.get().answer()
       answerText = answer.text ?? "<\(answer.body.count) bytes, not UTF-8>"
       if let seconds = answer.retryAfterSeconds {
-        report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(report.retryAfterSeconds ?? 0, seconds))
+        machine.report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }
       outcome = Outcome.classify(answer, for: w)
     } catch let e as TransportError {
@@ -296,7 +294,7 @@ struct DrainPass {
       let answer = answerText
       let settled = DrainPass.listing(w, verdict, replayed: replayed)
       // Listed in the report now, told to the streams once stored.
-      report.verdicts.append(settled)
+      machine.report.verdicts.append(settled)
       self.owed = (
         { db in
           try DrainPass.store(w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
@@ -304,6 +302,7 @@ struct DrainPass {
         }, settled
       )
       primed = (nextWrite, nextRequest, nextURL)
+      // The machine counts it and answers .settle, which the owed work above does.
       _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
       return
     }
@@ -337,31 +336,13 @@ struct DrainPass {
     }
   }
 
-  enum Readiness { case free, held, refusedWith(String) }
-
-  /// Whether the write may go now (contract `readiness`, plus set-aside and failing-alone holds),
-  /// read on the store's queue.
+  /// Whether the write may go now (``Readiness/of(follows:dependsOn:setAside:gate:)``), with
+  /// what it follows and depends on read on the store's queue.
   static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
-    if let f = w.follows, let g = try db.gate(f) {
-      if setAside.contains(f) || g.verdict == nil { return .held }
-      if g.blockedReason == .credentialRefused || g.blockedReason == .failingAlone { return .held }
-    }
-    for d in w.dependsOn {
-      guard let g = try db.gate(d) else { continue }
-      switch g.verdict {
-      case nil, .blocked?:
-        return .held
-      case .refused?, .dead?:
-        if setAside.contains(d) { return .held }
-        return .refusedWith("the \(g.kind.wireName) it waits for was \(g.verdict!.rawValue)")
-      case .accepted?, .merged?, .conflicted?:
-        if setAside.contains(d) { return .held }
-      }
-    }
-    return .free
+    try Readiness.of(follows: w.follows, dependsOn: w.dependsOn, setAside: setAside) { try db.gate($0) }
   }
 
-  /// Stores a verdict reached in this pass and lists it in the report.
+  /// Stores a verdict reached in this pass and lists it in the machine.report.
   mutating func settle(
     _ w: QueuedWrite, _ verdict: Verdict, now: String, clearFailure: Bool, sent: Bool = true, answer: String? = nil,
     replayed: Bool = false, row: AnsweredRow? = nil
@@ -418,25 +399,22 @@ struct DrainPass {
         refusals: n))
   }
 
-  /// Reads the outcome into the store and the report.
+  /// Reads the outcome into the store and the machine.report.
   mutating func take(_ outcome: Outcome, for w: QueuedWrite, answer: String?, now: String) async throws {
-    _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
-    switch outcome {
-    case .success(let verdict, let row, let replayed):
+    switch machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome)) {
+    case .settle(let verdict, let row, let replayed):
       try await settle(w, verdict, now: now, clearFailure: true, answer: answer, replayed: replayed, row: row)
-    case .refused(let refusal):
+    case .settleAndReadBack(let refusal):
       try await settle(w, .refused(refusal), now: now, clearFailure: true, answer: answer)
       try await readBack(w)
-    case .blocked(let reason, let refusal):
-      try await settle(w, .blocked(reason: reason, refusal: refusal), now: now, clearFailure: true, answer: answer)
-    case .unclaimedSource(let source, let refusal):
+    case .blockSource(let source, let refusal):
       try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
       let others = try await store.run { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
-      if !report.unclaimedSources.contains(source) { report.unclaimedSources.append(source) }
+      if !machine.report.unclaimedSources.contains(source) { machine.report.unclaimedSources.append(source) }
       for id in others {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
       }
-    case .credentialStop(let refusal):
+    case .park(let refusal):
       try await store.run { db in try db.clearFailure(w.id) }
       let parked = try await store.run { db in
         try db.transaction(durable: false) {
@@ -448,21 +426,21 @@ struct DrainPass {
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
-    case .counted:
+    case .countRefusal:
       try await countFailure(w, answer: answer, now: now)
-    case .environmental(let status, let text, _, let rateLimited):
-      try await store.run { db in
-        try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: !rateLimited)
-      }
+    case .recordFailure(let status, let text, let addToStreak):
+      try await store.run { db in try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: addToStreak) }
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
       if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
-    case .contractMismatch(let served):
-      try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
-      throw QueueError.contractMismatch(served: served)
-    case .redirect(let status, let location):
-      throw QueueError.redirected(status: status, location: location)
+    case .fail(let error, let keepAnswer):
+      if keepAnswer {
+        try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+      }
+      throw error
+    case .none, .send, .checkReadiness, .stop, .blockFailingAlone:
+      break
     }
   }
 

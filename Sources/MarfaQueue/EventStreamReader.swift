@@ -69,7 +69,7 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
     let contract = headers["x-marfa-contract"]
     let ours = contract.map { $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract } } ?? false
     if !(200..<300).contains(code) {
-      if contract == nil || code >= 500 || code == 429 {
+      if contract == nil || HTTPStatus.isEnvironmental(code) {
         failure = .transport("the event stream was answered \(code)\(contract == nil ? " naming no contract" : "")")
       } else {
         failure = .status(code, nil)

@@ -27,12 +27,13 @@ extension SQLite {
   }
 
   /// A write's verdict name, blocked reason and kind, for readiness; nil when it is gone.
-  func gate(_ id: String) throws -> (verdict: VerdictName?, blockedReason: BlockedReason?, kind: WriteKind)? {
-    var out: (VerdictName?, BlockedReason?, WriteKind)?
+  func gate(_ id: String) throws -> Readiness.Gate? {
+    var out: Readiness.Gate?
     try query("SELECT verdict, reason, kind FROM queue WHERE id = ?", [.text(id)]) { r in
       let verdict = r.text(0).flatMap(VerdictName.init(rawValue:))
-      out = (verdict, verdict == .blocked ? r.text(1).flatMap(BlockedReason.init(rawValue:)) : nil,
-        WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
+      out = Readiness.Gate(
+        verdict: verdict, blockedReason: verdict == .blocked ? r.text(1).flatMap(BlockedReason.init(rawValue:)) : nil,
+        kind: WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
     }
     return out
   }

@@ -126,11 +126,14 @@ extension Renderer {
     if state.detailFocused {
       return [.down, .up, .focusDetail, .help, .quit]
     }
+    // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
+    let ruled: [(WriteAction, Action)] = [(.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget)]
     if !state.marks.isEmpty {
-      actions += [.release, .withdraw, .discard, .forget, .clear]
+      // An action the rule allows for some marked write (one not loaded may be any).
+      let marked = state.marks.map { state.loadedWrite($0) }
+      actions += ruled.filter { rule in marked.contains { $0?.allows(rule.0).isAllowed ?? true } }.map(\.1)
+      actions.append(.clear)
     } else if let w = state.selectedWrite {
-      // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
-      let ruled: [(WriteAction, Action)] = [(.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget)]
       actions += ruled.filter { w.allows($0.0).isAllowed }.map(\.1)
       if w.verdict?.blockedReason == .credentialRefused { actions.append(.useKey) }
       if w.verdict?.blockedReason != nil { actions.append(.releaseReason) }

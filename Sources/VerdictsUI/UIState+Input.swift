@@ -56,6 +56,7 @@ extension UIState {
     case .confirm(let pending):
       dialog = nil
       if key == .char("y") || key == .char("Y") { return run(pending) }
+      skipNote = nil
       message = StatusMessage("\(pending.verb) cancelled")
       return []
     case .releaseReason(let selected):

@@ -18,26 +18,36 @@ import Testing
     return (m, action)
   }
 
+  static let row = AnsweredRow(value: .object([("id", .string("n1"))]), text: #"{"id":"n1"}"#)
+
   @Test(arguments: [
-    Outcome.success(.accepted, row: nil, replayed: false),
-    .success(.merged(fields: ["a"]), row: nil, replayed: true),
-    .success(.conflicted(siblingId: "s", fields: []), row: nil, replayed: false),
-    .refused(refusal),
-    .blocked(.keySpent, refusal),
-    .blocked(.conflictUnresolved, refusal),
-    .unclaimedSource("src", refusal),
-    .counted("the instance reported the key in flight"),
+    (Outcome.success(.accepted, row: row, replayed: false), DrainMachine.Action.settle(.accepted, row: row, replayed: false)),
+    (.success(.merged(fields: ["a"]), row: nil, replayed: true), .settle(.merged(fields: ["a"]), row: nil, replayed: true)),
+    (
+      .success(.conflicted(siblingId: "s", fields: []), row: nil, replayed: false),
+      .settle(.conflicted(siblingId: "s", fields: []), row: nil, replayed: false)
+    ),
+    (.refused(refusal), .settleAndReadBack(refusal)),
+    (.blocked(.keySpent, refusal), .settle(.blocked(reason: .keySpent, refusal: refusal), row: nil, replayed: false)),
+    (
+      .blocked(.conflictUnresolved, refusal),
+      .settle(.blocked(reason: .conflictUnresolved, refusal: refusal), row: nil, replayed: false)
+    ),
+    (.blocked(.credentialRefused, refusal), .settle(.blocked(reason: .credentialRefused, refusal: refusal), row: nil, replayed: false)),
+    (.unclaimedSource("src", refusal), .blockSource("src", refusal)),
+    (.counted("the instance reported the key in flight"), .countRefusal),
   ])
-  func everyAnswerTheInstanceGaveIsCountedAnsweredAndThePassGoesOn(_ outcome: Outcome) {
+  func everyAnswerTheInstanceGaveIsCountedAnsweredAndStoredAsItSays(_ outcome: Outcome, _ expected: DrainMachine.Action) {
     let (m, action) = Self.after(outcome)
-    #expect(action == .none)
+    #expect(action == expected)
     #expect(m.state == .sending)
     #expect(m.report.answered == 1)
     #expect(m.report.undelivered == 0 && m.report.unavailable == nil)
   }
 
   @Test func aFirstEnvironmentalFailureEndsThePassAndSaysWhy() {
-    var (m, _) = Self.after(Self.environmental())
+    var (m, action) = Self.after(Self.environmental())
+    #expect(action == .recordFailure(status: 503, text: nil, addToStreak: true))
     #expect(m.state == .ended)
     #expect(m.report.undelivered == 1)
     #expect(m.report.answered == 0)
@@ -65,7 +75,8 @@ import Testing
   }
 
   @Test func aRateLimitIsNeverSetAsideAndAddsNothingToTheStreak() {
-    let (m, _) = Self.after(Self.environmental(rateLimited: true), streakBefore: 1)
+    let (m, action) = Self.after(Self.environmental(rateLimited: true), streakBefore: 1)
+    #expect(action == .recordFailure(status: 429, text: nil, addToStreak: false))
     #expect(m.state == .ended)
     #expect(m.setAside.isEmpty)
   }
@@ -88,7 +99,7 @@ import Testing
 
   @Test func aRefusedKeyStopsThePassAndNothingMoreIsVisited() {
     var (m, action) = Self.after(.credentialStop(Self.refusal))
-    #expect(action == .none)
+    #expect(action == .park(Self.refusal))
     #expect(m.report.answered == 0)
     #expect(m.event(.keyRefused(why: "the instance refused the key")) == .stop)
     #expect(m.state == .stopped)
@@ -98,10 +109,13 @@ import Testing
     #expect(m.state == .stopped)
   }
 
-  @Test(arguments: [Outcome.contractMismatch(served: "3"), .redirect(status: 307, location: nil)])
-  func anAnswerTheDrainCannotTakeStopsItCountingNothing(_ outcome: Outcome) {
+  @Test(arguments: [
+    (Outcome.contractMismatch(served: "3"), DrainMachine.Action.fail(.contractMismatch(served: "3"), keepAnswer: true)),
+    (.redirect(status: 307, location: nil), .fail(.redirected(status: 307, location: nil), keepAnswer: false)),
+  ])
+  func anAnswerTheDrainCannotTakeFailsItCountingNothing(_ outcome: Outcome, _ expected: DrainMachine.Action) {
     let (m, action) = Self.after(outcome)
-    #expect(action == .stop)
+    #expect(action == expected)
     #expect(m.report.answered == 0 && m.report.undelivered == 0)
   }
 

@@ -115,7 +115,7 @@ import Testing
       (["release", id], "nothing released"),
       (["discard", id], "only a refused write is discarded"),
       (["withdraw", id], "can be withdrawn"),
-      (["forget", id], "forgot 0 answered write(s); the rest"),
+      (["forget", id], "forgot 0 answered write(s)\nkept \(id): it is not yet answered; only an answered write can be forgotten"),
       (["take-answered"], "no answered write could be taken"),
     ]
     for (line, expected) in texts {

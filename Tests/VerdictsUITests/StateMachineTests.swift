@@ -179,6 +179,34 @@ import Testing
     #expect(s.marks.isEmpty)
   }
 
+  @Test func markedWritesTheRuleRefusesAreSkippedAndCountedWithTheOutcome() {
+    var s = Fixtures.state(focus: .blocked)
+    s.marks = ["b-cred", "w-accept", "d-1"]
+    #expect(press(&s, .char("r")) == [.release(["b-cred", "d-1"])])
+    #expect(s.marks.isEmpty)
+    _ = s.handle(.outcome("released 2", isError: false))
+    #expect(
+      s.message
+        == StatusMessage(
+          "released 2; skipped 1 of 3 marked (w-accept is accepted; only a blocked or dead write, or one the drain refused unsent, goes again)"
+        ))
+    // A marked write the screen has not loaded goes to the engine, which asks the same rule.
+    s.marks = ["not-loaded", "w-accept"]
+    #expect(press(&s, .char("r")) == [.release(["not-loaded"])])
+  }
+
+  @Test func whenTheRuleRefusesEveryMarkedWriteNothingIsAskedAndTheMarksStay() {
+    var s = Fixtures.state(focus: .answered)
+    s.marks = ["w-accept", "w-merged"]
+    #expect(press(&s, .char("r")) == [])
+    #expect(s.marks == ["w-accept", "w-merged"])
+    #expect(s.message?.isError == true)
+    #expect(s.message?.text.hasPrefix("release: none of the 2 marked can be taken (w-accept is accepted") == true)
+    s.confirmDiscard = false
+    s.marks = ["w-accept", "w-refused"]
+    #expect(press(&s, .char("x")) == [.discard("w-refused")])
+  }
+
   @Test func releaseByReasonMenu() {
     var s = selectBlocked(.conflictUnresolved)
     #expect(press(&s, .char("R")) == [])

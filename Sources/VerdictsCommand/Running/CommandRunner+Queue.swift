@@ -130,21 +130,21 @@ extension CommandRunner {
 
   func forget() async throws -> ExitCode {
     let ids = args.strings("ID")
-    let forgotten = try await withCopy(create: false) { copy in
+    let (forgotten, kept) = try await withCopy(create: false) { copy -> (Int, [(String, ActionObstacle)]) in
       try Self.requireWriter(copy)
-      if ids.isEmpty { return try await copy.queue.forgetAnswered() }
+      if ids.isEmpty { return (try await copy.queue.forgetAnswered(), []) }
       // An id the queue doesn't hold is bad input: refuse the whole call, change nothing.
-      for id in ids { _ = try await copy.queue.write(id) }
-      return try await copy.queue.forgetAnswered(ids: ids)
+      var kept: [(String, ActionObstacle)] = []
+      for id in ids where !kept.contains(where: { $0.0 == id }) {
+        if let obstacle = try await copy.queue.answer(.forget, for: id).obstacle { kept.append((id, obstacle)) }
+      }
+      return (try await copy.queue.forgetAnswered(ids: ids), kept)
     }
     if json {
       context.printJSON(.int(forgotten))
     } else {
-      var line = "forgot \(forgotten) answered write(s)"
-      if !ids.isEmpty && forgotten < Set(ids).count {
-        line += "; the rest are not answered, carry refused content, or a waiting write depends on them"
-      }
-      context.print(line)
+      context.print("forgot \(forgotten) answered write(s)")
+      for (id, obstacle) in kept { context.print("kept \(context.visible(id)): it \(obstacle.predicate)") }
     }
     return .done
   }
