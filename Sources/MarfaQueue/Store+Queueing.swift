@@ -48,6 +48,11 @@ extension SQLite {
 
   /// Queues the draft; the caller runs this inside a durable transaction.
   func enqueue(_ draft: WriteDraft, now: String) throws -> QueuedWrite {
+    // What goes in a request path is checked before anything is stored (the command line
+    // refuses it earlier still, with exit 2).
+    for part in [draft.itemId, draft.edgeId, draft.targetId, draft.tag, draft.namespace].compactMap({ $0 }) {
+      if let problem = WriteRequest.segmentProblem(part) { throw QueueError.invalid(message: problem) }
+    }
     var depends: [String] = []
     switch draft.kind {
     case .createItem, .uploadBlob:

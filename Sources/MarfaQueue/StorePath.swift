@@ -64,14 +64,5 @@ enum StorePath {
   }
 
   /// What a file of this type is, in words.
-  static func describe(_ type: mode_t) -> String {
-    switch type {
-    case S_IFDIR: return "a folder"
-    case S_IFIFO: return "a FIFO (named pipe)"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    case S_IFSOCK: return "a socket"
-    default: return "not a regular file"
-    }
-  }
+  static func describe(_ type: mode_t) -> String { ConfigFile.kind(type) }
 }
