@@ -18,12 +18,14 @@ import Testing
     #expect(FileSystemFaults.mountTmpfs(dir, kilobytes: 8192))
     defer { FileSystemFaults.unmount(dir) }
     let victim = try await DrainVictim(writes: 24, store: dir + "/queue.store")
-    // Every answer held back 120 ms (more than a group's span, so the group is committed while
-    // the drain waits); the disk is filled as the 5th write goes and freed as the 9th goes.
+    // Every answer held back 150 ms (more than a group's span, so the group is committed while
+    // the drain waits); the disk is filled as the 5th write goes and freed 100 ms later, before
+    // its answer comes: the commit in between fails, and the statements after it would succeed.
     let filler = dir + "/filler"
-    let proxy = try SlowProxy(upstream: victim.url, answerDelay: 0.12) { n in
-      if n == 5 { _ = FileSystemFaults.fill(dir, leaving: 0) }
-      if n == 9 { unlink(filler) }
+    let proxy = try SlowProxy(upstream: victim.url, answerDelay: 0.15) { n in
+      guard n == 5 else { return }
+      _ = FileSystemFaults.fill(dir, leaving: 0)
+      DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { unlink(filler) }
     }
     defer { proxy.stop() }
     var environment = victim.environment
@@ -53,7 +55,7 @@ import Testing
         #expect(answered <= answeredInStore, "the last drain says \(answered) answered; the store holds \(answeredInStore)")
       }
     }
-    print("disk full for a moment mid-drain: exit \(drain.code) \(drain.errorCode ?? "")")
+    print("disk full for a moment mid-drain: exit \(drain.code) \(drain.errorCode ?? "") \(drain.stderr) answered in store \(stored.filter { $0.verdict != nil }.count)")
     #expect(stored.allSatisfy { $0.refusals == 0 }, "a full disk was counted against a write")
     // Room again: every write goes once (the lost verdicts are sent again under their keys).
     let finals = try victim.drainToCompletion()
