@@ -47,6 +47,12 @@ final class Store: @unchecked Sendable {
   /// before it reads instead: creating a store takes milliseconds.
   static let creationWait: TimeInterval = 10
 
+  /// How long a command that may create the store (one that queues, or fills) waits for a
+  /// writer role another process holds: long enough for another command's whole run (the
+  /// process that just created the store still holds it while it queues), short enough that
+  /// a TUI holding the store is reported soon.
+  static let writerWait: TimeInterval = 3
+
   /// Opens (or, with `create`, creates) the store at `path`.
   ///
   /// A store that does not exist yet is created under the writer lock, in a file of its own
@@ -81,7 +87,7 @@ final class Store: @unchecked Sendable {
       if wantWriter {
         do {
           lock = try openLock(path, creating: false)
-          if StoreLock.take(lock, waiting: 0) {
+          if StoreLock.take(lock, waiting: create ? writerWait : 0) {
             handle = .writer
           } else {
             close(lock)
