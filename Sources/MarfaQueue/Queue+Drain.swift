@@ -7,6 +7,9 @@ extension Queue {
     try copy.requireWriter()
     let (client, server) = try copy.client()
     return try await copy.drainGate.run {
+      // A writer whose store file was deleted or replaced stops: its verdicts would go into a
+      // file no other process sees, and a second writer may already be draining the new one.
+      try store.requireSameFile()
       var pass = DrainPass(copy: copy, client: client, server: server)
       let report: DrainReport
       do {

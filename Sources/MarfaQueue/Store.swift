@@ -116,6 +116,7 @@ final class Store: @unchecked Sendable {
     }
     let store = Store(path: path, handle: handle, db: db, lockDescriptor: lock)
     store.writerRefusal = writerRefusal
+    store.identity = StorePath.identity(path)
     return store
   }
 
@@ -261,6 +262,23 @@ final class Store: @unchecked Sendable {
   /// Why this process could not take the writer role although no other holds it (the file
   /// system refused the lock); a change is refused with it instead of `reading_handle`.
   private(set) var writerRefusal: QueueError?
+
+  /// The file this store opened (device and inode), to tell when its path names another.
+  private(set) var identity: FileIdentity?
+
+  /// Throws when the path no longer names the file this store opened (deleted, or replaced
+  /// by another): a writer then stops draining into a file nobody else can see.
+  func requireSameFile() throws {
+    guard let identity else { return }
+    guard let now = StorePath.identity(path) else {
+      throw QueueError.store(
+        path: path, message: "the store file was deleted while this process had it open; it stops draining (open the store again)")
+    }
+    if now != identity {
+      throw QueueError.store(
+        path: path, message: "the store file was replaced by another while this process had it open; it stops draining (open the store again)")
+    }
+  }
 
   /// Refuses a change from a reading handle.
   func requireWriter() throws {

@@ -38,6 +38,13 @@ enum StorePath {
     }
   }
 
+  /// The identity of the file at `path` now, nil when nothing is there.
+  static func identity(_ path: String) -> FileIdentity? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+  }
+
   /// Makes the folder that will hold the store, with its parents, private to the user.
   static func makeFolder(of path: String) throws {
     let folder = (path as NSString).deletingLastPathComponent
