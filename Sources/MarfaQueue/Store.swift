@@ -163,8 +163,19 @@ final class Store: @unchecked Sendable {
       throw QueueError.from(failure, path: path)
     }
     // Closing the last connection checkpointed the log into the file; `link` never replaces.
-    if link(building, path) != 0 {
-      let code = errno
+    // Where the file system has no hard links, `rename` does (this process holds the lock, so
+    // no other creator is at work; the file is looked for first).
+    var linked = link(building, path) == 0
+    var code = errno
+    if !linked && (code == EPERM || code == EOPNOTSUPP || code == ENOSYS) {
+      if StorePath.exists(path) {
+        code = EEXIST
+      } else {
+        linked = rename(building, path) == 0
+        code = errno
+      }
+    }
+    if !linked {
       removeBuilding()
       if code == EEXIST { return try checkSchema(path) }
       let reason = String(cString: strerror(code))
