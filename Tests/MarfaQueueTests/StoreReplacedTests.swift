@@ -38,7 +38,7 @@ import Testing
   @Test func aWriterWhoseStoreFileWasReplacedStopsDrainingAndSaysSo() async throws {
     let (error, posts) = try await drainAfter { path, dir in
       let other = dir + "/other.store"
-      FileManager.default.createFile(atPath: other, contents: Data("another file".utf8))
+      #expect(FileManager.default.createFile(atPath: other, contents: Data("another file".utf8)))
       #expect(rename(other, path) == 0)
     }
     let q = try #require(error as? QueueError, "the drain went on: \(String(describing: error))")
