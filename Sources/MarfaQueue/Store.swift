@@ -43,21 +43,12 @@ final class Store: @unchecked Sendable {
   /// The folder beside the store that holds uploaded bytes, named by hash.
   var blobFolder: String { path + ".blobs" }
 
-  /// How long a process that found no store waits for the one creating it (the lock's holder)
-  /// before it reads instead: creating a store takes milliseconds.
-  static let creationWait: TimeInterval = 10
-
-  /// How long a command that may create the store (one that queues, or fills) waits for a
-  /// writer role another process holds: long enough for another command's whole run (the
-  /// process that just created the store still holds it while it queues), short enough that
-  /// a TUI holding the store is reported soon.
-  static let writerWait: TimeInterval = 3
-
   /// Opens (or, with `create`, creates) the store at `path`.
   ///
   /// A store that does not exist yet is created under the writer lock, in a file of its own
-  /// that is linked into place whole: two processes that both find no store make exactly one,
-  /// and the other waits for it, then opens it.
+  /// that is linked into place whole: two processes that both find no store make exactly one;
+  /// the other is refused `reading_handle` (nothing made, never a half-made file), and may try
+  /// again (the command line does, for a while). Never waits: the lock is tried once.
   static func open(path: String, create: Bool, wantWriter: Bool) throws -> Store {
     try StorePath.refuseUnusable(path)
     var lock: Int32 = -1
@@ -67,7 +58,7 @@ final class Store: @unchecked Sendable {
       guard create && wantWriter else { throw QueueError.noStore(path: path) }
       try StorePath.makeFolder(of: path)
       lock = try openLock(path, creating: true)
-      guard StoreLock.take(lock, waiting: creationWait) else {
+      guard StoreLock.take(lock) else {
         close(lock)
         throw QueueError.readingHandle(reason: StoreLock.heldReason(path + ".lock"))
       }
@@ -87,7 +78,7 @@ final class Store: @unchecked Sendable {
       if wantWriter {
         do {
           lock = try openLock(path, creating: false)
-          if StoreLock.take(lock, waiting: create ? writerWait : 0) {
+          if StoreLock.take(lock) {
             handle = .writer
           } else {
             close(lock)

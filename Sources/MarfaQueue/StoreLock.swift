@@ -6,15 +6,12 @@ import Foundation
 
 /// The advisory lock on `<store>.lock` that makes one process the store's writer.
 enum StoreLock {
-  /// Takes the lock on `fd`, trying again every 10 ms for up to `waiting` seconds; false when
-  /// another process still holds it.
-  static func take(_ fd: Int32, waiting: TimeInterval) -> Bool {
-    let deadline = Date().addingTimeInterval(waiting)
+  /// Takes the lock on `fd` if it is free, without waiting (a caller that waits does so
+  /// without blocking a thread); false when another process holds it.
+  static func take(_ fd: Int32) -> Bool {
     while true {
       if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
-      if errno != EWOULDBLOCK && errno != EINTR { return false }
-      if Date() >= deadline { return false }
-      usleep(10_000)
+      if errno != EINTR { return false }
     }
   }
 
