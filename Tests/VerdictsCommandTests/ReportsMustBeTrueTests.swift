@@ -31,7 +31,7 @@ import Testing
     var environment = victim.environment
     environment["MARFA_API_URL"] = proxy.url.absoluteString
 
-    let drain = try Binary.run(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: environment, timeout: 120)
+    let drain = try await Binary.runOff(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: environment, timeout: 120)
     unlink(filler)
     let stored = try await victim.queueNow()
     let storedVerdicts = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0.verdict) })
@@ -48,7 +48,7 @@ import Testing
       #expect(drain.errorCode == "storage_full", "\(drain)")
       #expect(drain.stdout.isEmpty, "a drain that lost verdicts printed a report: \(drain.stdout)")
       // The lost group is not saved as the last drain either.
-      let status = try Binary.run(["--json", "status"], store: victim.store, home: victim.folder.path)
+      let status = try await Binary.runOff(["--json", "status"], store: victim.store, home: victim.folder.path)
       let last = status.json?["last_drain"]
       let answeredInStore = stored.filter { $0.verdict != nil }.count
       if let answered = last?["answered"]?.intValue {
@@ -83,12 +83,12 @@ import Testing
       ["--json", "drain"],
     ]
     for line in lines {
-      let r = try Binary.run(line, store: victim.store, home: victim.folder.path, environment: victim.environment)
+      let r = try await Binary.runOff(line, store: victim.store, home: victim.folder.path, environment: victim.environment)
       #expect(r.code == 3, "\(line): \(r)")
       #expect(r.errorCode == "storage_full", "\(line): \(r)")
     }
     // A store that does not exist yet, on the full disk.
-    let fresh = try Binary.run(
+    let fresh = try await Binary.runOff(
       ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: dir + "/new.store", home: victim.folder.path)
     #expect(fresh.code == 3, "\(fresh)")
     #expect(fresh.errorCode == "storage_full", "\(fresh)")
@@ -102,7 +102,7 @@ import Testing
     let dir = outer.file("ro")
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let store = dir + "/queue.store"
-    let created = try Binary.run(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: store, home: outer.path)
+    let created = try await Binary.runOff(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: store, home: outer.path)
     #expect(created.code == 0, "\(created)")
     let holder = try Spawned(["--json", "hold", "--seconds", "60"], environment: Binary.environment(store: store, home: outer.path, [:]))
     defer {
@@ -113,7 +113,7 @@ import Testing
     #expect(FileSystemFaults.bindReadOnly(dir))
     defer { FileSystemFaults.unmount(dir) }
     for line in [["--json", "items", "create", "--type", "t", "--properties", "{}"], ["--json", "tags", "add", "i", "t"]] {
-      let r = try Binary.run(line, store: store, home: outer.path)
+      let r = try await Binary.runOff(line, store: store, home: outer.path)
       #expect(r.code == 3, "\(line): \(r)")
       #expect(r.errorCode == "store", "\(line): \(r)")
       #expect(r.envelope?["error"]?["message"]?.stringValue?.contains("Read-only file system") == true, "\(r)")
@@ -162,11 +162,12 @@ import Testing
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && FileManager.default.fileExists(atPath: "/dev/full"),
     "needs script(1) for a pseudo-terminal and /dev/full"))
-  func aLogOnDevFullIsSaidOnceOnTheStatusLineAndTheTUIRunsAndQuitsCleanly() throws {
+  func aLogOnDevFullIsSaidOnceOnTheStatusLineAndTheTUIRunsAndQuitsCleanly() async throws {
     let t = TempFolder()
-    let created = try Binary.run(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: t.store, home: t.path)
+    let created = try await Binary.runOff(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: t.store, home: t.path)
     #expect(created.code == 0, "\(created)")
-    let run = try Self.runTUI(["--log", "/dev/full"], store: t.store, home: t.path, seconds: 2)
+    let (store, home) = (t.store, t.path)
+    let run = try await offPool { try Self.runTUI(["--log", "/dev/full"], store: store, home: home, seconds: 2) }
     #expect(run.code == 0, "exit \(run.code): \(run.screen.suffix(400).debugDescription)")
     #expect(run.screen.contains("log cannot be written"), "\(run.screen.suffix(2000).debugDescription)")
     #expect(!run.screen.contains("Fatal error"), "\(run.screen.suffix(400).debugDescription)")

@@ -32,26 +32,29 @@ import Testing
       code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
   }
 
-  @Test func aURLHoldingAUserAndPasswordIsRefusedExitTwoBeforeAnythingIsStored() throws {
+  @Test func aURLHoldingAUserAndPasswordIsRefusedExitTwoBeforeAnythingIsStored() async throws {
     let t = TempFolder()
     for url in ["http://alice:PW-secret@127.0.0.1:1/", "https://alice@example.test/", "http://:PW-secret@127.0.0.1:1/"] {
       for line in [["fill"], ["drain"], ["catch-up"]] {
         for json in [true, false] {
-          let r = try Binary.run((json ? ["--json"] : []) + ["--url", url] + line, store: t.store, home: t.path)
+          let r = try await Binary.runOff((json ? ["--json"] : []) + ["--url", url] + line, store: t.store, home: t.path)
           #expect(r.code == 2, "\(url) \(line): \(r)")
           #expect(r.stderr.contains("MARFA_API_KEY"), "\(r)")
           #expect(!r.stderr.contains("PW-secret") && !r.stdout.contains("PW-secret"), "the password was shown: \(r)")
         }
       }
       let env = Binary.environment(store: t.store, home: t.path, ["MARFA_API_URL": url])
-      let viaEnv = try Spawned(["--json", "fill"], environment: env)
-      #expect(viaEnv.wait(timeout: 20))
-      #expect(viaEnv.result().code == 2, "\(viaEnv.result())")
+      let viaEnv = try await offPool { () -> CommandResult in
+        let p = try Spawned(["--json", "fill"], environment: env)
+        _ = p.wait(timeout: 20)
+        return p.result()
+      }
+      #expect(viaEnv.code == 2, "\(viaEnv)")
     }
     #expect(!t.exists(t.store), "a store was made for a refused URL")
   }
 
-  @Test func theKeyIsReadFromAKeyFileOrFromStandardInputWithoutAWarning() throws {
+  @Test func theKeyIsReadFromAKeyFileOrFromStandardInputWithoutAWarning() async throws {
     let instance = ScriptedInstance(scenario: Scenario(name: "t"))
     instance.acceptedKeys = ["good-key"]
     let url = try instance.start()
@@ -61,14 +64,14 @@ import Testing
     try "good-key\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
     let env = Binary.environment(store: t.store, home: t.path, ["MARFA_API_URL": url.absoluteString])
 
-    let fromFile = try Binary.run(["--json", "--key-file", keyFile, "fill"], store: t.store, home: t.path, environment: ["MARFA_API_URL": url.absoluteString])
+    let fromFile = try await Binary.runOff(["--json", "--key-file", keyFile, "fill"], store: t.store, home: t.path, environment: ["MARFA_API_URL": url.absoluteString])
     #expect(fromFile.code == 0, "\(fromFile)")
     #expect(fromFile.stderr.isEmpty, "\(fromFile)")
-    #expect(try Binary.run(["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code == 0)
+    #expect(try await Binary.runOff(["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code == 0)
 
-    let wrong = try Self.run(["--json", "--key", "-", "drain"], input: "bad-key\n", environment: env)
+    let wrong = try await offPool { try Self.run(["--json", "--key", "-", "drain"], input: "bad-key\n", environment: env) }
     #expect(wrong.code == 5, "\(wrong)")
-    let fromInput = try Self.run(["--json", "--key", "-", "drain"], input: "good-key\n", environment: env)
+    let fromInput = try await offPool { try Self.run(["--json", "--key", "-", "drain"], input: "good-key\n", environment: env) }
     #expect(fromInput.code == 0, "\(fromInput)")
     #expect(fromInput.json?["answered"] == .number(1), "\(fromInput)")
     #expect(fromInput.stderr.isEmpty, "\(fromInput)")
@@ -77,7 +80,7 @@ import Testing
     #expect(bytes.range(of: Data("good-key".utf8)) == nil)
   }
 
-  @Test func aKeyFileThatCannotBeTakenIsAUsageErrorThatSaysWhy() throws {
+  @Test func aKeyFileThatCannotBeTakenIsAUsageErrorThatSaysWhy() async throws {
     let t = TempFolder()
     let empty = t.file("empty")
     FileManager.default.createFile(atPath: empty, contents: Data())
@@ -85,29 +88,29 @@ import Testing
     FileManager.default.createFile(atPath: notUTF8, contents: Data([0xFF, 0xFE, 0x0A]))
     let cases = [(t.file("missing"), "No such file"), (empty, "no key"), (notUTF8, "not UTF-8"), ("/dev/zero", "character device"), (t.path, "folder")]
     for (path, says) in cases {
-      let r = try Binary.run(["--json", "--url", "http://127.0.0.1:1/", "--key-file", path, "fill"], store: t.store, home: t.path, timeout: 20)
+      let r = try await Binary.runOff(["--json", "--url", "http://127.0.0.1:1/", "--key-file", path, "fill"], store: t.store, home: t.path, timeout: 20)
       #expect(r.code == 2, "\(path): \(r)")
       #expect(r.envelope?["error"]?["message"]?.stringValue?.contains(says) == true, "\(path): \(r)")
     }
     #expect(!t.exists(t.store))
   }
 
-  @Test func aKeyOnTheCommandLineIsWarnedAboutOnceOnStandardError() throws {
+  @Test func aKeyOnTheCommandLineIsWarnedAboutOnceOnStandardError() async throws {
     let t = TempFolder()
-    let r = try Binary.run(["--key", "k1-visible", "status"], store: t.store, home: t.path)
+    let r = try await Binary.runOff(["--key", "k1-visible", "status"], store: t.store, home: t.path)
     let warnings = r.stderr.components(separatedBy: "visible to every user").count - 1
     #expect(warnings == 1, "\(r)")
     #expect(!r.stderr.contains("k1-visible"), "\(r)")
-    let json = try Binary.run(["--json", "--key", "k1-visible", "status"], store: t.store, home: t.path)
+    let json = try await Binary.runOff(["--json", "--key", "k1-visible", "status"], store: t.store, home: t.path)
     let lines = json.stderr.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }
     #expect(lines.contains { $0["warning"]?["code"] == .string("key_on_command_line") }, "\(json)")
-    let quiet = try Binary.run(["status"], store: t.store, home: t.path, environment: ["MARFA_API_KEY": "k1"])
+    let quiet = try await Binary.runOff(["status"], store: t.store, home: t.path, environment: ["MARFA_API_KEY": "k1"])
     #expect(!quiet.stderr.contains("visible to every user"), "\(quiet)")
   }
 
-  @Test func theHelpSaysTheEnvironmentOrAKeyFileIsTheSafeWay() throws {
+  @Test func theHelpSaysTheEnvironmentOrAKeyFileIsTheSafeWay() async throws {
     let t = TempFolder()
-    let r = try Binary.run(["--help"], store: t.store, home: t.path)
+    let r = try await Binary.runOff(["--help"], store: t.store, home: t.path)
     #expect(r.stdout.contains("--key-file PATH"), "\(r)")
     #expect(r.stdout.contains("use MARFA_API_KEY or --key-file"), "\(r)")
   }
