@@ -182,6 +182,8 @@ struct DrainPass {
     // A write queued against another instance than the copy's is not sent (checked when it
     // would go: a write still held behind another stays held).
     if let instance = w.instanceId, let copyInstance, instance != copyInstance { return .instanceChanged(w) }
+    // Bytes changed in the file since the write was queued are never sent.
+    if let damage = try db.payloadDamage(of: w.id) { return .refuse(w, damage) }
     if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
       return .refuse(w, "the delete has no confirmed server version to remove; read the item before deleting it")
     }

@@ -7,21 +7,35 @@ extension Queue {
     try copy.requireWriter()
     let (client, server) = try copy.client()
     return try await copy.drainGate.run {
+      // A writer whose store file was deleted or replaced stops: its verdicts would go into a
+      // file no other process sees, and a second writer may already be draining the new one.
+      try store.requireSameFile()
       var pass = DrainPass(copy: copy, client: client, server: server)
       let report: DrainReport
       do {
         // The pass runs on the store's queue between its network waits: its store work needs no hop.
         report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
-        try? await store.run { try $0.commitGroup() }
+        // What the pass stored is kept if it can be; the pass's own error is the one told.
+        try? await store.endGroup()
         if !pass.report.verdicts.isEmpty { announceDrained() }
+        throw error
+      }
+      // A group that could not be committed, at any point of the pass, lost verdicts the report
+      // lists: the drain ends with that failure (storage_full on a full disk), the report
+      // neither returned nor saved as the last drain.
+      do {
+        try await store.endGroup()
+      } catch {
+        if !report.verdicts.isEmpty { announceDrained() }
         throw error
       }
       let kept = report
       try await store.run { db in
-        try db.commitGroup()
-        try db.setMeta("last_drain", kept.wireJSON.text)
-        try db.setMeta("last_drain_at", Identifiers.now())
+        try db.transaction(durable: false) {
+          try db.setMeta("last_drain", kept.wireJSON.text)
+          try db.setMeta("last_drain_at", Identifiers.now())
+        }
       }
       announceDrained()
       if let stopped = report.stopped { hub.send(.stopped(stopped)) }

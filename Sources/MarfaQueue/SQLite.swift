@@ -2,6 +2,10 @@ import CSQLite
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One SQLite connection. Not thread-safe: the ``Store`` confines it to its own queue.
 final class SQLite {
   let path: String
@@ -13,8 +17,15 @@ final class SQLite {
   struct Failure: Error, CustomStringConvertible {
     var code: Int32
     var message: String
+    /// The `errno` of the system call that failed under SQLite, when one did (0 otherwise).
+    var systemErrno: Int32 = 0
     var description: String { message }
-    var isFull: Bool { code & 0xFF == SQLITE_FULL }
+    /// The disk (or the user's quota) is full: SQLite's own code, or an I/O error whose system
+    /// call failed with `ENOSPC`/`EDQUOT` (a WAL index or journal that could not grow).
+    var isFull: Bool {
+      code & 0xFF == SQLITE_FULL
+        || (code & 0xFF == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT))
+    }
     var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
     var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
   }
@@ -44,7 +55,9 @@ final class SQLite {
   }
 
   private func failure(_ rc: Int32) -> Failure {
-    Failure(code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
+    Failure(
+      code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed",
+      systemErrno: db.map { sqlite3_system_errno($0) } ?? 0)
   }
 
   /// Runs SQL that returns no rows (one or more statements).
@@ -54,7 +67,7 @@ final class SQLite {
     if rc != SQLITE_OK {
       let message = err.map { String(cString: $0) } ?? "error \(rc)"
       sqlite3_free(err)
-      throw Failure(code: rc, message: message)
+      throw Failure(code: rc, message: message, systemErrno: db.map { sqlite3_system_errno($0) } ?? 0)
     }
   }
 
@@ -118,8 +131,15 @@ final class SQLite {
     if groupStarted != nil {
       if durable {
         try commitGroup()
-        defer { try? beginGroup() }
-        return try transaction(durable: true, body)
+        let result: T
+        do {
+          result = try transaction(durable: true, body)
+        } catch {
+          try? beginGroup()
+          throw error
+        }
+        try beginGroup()
+        return result
       }
       // Prepared once and kept: a drain opens one per write.
       try query("SAVEPOINT step")
@@ -158,7 +178,7 @@ final class SQLite {
   /// ``groupSpan`` apart (DESIGN 2.2: verdict bookkeeping may commit with NORMAL; a verdict lost
   /// with a group is recovered by resending under the same key).
   func beginGroup() throws {
-    guard groupStarted == nil else { return }
+    guard groupStarted == nil, groupFailure == nil else { return }
     if synchronousFull {
       try execute("PRAGMA synchronous=NORMAL")
       synchronousFull = false
@@ -167,16 +187,38 @@ final class SQLite {
     groupStarted = DispatchTime.now().uptimeNanoseconds
   }
 
-  /// Commits the open group, if any.
+  /// Why the last group could not be committed: everything since it began was rolled back.
+  ///
+  /// Kept until ``endGroup()`` takes it, so the work that ran in the group (a drain) learns its
+  /// verdicts were lost however the failure was met (the group timer, a durable transaction).
+  private(set) var groupFailure: Failure?
+
+  /// Commits the open group, if any; a failed commit rolls the group back and is kept as
+  /// ``groupFailure`` as well as thrown.
   func commitGroup() throws {
     guard groupStarted != nil else { return }
     groupStarted = nil
     do {
       try execute("COMMIT")
-    } catch {
+    } catch let failure as Failure {
       try? execute("ROLLBACK")
-      throw error
+      groupFailure = failure
+      throw failure
     }
+  }
+
+  /// Ends the grouped work: commits the open group, or throws why an earlier commit of it
+  /// failed (its work was rolled back), and forgets that failure.
+  func endGroup() throws {
+    if let failure = groupFailure {
+      groupFailure = nil
+      if groupStarted != nil {
+        groupStarted = nil
+        try? execute("ROLLBACK")
+      }
+      throw failure
+    }
+    try commitGroup()
   }
 
   /// Commits the open group and opens another once it has been open for ``groupSpan``, so other

@@ -104,12 +104,22 @@ extension SQLite {
 
   /// Moves writes queued against a create's version 0 onto the version its answer gave.
   func moveOntoAnsweredCreate(item: String, version: Int) throws {
+    // The checksum follows the change only for a payload that was intact: a damaged one stays
+    // damaged, never made to look intact.
+    let moving = try rows(
+      """
+      SELECT id FROM queue WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0
+        AND kind = 'update_item'
+      """, [.text(item)]) { $0.text(0) ?? "" }
+    var intact: [String] = []
+    for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
     try query(
       """
       UPDATE queue SET base_version = ?, payload = CASE WHEN kind = 'update_item'
         THEN json_set(payload, '$.version', ?) ELSE payload END
       WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0 AND kind IN ('update_item','delete_item')
       """, [.int(version), .int(version), .text(item)])
+    for id in intact { try takePayloadChecksum(of: id) }
   }
 
   /// Takes a row the instance answered with into the copy; `text`, when given, is the row's

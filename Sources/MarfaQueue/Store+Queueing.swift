@@ -48,6 +48,11 @@ extension SQLite {
 
   /// Queues the draft; the caller runs this inside a durable transaction.
   func enqueue(_ draft: WriteDraft, now: String) throws -> QueuedWrite {
+    // What goes in a request path is checked before anything is stored (the command line
+    // refuses it earlier still, with exit 2).
+    for part in [draft.itemId, draft.edgeId, draft.targetId, draft.tag, draft.namespace].compactMap({ $0 }) {
+      if let problem = WriteRequest.segmentProblem(part) { throw QueueError.invalid(message: problem) }
+    }
     var depends: [String] = []
     switch draft.kind {
     case .createItem, .uploadBlob:
@@ -92,15 +97,20 @@ extension SQLite {
     let id = Identifiers.uuid7()
     let key = Identifiers.key()
     let body = draft.body(baseVersion)
+    let payload = body.text
+    // With the payload's checksum, where the store keeps them (one made by an earlier build that
+    // could not be upgraded does not).
+    let checksummed = keepsPayloadChecksums()
     try query(
       """
       INSERT INTO queue (id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version,
-        idempotency_key, payload, depends_on, follows, queued_at, instance_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        idempotency_key, payload, depends_on, follows, queued_at, instance_id\(checksummed ? ", payload_sha" : ""))
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(checksummed ? ", ?" : ""))
       """,
       [.text(id), .text(draft.kind.rawValue), .of(draft.itemId), .of(draft.targetId), .of(draft.edgeId),
-       .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(body.text),
-       .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance)])
+       .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(payload),
+       .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance)]
+        + (checksummed ? [.text(SQLite.payloadChecksum(payload))] : []))
     for d in depends {
       try query("INSERT OR IGNORE INTO queue_deps (id, on_id) VALUES (?, ?)", [.text(id), .text(d)])
     }

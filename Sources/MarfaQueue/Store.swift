@@ -52,32 +52,53 @@ final class Store: @unchecked Sendable {
   var blobFolder: String { path + ".blobs" }
 
   /// Opens (or, with `create`, creates) the store at `path`.
+  ///
+  /// A store that does not exist yet is created under the writer lock, in a file of its own
+  /// that is linked into place whole: two processes that both find no store make exactly one;
+  /// the other is refused `reading_handle` (nothing made, never a half-made file), and may try
+  /// again (the command line does, for a while). Never waits: the lock is tried once.
   static func open(path: String, create: Bool, wantWriter: Bool) throws -> Store {
-    let fm = FileManager.default
-    var isDirectory: ObjCBool = false
-    let exists = fm.fileExists(atPath: path, isDirectory: &isDirectory)
-    if exists && isDirectory.boolValue {
-      throw QueueError.store(path: path, message: "it is a folder, not a store file")
-    }
-    if !exists {
-      guard create && wantWriter else { throw QueueError.noStore(path: path) }
-      try createFile(path)
-    } else {
-      try checkSchema(path)
-    }
-
+    try StorePath.refuseUnusable(path)
     var lock: Int32 = -1
     var handle: Handle = .reader(reason: "opened to read")
-    if wantWriter {
-      lock = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-      if lock < 0 {
-        handle = .reader(reason: "the lock beside the store cannot be opened (\(String(cString: strerror(errno))))")
-      } else if flock(lock, LOCK_EX | LOCK_NB) == 0 {
-        handle = .writer
-      } else {
+    var writerRefusal: QueueError?
+    if !StorePath.exists(path) {
+      guard create && wantWriter else { throw QueueError.noStore(path: path) }
+      try StorePath.makeFolder(of: path)
+      lock = try openLock(path, creating: true)
+      guard StoreLock.take(lock) else {
         close(lock)
-        lock = -1
-        handle = .reader(reason: "another process holds the writer role")
+        throw QueueError.readingHandle(reason: StoreLock.heldReason(path + ".lock"))
+      }
+      handle = .writer
+      do {
+        if StorePath.exists(path) {
+          try checkSchema(path)
+        } else {
+          try createFile(path)
+        }
+      } catch {
+        close(lock)
+        throw error
+      }
+    } else {
+      try checkSchema(path)
+      if wantWriter {
+        do {
+          lock = try openLock(path, creating: false)
+          if StoreLock.take(lock) {
+            handle = .writer
+          } else {
+            close(lock)
+            lock = -1
+            handle = .reader(reason: StoreLock.heldReason(path + ".lock"))
+          }
+        } catch let refusal as QueueError {
+          // The file system refuses the lock (read-only, full): this process reads, and a
+          // change it is asked for is refused with that reason, not as a second writer's.
+          writerRefusal = refusal
+          handle = .reader(reason: refusal.message)
+        }
       }
     }
 
@@ -90,38 +111,78 @@ final class Store: @unchecked Sendable {
       }
     } catch let failure as SQLite.Failure {
       if lock >= 0 { close(lock) }
-      throw QueueError.store(path: path, message: failure.message)
+      throw QueueError.from(failure, path: path)
     }
-    return Store(path: path, handle: handle, db: db, lockDescriptor: lock)
+    let store = Store(path: path, handle: handle, db: db, lockDescriptor: lock)
+    store.writerRefusal = writerRefusal
+    store.identity = StorePath.identity(path)
+    return store
   }
 
-  private static func createFile(_ path: String) throws {
-    let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw QueueError.store(path: path, message: "its folder cannot be made: \(error.localizedDescription)")
-      }
-    }
-    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+  /// Opens the lock file beside the store; a file system that refuses it is a store failure.
+  private static func openLock(_ path: String, creating: Bool) throws -> Int32 {
+    let fd = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw QueueError.store(path: path, message: String(cString: strerror(errno)))
+      let code = errno
+      let reason = String(cString: strerror(code))
+      if code == ENOSPC || code == EDQUOT {
+        throw QueueError.storageFull(message: "the lock beside the store cannot be made: \(reason)")
+      }
+      if creating || code == EROFS {
+        throw QueueError.store(path: path, message: "the lock beside the store cannot be opened: \(reason)")
+      }
+      throw QueueError.readingHandle(reason: "the lock beside the store cannot be opened (\(reason))")
+    }
+    return fd
+  }
+
+  /// Makes the store in a file of its own beside `path`, then links it into place whole; the
+  /// caller holds the writer lock.
+  private static func createFile(_ path: String) throws {
+    let building = path + ".creating-\(getpid())"
+    func removeBuilding() {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
+    }
+    removeBuilding()
+    let fd = Glibc.open(building, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      let code = errno
+      let reason = String(cString: strerror(code))
+      if code == ENOSPC || code == EDQUOT { throw QueueError.storageFull(message: reason) }
+      throw QueueError.store(path: path, message: reason)
     }
     close(fd)
     do {
-      let db = try SQLite(path: path, readOnly: false)
+      let db = try SQLite(path: building, readOnly: false)
       try db.execute("PRAGMA journal_mode=WAL;")
       try db.transaction(durable: true) { try db.execute(StoreSchema.create) }
       db.close()
     } catch let failure as SQLite.Failure {
-      try? FileManager.default.removeItem(atPath: path)
-      try? FileManager.default.removeItem(atPath: path + "-wal")
-      try? FileManager.default.removeItem(atPath: path + "-shm")
-      if failure.isFull { throw QueueError.storageFull(message: failure.message) }
-      throw QueueError.store(path: path, message: failure.message)
+      removeBuilding()
+      throw QueueError.from(failure, path: path)
     }
+    // Closing the last connection checkpointed the log into the file; `link` never replaces.
+    // Where the file system has no hard links, `rename` does (this process holds the lock, so
+    // no other creator is at work; the file is looked for first).
+    var linked = link(building, path) == 0
+    var code = errno
+    if !linked && (code == EPERM || code == EOPNOTSUPP || code == ENOSYS) {
+      if StorePath.exists(path) {
+        code = EEXIST
+      } else {
+        linked = rename(building, path) == 0
+        code = errno
+      }
+    }
+    if !linked {
+      removeBuilding()
+      if code == EEXIST { return try checkSchema(path) }
+      let reason = String(cString: strerror(code))
+      if code == ENOSPC || code == EDQUOT { throw QueueError.storageFull(message: reason) }
+      throw QueueError.store(path: path, message: reason)
+    }
+    removeBuilding()
+    StorePath.syncFolder(of: path)
   }
 
   /// Refuses a file that is not a store of this schema, without changing it.
@@ -130,7 +191,7 @@ final class Store: @unchecked Sendable {
     do {
       db = try SQLite(path: path, readOnly: true)
     } catch let failure as SQLite.Failure {
-      throw QueueError.store(path: path, message: failure.message)
+      throw QueueError.from(failure, path: path)
     }
     defer { db.close() }
     do {
@@ -142,7 +203,7 @@ final class Store: @unchecked Sendable {
       throw QueueError.wrongSchema(path: path, unsent: unsent)
     } catch let failure as SQLite.Failure {
       if failure.isNotADatabase { throw QueueError.store(path: path, message: "not a store: \(failure.message)") }
-      throw QueueError.store(path: path, message: failure.message)
+      throw QueueError.from(failure, path: path)
     }
   }
 
@@ -151,6 +212,7 @@ final class Store: @unchecked Sendable {
   func run<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
     if DispatchQueue.getSpecific(key: Self.onQueue) == ObjectIdentifier(self) {
       guard db.db != nil else { throw QueueError.closed }
+      try throwGroupFailure()
       defer { scheduleGroupCommit() }
       return try mapped { try body(db) }
     }
@@ -158,6 +220,7 @@ final class Store: @unchecked Sendable {
       queue.async {
         do {
           guard self.db.db != nil else { throw QueueError.closed }
+          try self.throwGroupFailure()
           continuation.resume(returning: try self.mapped { try body(self.db) })
         } catch {
           continuation.resume(throwing: error)
@@ -177,13 +240,63 @@ final class Store: @unchecked Sendable {
     queue.asyncAfter(deadline: .now() + .nanoseconds(Int(SQLite.groupSpan))) {
       self.groupCommitScheduled = false
       guard self.db.db != nil, self.db.groupStarted != nil else { return }
-      try? self.db.commitGroupIfDue()
+      do {
+        try self.db.commitGroupIfDue()
+      } catch {
+        // Not dropped: the group was rolled back and its failure kept (`SQLite.groupFailure`);
+        // every call on the store throws it until the drain that opened the group ends it.
+        return
+      }
       self.scheduleGroupCommit()
+    }
+  }
+
+  /// Throws why the open group could not be committed (its work was rolled back), while the
+  /// grouped work has not ended it: nothing more runs on a store that lost what it reported.
+  private func throwGroupFailure() throws {
+    if let failure = db.groupFailure { throw QueueError.from(failure, path: path) }
+  }
+
+  /// Ends grouped work (a drain's bookkeeping): commits the group, or throws why it could not
+  /// be committed, earlier or now; its work was then rolled back.
+  func endGroup() async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+      queue.async {
+        do {
+          guard self.db.db != nil else { throw QueueError.closed }
+          try self.mapped { try self.db.endGroup() }
+          continuation.resume()
+        } catch {
+          continuation.resume(throwing: error)
+        }
+      }
+    }
+  }
+
+  /// Why this process could not take the writer role although no other holds it (the file
+  /// system refused the lock); a change is refused with it instead of `reading_handle`.
+  private(set) var writerRefusal: QueueError?
+
+  /// The file this store opened (device and inode), to tell when its path names another.
+  private(set) var identity: FileIdentity?
+
+  /// Throws when the path no longer names the file this store opened (deleted, or replaced
+  /// by another): a writer then stops draining into a file nobody else can see.
+  func requireSameFile() throws {
+    guard let identity else { return }
+    guard let now = StorePath.identity(path) else {
+      throw QueueError.store(
+        path: path, message: "the store file was deleted while this process had it open; it stops draining (open the store again)")
+    }
+    if now != identity {
+      throw QueueError.store(
+        path: path, message: "the store file was replaced by another while this process had it open; it stops draining (open the store again)")
     }
   }
 
   /// Refuses a change from a reading handle.
   func requireWriter() throws {
+    if let writerRefusal { throw writerRefusal }
     if case .reader(let reason) = handle { throw QueueError.readingHandle(reason: reason) }
   }
 
@@ -191,8 +304,7 @@ final class Store: @unchecked Sendable {
     do {
       return try body()
     } catch let failure as SQLite.Failure {
-      if failure.isFull { throw QueueError.storageFull(message: failure.message) }
-      throw QueueError.store(path: path, message: failure.message)
+      throw QueueError.from(failure, path: path)
     }
   }
 }

@@ -20,6 +20,7 @@ enum StoreSchema {
         idempotency_key TEXT NOT NULL UNIQUE,
         spent_keys TEXT NOT NULL DEFAULT '[]',
         payload TEXT NOT NULL,
+        payload_sha TEXT,
         sent INTEGER NOT NULL DEFAULT 0,
         depends_on TEXT NOT NULL DEFAULT '[]',
         follows TEXT,
@@ -125,6 +126,7 @@ enum StoreSchema {
     }
     if (try? db.hasPaneCounts()) == false { missing.append(paneCounts) }
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
+    if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
     guard !missing.isEmpty else { return }
     try? db.transaction(durable: true) { try db.execute(missing.joined(separator: "\n")) }
   }

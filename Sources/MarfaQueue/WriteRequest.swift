@@ -12,8 +12,8 @@ struct WriteRequest: Sendable {
   /// Builds the request for a write; throws ``QueueError/invalid(message:)`` when it cannot be made.
   init(_ w: QueuedWrite, blobFolder: String) throws {
     func seg(_ s: String?) throws -> String {
-      guard let s, !s.isEmpty else { throw QueueError.invalid(message: "the write names no row") }
-      return s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? s
+      guard let s else { throw QueueError.invalid(message: "the write names no row") }
+      return try WriteRequest.segment(s)
     }
     body = Array(w.body.text.utf8)
     switch w.kind {
@@ -42,6 +42,27 @@ struct WriteRequest: Sendable {
       }
       body = Array(data)
     }
+  }
+
+  /// The characters a path segment carries as they are (RFC 3986 unreserved, ASCII only);
+  /// every other byte of its UTF-8 goes percent-encoded.
+  static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  /// One path segment as it goes on the wire; refuses `.`, `..` and an empty one, which a
+  /// server reads as a step in the path (the write would go to another door, with its key).
+  static func segment(_ text: String) throws -> String {
+    if let problem = segmentProblem(text) { throw QueueError.invalid(message: problem) }
+    return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+  }
+
+  /// Why `text` cannot be a path segment (an id, a tag, a namespace), or nil.
+  static func segmentProblem(_ text: String) -> String? {
+    if text.isEmpty { return "an id, tag or namespace cannot be empty: it would leave an empty step in the request path" }
+    if text == "." || text == ".." {
+      return "an id, tag or namespace cannot be '\(text)': it would name another place in the instance's paths"
+    }
+    return nil
   }
 
   /// The bytes of an upload are no longer held beside the store.

@@ -1,30 +1,89 @@
-import MarfaWire
 import Foundation
+import MarfaWire
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Appends timestamped lines to the `--log` file; never the screen, never a key.
+///
+/// A line that cannot be written (a full disk, `/dev/full`, a file that went away) is dropped:
+/// the log never stops the program. The first failure is told once through ``onFailure``.
 final class AppLog: Sendable {
-  /// The open log file (nil: no log), written one line at a time under the lock.
-  private let handle: Mutex<FileHandle?>
+  private let descriptor: Int32
+  /// What went wrong, whether it was told, and whom to tell; lines are written under it too.
+  private let state: Mutex<State>
+
+  private struct State {
+    var failure: String?
+    var told = false
+    var tell: (@Sendable (String) -> Void)?
+  }
 
   init(path: String?) {
     guard let path else {
-      handle = Mutex(nil)
+      descriptor = -1
+      state = Mutex(State())
       return
     }
-    if !FileManager.default.fileExists(atPath: path) {
-      _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    var initial = State()
+    if descriptor < 0 {
+      initial.failure = "the log \(path) cannot be opened (\(String(cString: strerror(errno)))); nothing is logged"
     }
-    let file = FileHandle(forWritingAtPath: path)
-    file?.seekToEndOfFile()
-    handle = Mutex(file)
+    state = Mutex(initial)
   }
+
+  /// Called once, with a sentence, the first time the log cannot be opened or written (at once
+  /// when that already happened); set it before logging from other threads.
+  var onFailure: (@Sendable (String) -> Void)? {
+    get { state.withLock { $0.tell } }
+    set {
+      let due: String? = state.withLock { s in
+        s.tell = newValue
+        guard newValue != nil, let failure = s.failure, !s.told else { return nil }
+        s.told = true
+        return failure
+      }
+      if let due { newValue?(due) }
+    }
+  }
+
+  /// What went wrong with the log, if anything did.
+  var failureText: String? { state.withLock { $0.failure } }
 
   func log(_ text: String) {
-    guard handle.withLock({ $0 != nil }) else { return }
-    let line = Data("\(Timestamp.now()) \(Sanitizer.clean(text))\n".utf8)
-    handle.withLock { $0?.write(line) }
+    guard descriptor >= 0 else { return }
+    let line = Array("\(Timestamp.now()) \(Sanitizer.clean(text))\n".utf8)
+    let fd = descriptor
+    let due: (String, @Sendable (String) -> Void)? = state.withLock { s in
+      let written = line.withUnsafeBytes { Self.writeAll(fd, $0) }
+      guard written != 0 else { return nil }
+      if s.failure == nil {
+        s.failure = "the log cannot be written (\(String(cString: strerror(written)))); its lines are dropped"
+      }
+      guard !s.told, let tell = s.tell, let failure = s.failure else { return nil }
+      s.told = true
+      return (failure, tell)
+    }
+    if let due { due.1(due.0) }
   }
 
-  deinit { handle.withLock { try? $0?.close() } }
+  /// Writes every byte; returns 0, or the `errno` that stopped it.
+  private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+      let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if n == 0 { return EIO }
+      offset += n
+    }
+    return 0
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
 }

@@ -1,5 +1,6 @@
 import MarfaWire
 import Foundation
+import MarfaQueue
 
 /// Picks the theme: `--theme` > `VERDICTS_THEME` > the config file > `default`;
 /// `NO_COLOR` or `--no-color` → `mono` with no colour at all.
@@ -22,7 +23,13 @@ public enum ThemeChoice {
     var candidates = [name]
     if let dir = configDirectory, !name.contains("/") { candidates.append("\(dir)/themes/\(name).theme") }
     for path in candidates {
-      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+      let text: String
+      do {
+        guard let read = try ConfigFile.optionalText(path, what: "theme") else { continue }
+        text = read
+      } catch {
+        return (Theme.builtinDefault, ["\(Sanitizer.clean("\(error)")); using default"])
+      }
       let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
       let read = ThemeReader.read(name: base, text: text)
       return (read.theme, read.problems.map { "theme \(Sanitizer.clean(path)) \($0)" })

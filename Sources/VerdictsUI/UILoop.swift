@@ -30,6 +30,9 @@ final class UILoop {
     terminal.setTheme(prepared.theme, depth: prepared.colorOff ? .none : terminal.colorDepth)
     log.log("started: \(state.readOnly ? "read-only" : "writer"), theme \(prepared.theme.name), \(terminal.colorDepth.rawValue) colours")
     let core = AppCore(source: source, state: state, log: log, wake: { pipe.wake() })
+    // A log that cannot be written is said once on the status line; the program goes on.
+    let inbox = core.inbox
+    log.onFailure = { [weak inbox] text in inbox?.post(.event(.outcome(text, isError: true))) }
     let (w, h) = terminal.size
     core.apply(.resize(width: w, height: h))
     core.start()

@@ -59,16 +59,25 @@ public enum VerdictsApp {
     var config = UIConfig()
     var keyMap = KeyMap.defaults
     if let dir = options.configDirectory {
-      if let text = try? String(contentsOfFile: dir + "/config", encoding: .utf8) {
-        let read = UIConfig.read(text)
-        config = read.config
-        problems += read.problems.map { "\(dir)/config \($0)" }
-      }
-      if let text = try? String(contentsOfFile: dir + "/keys.conf", encoding: .utf8) {
-        let read = KeyMap.read(text)
-        keyMap = read.map
-        problems += read.problems.map { "\(dir)/keys.conf \($0)" }
-      }
+      // Bounded, and a file that cannot be taken (too big, not UTF-8, not a file) is said, not ignored.
+      do {
+        if let text = try ConfigFile.optionalText(dir + "/config", what: "config") {
+          let read = UIConfig.read(text)
+          config = read.config
+          problems += read.problems.map { "\(dir)/config \($0)" }
+        }
+      } catch let problem as ConfigFile.Problem {
+        problems.append(Sanitizer.clean(problem.message))
+      } catch {}
+      do {
+        if let text = try ConfigFile.optionalText(dir + "/keys.conf", what: "keys file") {
+          let read = KeyMap.read(text)
+          keyMap = read.map
+          problems += read.problems.map { "\(dir)/keys.conf \($0)" }
+        }
+      } catch let problem as ConfigFile.Problem {
+        problems.append(Sanitizer.clean(problem.message))
+      } catch {}
     }
     let choice = ThemeChoice.choose(
       flag: options.theme, environment: options.environment, config: config.theme, noColor: options.noColor,

@@ -17,7 +17,7 @@ import Testing
 
   static func good(_ kind: ValueKind) -> String {
     switch kind {
-    case .flag, .text: return "x"
+    case .flag, .text, .segment: return "x"
     case .integer(let range): return String(range.lowerBound)
     case .jsonObject: return "{}"
     case .choice(let choices): return choices.first ?? "x"
@@ -28,6 +28,7 @@ import Testing
   static func bad(_ kind: ValueKind) -> [String] {
     switch kind {
     case .flag, .text: return []
+    case .segment: return [".", "..", "", " "]
     case .integer(let range):
       var out = ["abc", "1.5", "", "99999999999999999999999", "\u{1B}[2J", "0x10", "--"]
       if range.lowerBound > Int.min { out.append(String(range.lowerBound - 1)) }
@@ -52,6 +53,15 @@ import Testing
       }
       if spec.positionals.contains(where: { $0.arity == .required }) {
         out.append(("missing positional", path + base.dropFirst(path.count + spec.positionals.filter { $0.arity == .required }.count)))
+      }
+      // A path segment (an id, a tag, a namespace) that is empty, `.` or `..`, in each place.
+      let required = spec.positionals.filter { $0.arity == .required }
+      for (i, p) in required.enumerated() where p.kind == .segment {
+        for v in bad(.segment) {
+          var line = base
+          line[path.count + i] = v
+          out.append(("\(p.name) \(v.debugDescription)", line))
+        }
       }
       for o in spec.options {
         let without = o.required ? Array(base.prefix(path.count + spec.positionals.filter { $0.arity == .required }.count)) : base

@@ -156,7 +156,10 @@ import Testing
       #expect(r.errorCode == "reading_handle", "\(line): \(r)")
     }
     let text = try Binary.run(["release", id], store: folder.store, home: folder.path)
-    #expect(text.stderr == "verdicts: this handle only reads: another process holds the writer role\n")
+    // It names the process holding the role (read from the kernel's lock table).
+    #expect(
+      text.stderr
+        == "verdicts: this handle only reads: another process holds the writer role: pid \(holder.process.processIdentifier) (verdicts)\n")
     // Reading goes on while the other process writes.
     let queue = try Binary.run(["--json", "queue"], store: folder.store, home: folder.path)
     #expect(queue.code == 0)

@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 import MarfaQueue
 import VerdictsUI
 
@@ -85,16 +89,20 @@ enum ScreenCommands {
   }
 }
 
-/// Appends a line to a log file (the screen is never written to while the TUI runs).
+/// Appends a line to a log file (the screen is never written to while the TUI runs); a line that
+/// cannot be written (a full disk, `/dev/full`) is dropped, never fatal.
 enum AppendLog {
   static func line(_ text: String, to path: String) {
-    let line = Data((text + "\n").utf8)
-    if let handle = FileHandle(forWritingAtPath: path) {
-      handle.seekToEndOfFile()
-      handle.write(line)
-      try? handle.close()
-    } else {
-      _ = FileManager.default.createFile(atPath: path, contents: line, attributes: [.posixPermissions: 0o600])
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array((text + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return }
+      offset += n
     }
   }
 }

@@ -149,38 +149,44 @@ struct ArgumentParser: Sendable {
         value = arguments[index]
         index += 1
       }
-      if let problem = Self.check(value, spec) {
+      if let problem = Self.check(value, spec.value, name: spec.name) {
         fail(problem)
         return nil
       }
       return value
     }
 
-    /// Why `value` is not acceptable for `spec`, or nil.
-    static func check(_ value: String, _ spec: OptionSpec) -> String? {
-      switch spec.value {
+    /// Why `value` is not acceptable as a `kind` for the option or argument `name`, or nil.
+    static func check(_ value: String, _ kind: ValueKind, name: String) -> String? {
+      switch kind {
       case .flag:
         return nil
       case .text:
-        return value.trimmingCharacters(in: .whitespaces).isEmpty ? "\(spec.name) needs a value that is not empty" : nil
+        return value.trimmingCharacters(in: .whitespaces).isEmpty ? "\(name) needs a value that is not empty" : nil
+      case .segment:
+        if value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(name) needs a value that is not empty" }
+        if value == "." || value == ".." {
+          return "\(name) cannot be '\(value)': it would name another place in the instance's paths"
+        }
+        return nil
       case .integer(let range):
-        guard let n = Int(value) else { return "\(spec.name) needs a whole number, not '\(value)'" }
+        guard let n = Int(value) else { return "\(name) needs a whole number, not '\(value)'" }
         return range.contains(n)
-          ? nil : "\(spec.name) must be between \(range.lowerBound) and \(range.upperBound), not \(n)"
+          ? nil : "\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(n)"
       case .jsonObject:
         let json: JSONValue
         do {
           json = try JSONValue(parsing: value)
         } catch {
-          return "\(spec.name) is not valid JSON: \(error.reason) at byte \(error.offset) of \(Self.excerpt(value))"
+          return "\(name) is not valid JSON: \(error.reason) at byte \(error.offset) of \(Self.excerpt(value))"
         }
         guard case .object = json else {
-          return "\(spec.name) must be a JSON object such as {\"title\":\"x\"}, not \(Self.excerpt(value))"
+          return "\(name) must be a JSON object such as {\"title\":\"x\"}, not \(Self.excerpt(value))"
         }
         return nil
       case .choice(let words):
         guard words.contains(value) else {
-          return "\(spec.name) takes one of \(words.joined(separator: ", ")), not '\(value)'"
+          return "\(name) takes one of \(words.joined(separator: ", ")), not '\(value)'"
             + Suggestion.hint(for: value, among: words)
         }
         return nil
@@ -214,8 +220,9 @@ struct ArgumentParser: Sendable {
       }
       if let extra = rest.first { return failure("unexpected argument '\(extra)'") }
       for spec in node.positionals {
-        for value in parsed.strings(spec.name) where value.trimmingCharacters(in: .whitespaces).isEmpty {
-          return failure("\(spec.name) must not be empty")
+        for value in parsed.strings(spec.name) {
+          if value.trimmingCharacters(in: .whitespaces).isEmpty { return failure("\(spec.name) must not be empty") }
+          if let problem = Self.check(value, spec.kind, name: spec.name) { return failure(problem) }
         }
       }
       for spec in node.options where spec.required && !parsed.has(spec.name) {

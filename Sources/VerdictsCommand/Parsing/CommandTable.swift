@@ -9,7 +9,11 @@ enum CommandTable {
   static let globals: [OptionSpec] = [
     .value("--store", "PATH", help: "the store file (env MARFA_DB; default $XDG_STATE_HOME/verdicts/queue.store)"),
     .value("--url", "URL", help: "the Marfa instance (env MARFA_API_URL)"),
-    .value("--key", "KEY", help: "the API key (env MARFA_API_KEY); never printed, never stored"),
+    .value(
+      "--key", "KEY",
+      help: "the API key, or - to read it from standard input; on the command line every user sees it in ps: "
+        + "use MARFA_API_KEY or --key-file"),
+    .value("--key-file", "PATH", help: "read the API key from the file's first line (the safe way, with MARFA_API_KEY)"),
     .flag("--json", help: "print one JSON value on stdout, and errors as a JSON envelope on stderr"),
     .value("--theme", "NAME|FILE", help: "the TUI's theme (env VERDICTS_THEME)"),
     .flag("--no-color", help: "no colours (also NO_COLOR)"),
@@ -92,7 +96,7 @@ enum CommandTable {
         options: [
           .value("--type", "T", required: true, help: "the item's type"),
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties, a JSON object"),
-          .value("--id", "ID", help: "the item's id (default: a minted UUIDv7)"),
+          .value("--id", "ID", .segment, help: "the item's id (default: a minted UUIDv7)"),
           .value("--source", "S", help: "the natural key's source (with --source-id)"),
           .value("--source-id", "X", help: "the natural key's id within the source (with --source)"),
           .value("--tier", "T", help: "the item's tier"),
@@ -101,7 +105,7 @@ enum CommandTable {
         constraints: [.together(["--source", "--source-id"])]),
       CommandSpec(
         name: "update", summary: "queue an item update (conflict=auto)", id: .itemsUpdate,
-        positionals: [PositionalSpec("ID", help: "the item")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
         options: [
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties to write, a JSON object"),
           baseVersion,
@@ -110,13 +114,13 @@ enum CommandTable {
         ]),
       CommandSpec(
         name: "delete", summary: "queue an item delete", id: .itemsDelete,
-        positionals: [PositionalSpec("ID", help: "the item")], options: [baseVersion]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")], options: [baseVersion]),
       CommandSpec(
         name: "restore", summary: "queue a restore of a trashed item", id: .itemsRestore,
-        positionals: [PositionalSpec("ID", help: "the item")]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")]),
       CommandSpec(
         name: "transition", summary: "queue a state transition", id: .itemsTransition,
-        positionals: [PositionalSpec("ID", help: "the item")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
         options: [
           .value("--state", "S", .choice(WorkingCopy.itemStates), required: true, help: "the state to move it to")
         ]),
@@ -128,22 +132,22 @@ enum CommandTable {
       CommandSpec(
         name: "create", summary: "queue an edge create", id: .edgesCreate,
         options: [
-          .value("--source", "ID", required: true, help: "the edge's source item"),
-          .value("--target", "ID", required: true, help: "the edge's target item"),
+          .value("--source", "ID", .segment, required: true, help: "the edge's source item"),
+          .value("--target", "ID", .segment, required: true, help: "the edge's target item"),
           .value("--type", "T", required: true, help: "the edge type"),
           .value("--properties", "JSON", .jsonObject, help: "the edge's properties, a JSON object (default {})"),
-          .value("--id", "ID", help: "the edge's id (default: a minted UUIDv7)"),
+          .value("--id", "ID", .segment, help: "the edge's id (default: a minted UUIDv7)"),
         ]),
       CommandSpec(
         name: "update", summary: "queue an edge update", id: .edgesUpdate,
-        positionals: [PositionalSpec("ID", help: "the edge")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the edge")],
         options: [
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties to write, a JSON object"),
           baseVersion,
         ]),
       CommandSpec(
         name: "delete", summary: "queue an edge delete", id: .edgesDelete,
-        positionals: [PositionalSpec("ID", help: "the edge")]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the edge")]),
     ])
 
   static let tags = CommandSpec(
@@ -151,10 +155,10 @@ enum CommandTable {
     subcommands: [
       CommandSpec(
         name: "add", summary: "queue a tag added to an item", id: .tagsAdd,
-        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("TAG", help: "the tag")]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("TAG", .required, .segment, help: "the tag")]),
       CommandSpec(
         name: "remove", summary: "queue a tag removed from an item", id: .tagsRemove,
-        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("TAG", help: "the tag")]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("TAG", .required, .segment, help: "the tag")]),
     ])
 
   static let metadata = CommandSpec(
@@ -162,11 +166,11 @@ enum CommandTable {
     subcommands: [
       CommandSpec(
         name: "replace", summary: "queue the item's tags replaced by these (none: cleared)", id: .metadataReplace,
-        positionals: [PositionalSpec("ID", help: "the item")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
         options: [.value("--tag", "T", repeatable: true, help: "a tag (repeat for more)")]),
       CommandSpec(
         name: "merge", summary: "queue these tags merged into the item's", id: .metadataMerge,
-        positionals: [PositionalSpec("ID", help: "the item")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
         options: [.value("--tag", "T", required: true, repeatable: true, help: "a tag (repeat for more)")]),
     ])
 
@@ -175,11 +179,11 @@ enum CommandTable {
     subcommands: [
       CommandSpec(
         name: "write", summary: "queue an extension written under a namespace", id: .extensionsWrite,
-        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("NS", help: "the namespace")],
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("NS", .required, .segment, help: "the namespace")],
         options: [.value("--body", "JSON", .jsonObject, required: true, help: "the extension's body, a JSON object")]),
       CommandSpec(
         name: "delete", summary: "queue an extension deleted", id: .extensionsDelete,
-        positionals: [PositionalSpec("ID", help: "the item"), PositionalSpec("NS", help: "the namespace")]),
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("NS", .required, .segment, help: "the namespace")]),
     ])
 
   static let blobs = CommandSpec(

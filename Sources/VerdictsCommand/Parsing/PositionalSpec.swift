@@ -16,11 +16,14 @@ struct PositionalSpec: Sendable, Hashable {
   var arity: Arity
   /// One line for the help.
   var help: String
+  /// What each value must be (text, or a path segment).
+  var kind: ValueKind
 
   /// Creates a positional.
-  init(_ name: String, _ arity: Arity = .required, help: String) {
+  init(_ name: String, _ arity: Arity = .required, _ kind: ValueKind = .text, help: String) {
     self.name = name
     self.arity = arity
+    self.kind = kind
     self.help = help
   }
 

@@ -4,6 +4,9 @@ enum ValueKind: Sendable, Hashable {
   case flag
   /// Any text that is not empty.
   case text
+  /// One segment of a request path (an id, a tag, a namespace): not empty, not `.` or `..`,
+  /// which a server would read as a step in the path and send the write to another door.
+  case segment
   /// A whole number within the range.
   case integer(ClosedRange<Int>)
   /// A JSON object (the parser keeps member order).

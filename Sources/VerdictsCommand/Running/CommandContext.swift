@@ -52,10 +52,33 @@ public struct CommandContext: Sendable {
   ///
   /// Only a command that talks to the instance is given it (its URL checked, and a warning when
   /// the key would go in the clear); the others never read `--url` or the key.
+  ///
+  /// A command that may create the store (one that queues, or `fill`) waits a while for a
+  /// writer role another process holds, trying again every 25 ms without blocking a thread:
+  /// up to ``creationWait`` while another process is making the store, ``writerWait`` while it
+  /// holds one that exists (another command's whole run; a TUI holding it is reported soon).
   func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
     let server = talksToInstance ? try self.server(warnIfClear: true) : nil
-    return try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
+    let store = URL(fileURLWithPath: globals.storePath)
+    let started = Date()
+    while true {
+      let waited = Date().timeIntervalSince(started)
+      do {
+        let copy = try await WorkingCopy.open(store: store, server: server, create: create)
+        guard create, !copy.handle.isWriter, waited < Self.writerWait else { return copy }
+        copy.close()
+      } catch QueueError.readingHandle(let reason) where create {
+        // Another process is making the store (it holds the lock, the file is not there yet).
+        if waited >= Self.creationWait { throw QueueError.readingHandle(reason: reason) }
+      }
+      try await Task.sleep(nanoseconds: 25_000_000)
+    }
   }
+
+  /// How long a command waits for another process that is making the store.
+  static let creationWait: TimeInterval = 10
+  /// How long a command that may create the store waits for a writer role held by another.
+  static let writerWait: TimeInterval = 3
 
   /// Opens the store to read only: never the writer role, never a new file.
   func openReader() async throws -> WorkingCopy {

@@ -23,7 +23,7 @@ extension CommandRunner {
   }
 
   /// Queues the write the command names.
-  func enqueue(_ id: CommandID, on copy: WorkingCopy, upload: (bytes: [UInt8], mime: String)?) async throws
+  func enqueue(_ id: CommandID, on copy: WorkingCopy, upload: (path: String, mime: String)?) async throws
     -> QueuedWrite
   {
     let a = args
@@ -58,7 +58,8 @@ extension CommandRunner {
     case .extensionsDelete: return try await copy.deleteExtension(item: id1, namespace: a.string("NS") ?? "")
     case .blobsPut:
       guard let upload else { throw QueueError.invalid(message: "no file to upload") }
-      return try await copy.putBlob(upload.bytes, mimeType: upload.mime)
+      // Hashed and copied beside the store a chunk at a time: a file of any size in constant memory.
+      return try await copy.putBlob(file: upload.path, mimeType: upload.mime)
     default:
       throw QueueError.invalid(message: "\(id.rawValue) does not queue a write")
     }
@@ -79,19 +80,20 @@ extension CommandRunner {
     context.print(line)
   }
 
-  /// The file `blobs put` uploads, and its MIME type; read before the store is opened.
-  func readUpload() throws -> (bytes: [UInt8], mime: String) {
+  /// The file `blobs put` uploads, and its MIME type; checked (a readable regular file, never
+  /// read whole) before the store is opened.
+  func readUpload() throws -> (path: String, mime: String) {
     let path = GlobalOptions.expand(args.string("FILE") ?? "", context.environment)
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-      let data = FileManager.default.contents(atPath: path)
+      FileManager.default.isReadableFile(atPath: path)
     else {
       throw CommandFailure(
         code: "usage", message: "cannot read \(context.visible(path)): no such file, or not a readable file",
         exit: .usage)
     }
     let mime = args.string("--mime") ?? Self.mimeType(forExtension: (path as NSString).pathExtension)
-    return ([UInt8](data), mime)
+    return (path, mime)
   }
 
   /// A MIME type for common file extensions; `application/octet-stream` otherwise.

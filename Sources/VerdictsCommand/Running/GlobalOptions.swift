@@ -8,8 +8,15 @@ public struct GlobalOptions: Sendable, Hashable {
   public var storePath: String
   /// The instance: `--url`, else `MARFA_API_URL`.
   public var url: String?
-  /// The API key: `--key`, else `MARFA_API_KEY`. Never printed, never stored.
+  /// The API key: `--key-file`, `--key` (`-`: standard input), else `MARFA_API_KEY`. Never
+  /// printed, never stored. A file or standard input is read by ``readKey(standardInput:)``.
   public var key: String?
+  /// `--key-file PATH`: the key is the file's first line.
+  public var keyFile: String?
+  /// `--key -`: the key is read from standard input.
+  public var keyFromStandardInput: Bool
+  /// Whether the key itself was given on the command line (where `ps` shows it to every user).
+  public var keyOnCommandLine: Bool
   /// Whether output is JSON.
   public var json: Bool
   /// `--theme`, else `VERDICTS_THEME`.
@@ -33,7 +40,11 @@ public struct GlobalOptions: Sendable, Hashable {
     }
     storePath = Self.expand(parsed.globals["--store"] ?? env("MARFA_DB") ?? Self.defaultStore(environment), environment)
     url = parsed.globals["--url"] ?? env("MARFA_API_URL")
-    key = parsed.globals["--key"] ?? env("MARFA_API_KEY")
+    let keyArgument = parsed.globals["--key"]
+    keyFromStandardInput = keyArgument == "-"
+    keyOnCommandLine = keyArgument != nil && keyArgument != "-"
+    keyFile = parsed.globals["--key-file"].map { Self.expand($0, environment) }
+    key = keyFromStandardInput || keyFile != nil ? nil : (keyArgument ?? env("MARFA_API_KEY"))
     json = parsed.globalFlags.contains("--json")
     theme = parsed.globals["--theme"] ?? env("VERDICTS_THEME")
     noColor = parsed.globalFlags.contains("--no-color") || env("NO_COLOR") != nil
@@ -59,15 +70,12 @@ public struct GlobalOptions: Sendable, Hashable {
     return home + path.dropFirst()
   }
 
-  /// The instance to talk to, or nil when no URL was given; a URL that is not http(s) is refused.
+  /// The instance to talk to, or nil when no URL was given; a URL that is not http(s) with a
+  /// host, that holds a user name or password, or whose port is not 1–65535 is refused (exit 2),
+  /// before anything is stored.
   func server() throws -> Server? {
     guard let url else { return nil }
-    let lower = url.lowercased()
-    guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
-      throw CommandFailure(
-        code: "usage", message: "the instance URL must be http:// or https:// with a host, not '\(url)'",
-        exit: .usage)
-    }
+    try InstanceURL.check(url)
     return Server(url: url, key: key)
   }
 }

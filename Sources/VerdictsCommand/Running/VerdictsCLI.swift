@@ -1,4 +1,9 @@
+import Foundation
 import MarfaQueue
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `verdicts` command line: parses the arguments, runs the command, prints, and says how to exit.
 public enum VerdictsCLI {
@@ -25,15 +30,60 @@ public enum VerdictsCLI {
       let globals = GlobalOptions(parsed, environment: environment)
       return report(CommandFailure(usage: error), globals: globals, output: output)
     case .run(let id, let parsed):
-      let context = CommandContext(
+      var context = CommandContext(
         globals: GlobalOptions(parsed, environment: environment), environment: environment, output: output,
         arguments: parsed)
+      if context.globals.keyOnCommandLine {
+        context.warn(
+          code: "key_on_command_line",
+          "--key on the command line is visible to every user of this machine (ps); "
+            + "use MARFA_API_KEY, --key-file PATH or --key - (standard input)")
+      }
       do {
+        try context.globals.readKey(standardInput: standardInput)
         return try await CommandRunner(context: context).run(id).rawValue
       } catch {
         return report(CommandFailure(any: error), globals: context.globals, output: output)
       }
     }
+  }
+
+  /// Runs one command line given as the bytes the process received: an argument that is not
+  /// UTF-8 is refused (exit 2), never changed into U+FFFD and used.
+  public static func run(rawArguments: [[UInt8]], environment: [String: String], output: any CommandOutput) async
+    -> Int32
+  {
+    let arguments = rawArguments.map { String(decoding: $0, as: UTF8.self) }
+    guard let bad = rawArguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else {
+      return await run(arguments: arguments, environment: environment, output: output)
+    }
+    let parsed: ParsedArguments
+    switch CommandTable.parser.parse(arguments) {
+    case .help(_, let p), .version(let p), .failure(_, let p), .run(_, let p): parsed = p
+    }
+    let previous = bad > 0 ? arguments[bad - 1] : ""
+    let what =
+      previous.hasPrefix("--") && !previous.contains("=")
+      ? "the value of \(previous)" : "argument \(bad + 1) (\(Sanitizer.clean(arguments[bad], ascii: true)))"
+    let failure = CommandFailure(
+      code: "usage", message: "\(what) is not valid UTF-8; it is refused rather than changed", exit: .usage)
+    return report(failure, globals: GlobalOptions(parsed, environment: environment), output: output)
+  }
+
+  /// Up to `limit` bytes of standard input (for `--key -`), nil when it cannot be read.
+  static func standardInput(_ limit: Int) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < limit {
+      let n = read(STDIN_FILENO, &chunk, min(chunk.count, limit - bytes.count))
+      if n < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
   }
 
   /// Prints a failure on standard error (the JSON envelope with `--json`) and returns its exit code.

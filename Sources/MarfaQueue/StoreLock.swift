@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The advisory lock on `<store>.lock` that makes one process the store's writer.
+enum StoreLock {
+  /// Takes the lock on `fd` if it is free, without waiting (a caller that waits does so
+  /// without blocking a thread); false when another process holds it.
+  static func take(_ fd: Int32) -> Bool {
+    while true {
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+      if errno != EINTR { return false }
+    }
+  }
+
+  /// Why this process reads: another holds the writer role, named by its process id when the
+  /// kernel says which (read from `/proc/locks`, never by taking the lock).
+  static func heldReason(_ lockPath: String) -> String {
+    guard let pid = holder(of: lockPath) else { return "another process holds the writer role" }
+    let name = processName(pid).map { " (\($0))" } ?? ""
+    return "another process holds the writer role: pid \(pid)\(name)"
+  }
+
+  /// The process holding a `flock` on the file at `lockPath`, from `/proc/locks`; nil when it
+  /// cannot be told.
+  static func holder(of lockPath: String) -> Int32? {
+    var st = stat()
+    guard stat(lockPath, &st) == 0 else { return nil }
+    guard let text = boundedRead("/proc/locks", limit: 4 << 20) else { return nil }
+    // glibc's gnu_dev_major / gnu_dev_minor, which Swift does not import.
+    let dev = UInt64(st.st_dev)
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff))
+    let minor = (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff))
+    let inode = UInt64(st.st_ino)
+    for line in text.split(separator: "\n") {
+      // "1: FLOCK  ADVISORY  WRITE 1234 00:2f:5678 0 EOF" (a blocked waiter's line has "->").
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE", let pid = Int32(fields[4]) else { continue }
+      let place = fields[5].split(separator: ":")
+      guard place.count == 3, let maj = UInt64(place[0], radix: 16), let min = UInt64(place[1], radix: 16),
+        let ino = UInt64(place[2])
+      else { continue }
+      if maj == major && min == minor && ino == inode && pid != getpid() { return pid }
+    }
+    return nil
+  }
+
+  /// A process's command name, from `/proc/PID/comm`.
+  static func processName(_ pid: Int32) -> String? {
+    guard let text = boundedRead("/proc/\(pid)/comm", limit: 256) else { return nil }
+    let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else { return nil }
+    return name
+  }
+
+  /// Up to `limit` bytes of a small system file, as UTF-8.
+  static func boundedRead(_ path: String, limit: Int) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while bytes.count < limit {
+      let n = read(fd, &chunk, min(chunk.count, limit - bytes.count))
+      if n <= 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
