@@ -282,7 +282,7 @@ struct DrainPass {
     var answerText: String?
     do {
       let answer = try await inFlight.get().answer()
-      answerText = answer.text ?? "<\(answer.body.count) bytes, not UTF-8>"
+      answerText = KeptAnswer.text(of: answer.body)
       if let seconds = answer.retryAfterSeconds {
         machine.report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }

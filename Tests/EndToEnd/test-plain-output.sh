@@ -115,6 +115,14 @@ clean_bytes "$PLAIN" "watch --plain"
 grep -qF '␛[2J␛[H title \u{202e}evil\u{200b}' "$PLAIN" || fail "watch --plain does not show the refusal's message made visible: $(cat "$PLAIN")"
 grep -qF '␛]0;pwned␇' "$PLAIN" || fail "watch --plain does not show the failure text made visible"
 
+# Outside a UTF-8 locale, watch --plain is ASCII, byte for byte (the drain's text: OutputTests).
+PLAIN_C="$E2E_TMP/watch-plain-c.out"
+LC_ALL=C LANG=C background "$VERDICTS" watch --plain --store "$STORE" >"$PLAIN_C" 2>/dev/null
+wait_until grep -q ' create_item [^ ]* refused validation_error ' "$PLAIN_C"
+kill -TERM "$BG_PID"; wait "$BG_PID" || true
+LC_ALL=C grep -q $'[\x80-\xff]' "$PLAIN_C" && fail "LANG=C: watch --plain printed non-ASCII bytes: $(cat "$PLAIN_C")"
+grep -qF '\u{001b}[2J' "$PLAIN_C" || fail "LANG=C: watch --plain does not show ESC as \\u{001b}"
+
 echo "plain-output: the TUI shows the same texts, and the terminal is untouched by them"
 shell_pane
 tm set-option -t "$SESSION" allow-rename on >/dev/null 2>&1 || true
