@@ -265,7 +265,8 @@ struct DrainPass {
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
     let inFlight = Result {
-      try client.start(request.method, url, headers: headers, body: request.body, key: server.key)
+      try client.start(
+        request.method, url, headers: headers, body: request.body, bodyFile: request.bodyFile, key: server.key)
     }
     // While the request is out: the store's work owed from the last visit, and the next plan.
     let owed = self.owed
