@@ -8,8 +8,9 @@ import Digest
 enum KeptAnswer {
   /// The most bytes of an answer kept: a refusal envelope many times over.
   static let keptBytes = 64 * 1024
-  /// The most characters of a refusal's message, or of one field's message, kept in the refusal.
-  static let messageCharacters = 2_000
+  /// The most characters of a refusal's reason, code or message, or of one field's name or
+  /// message, kept in the refusal (an envelope's parts are words and sentences, not pages).
+  static let messageCharacters = 8_192
   /// The most field refusals kept of one answer.
   static let fieldCount = 200
 

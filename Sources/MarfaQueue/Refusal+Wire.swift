@@ -25,7 +25,7 @@ extension Refusal {
     let error = envelope?["error"]
     let details = error?["details"]
     self.init(
-      reason: KeptAnswer.bounded(reason, limit: 200), code: error?["code"]?.stringValue.map { KeptAnswer.bounded($0, limit: 200) },
+      reason: KeptAnswer.bounded(reason), code: error?["code"]?.stringValue.map { KeptAnswer.bounded($0) },
       message: error?["message"]?.stringValue.map { KeptAnswer.bounded($0) },
       fields: Array(Refusal.fields(details?["errors"]).prefix(KeptAnswer.fieldCount)),
       trashed: forceTrashed || details?["trashed"]?.boolValue == true,
@@ -37,7 +37,7 @@ extension Refusal {
     return items.compactMap { item in
       guard let field = item["field"]?.stringValue ?? item["path"]?.stringValue else { return nil }
       return FieldRefusal(
-        field: KeptAnswer.bounded(field, limit: 200), message: KeptAnswer.bounded(item["message"]?.stringValue ?? ""))
+        field: KeptAnswer.bounded(field), message: KeptAnswer.bounded(item["message"]?.stringValue ?? ""))
     }
   }
 }
