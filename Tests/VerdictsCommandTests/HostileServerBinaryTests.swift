@@ -127,6 +127,22 @@ import TestSupport
     #expect(w.verdict == nil && w.lastFailure?.text?.contains("headers") == true, "\(String(describing: w.lastFailure))")
   }
 
+  @Test func aFillAgainstAnEventStreamThatNeverEndsEndsAndStaysSmall() async throws {
+    let folder = TempFolder()
+    let server = try Self.server { peer, _ in
+      _ = peer.write("HTTP/1.1 200 OK\r\nX-Marfa-Contract: 2\r\nContent-Type: text/event-stream\r\n\r\n")
+      let frame = Array("event: item\ndata: {\"id\":\"x\",\"pad\":\"\(String(repeating: "p", count: 16_000))\"}\n\n".utf8)
+      while !peer.stopping, peer.write(frame) {}
+    }
+    defer { server.stop() }
+    let run = try Self.measured(["--json", "fill"], store: folder.store, home: folder.path, server: server)
+    print("verdicts fill against endless events: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s")
+    #expect(run.ended && run.seconds < Self.deadline, "ran \(run.seconds) s")
+    #expect(run.peakKiB > 0 && run.peakKiB <= Self.peakLimitKiB, "peak \(run.peakKiB / 1024) MB")
+    #expect(run.result.code == 3, "\(run.result)")
+    #expect(run.result.stderr.contains("the event stream passed 32 MiB and was cut"), "\(run.result)")
+  }
+
   /// `VmHWM` (the peak resident set) of a running process, in KiB.
   static func highWaterKiB(_ pid: Int32) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
