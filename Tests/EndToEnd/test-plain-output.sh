@@ -141,4 +141,12 @@ expect_screen "┌─ Answered 2 "
 python3 "$(dirname "$0")/check_screen.py" grid 120 40 < <(screen) || fail "the screen is not whole with escape-laden texts"
 keys q
 expect_clean_shell "┌─ Waiting"
+
+echo "plain-output: outside a UTF-8 locale the TUI writes ASCII only"
+type_line "LC_ALL=C LANG=C $VERDICTS watch --store '$STORE'"
+wait_re '^[+|].* Waiting 1 '
+wait_for "undelivered 503 streak 1"
+screen | LC_ALL=C grep -q $'[\x80-\xff]' && fail "LANG=C: the TUI drew non-ASCII: $(screen)"
+keys q
+wait_gone "Waiting 1 "
 e2e_done
