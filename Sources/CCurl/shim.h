@@ -26,6 +26,11 @@ static inline CURLcode ccurl_set_list(CURL *easy, CURLoption option, struct curl
 static inline CURLcode ccurl_set_callback(CURL *easy, CURLoption option, ccurl_data_callback value) {
   return curl_easy_setopt(easy, option, value);
 }
+/// The signature of CURLOPT_SEEKFUNCTION.
+typedef int (*ccurl_seek_callback)(void *user, curl_off_t offset, int origin);
+static inline CURLcode ccurl_set_seek_callback(CURL *easy, ccurl_seek_callback value) {
+  return curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, value);
+}
 static inline CURLcode ccurl_get_long(CURL *easy, CURLINFO info, long *value) {
   return curl_easy_getinfo(easy, info, value);
 }

@@ -5,6 +5,8 @@ struct CurlRequest {
   /// Header lines in the order sent (name, value).
   var headers: [(String, String)]
   var body: [UInt8]?
+  /// A body sent from a file as it is read (then ``body`` is empty).
+  var bodyFile: BodyFile? = nil
   /// The overall deadline, in milliseconds from the start: no trickle extends it.
   var deadlineMs: Int
   /// How long connecting may take, in milliseconds.

@@ -1,5 +1,9 @@
 import CCurl
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One request through libcurl: its easy handle, the C memory the handle points at, and the
 /// answer's head as it arrives.
 ///
@@ -20,6 +24,10 @@ final class CurlTransfer: @unchecked Sendable {
   private var headDelivered = false
   /// Why the transfer stopped itself (the head passed its limit); nil otherwise.
   private(set) var cut: String?
+  /// The file a body is read from, and how many of its bytes the request promised.
+  private var bodyDescriptor: Int32 = -1
+  private var bodyRemaining = 0
+  private var bodySize = 0
 
   /// Configures `easy` (fresh or reset) for `request`; throws when a header can't be sent as given.
   init(easy: UnsafeMutableRawPointer, request: CurlRequest, receiver: CurlReceiver) throws {
@@ -58,6 +66,23 @@ final class CurlTransfer: @unchecked Sendable {
     ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
     ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
 
+    if let file = request.bodyFile {
+      // Sent as it is read: never held whole; read again from the start for a resend.
+      bodyDescriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+      guard bodyDescriptor >= 0 else {
+        throw TransportError(message: "the bytes to upload could not be read (\(file.path))")
+      }
+      bodySize = file.size
+      bodyRemaining = file.size
+      ccurl_set_long(easy, CURLOPT_POST, 1)
+      ccurl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(file.size))
+      ccurl_set_callback(easy, CURLOPT_READFUNCTION, curlReadCallback)
+      ccurl_set_pointer(easy, CURLOPT_READDATA, me)
+      ccurl_set_seek_callback(easy, curlSeekCallback)
+      ccurl_set_pointer(easy, CURLOPT_SEEKDATA, me)
+      if request.method != "POST" { ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
+      return
+    }
     switch (request.method, request.body) {
     case ("GET", nil):
       ccurl_set_long(easy, CURLOPT_HTTPGET, 1)
@@ -83,8 +108,32 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
+    if bodyDescriptor >= 0 { close(bodyDescriptor) }
     curl_slist_free_all(headerList)
     errorBuffer.deallocate()
+  }
+
+  /// Up to `buffer.count` bytes of a file body; 0 at its promised end; nil when the file ended
+  /// early or could not be read (the transfer is then aborted: never a short body).
+  func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    guard bodyRemaining > 0 else { return 0 }
+    let want = min(buffer.count, bodyRemaining)
+    var n: Int
+    repeat { n = read(bodyDescriptor, buffer.baseAddress, want) } while n < 0 && errno == EINTR
+    guard n > 0 else {
+      cut = "the bytes to upload ended before their \(bodySize) bytes, so they were not sent"
+      return nil
+    }
+    bodyRemaining -= n
+    return n
+  }
+
+  /// Goes back to `offset` in a file body (libcurl resends on a fresh connection).
+  func seekBody(to offset: Int) -> Bool {
+    guard bodyDescriptor >= 0, offset >= 0, offset <= bodySize else { return false }
+    guard lseek(bodyDescriptor, off_t(offset), SEEK_SET) == off_t(offset) else { return false }
+    bodyRemaining = bodySize - offset
+    return true
   }
 
   /// libcurl's own words for the last failure ("Empty reply from server"), or "".
@@ -161,4 +210,18 @@ private let curlWriteCallback: ccurl_data_callback = { data, size, count, user i
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
   let n = size * count
   return transfer.receiver.body(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
+}
+
+/// CURLOPT_READFUNCTION: the next bytes of a file body.
+private let curlReadCallback: ccurl_data_callback = { data, size, count, user in
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+  let n = transfer.readBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+  return n.map { $0 } ?? Int(CURL_READFUNC_ABORT)
+}
+
+/// CURLOPT_SEEKFUNCTION: back to the start of a file body for a resend.
+private let curlSeekCallback: ccurl_seek_callback = { user, offset, origin in
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+  guard origin == SEEK_SET, transfer.seekBody(to: Int(offset)) else { return CURL_SEEKFUNC_CANTSEEK }
+  return CURL_SEEKFUNC_OK
 }

@@ -265,7 +265,8 @@ struct DrainPass {
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
     let inFlight = Result {
-      try client.start(request.method, url, headers: headers, body: request.body, key: server.key)
+      try client.start(
+        request.method, url, headers: headers, body: request.body, bodyFile: request.bodyFile, key: server.key)
     }
     // While the request is out: the store's work owed from the last visit, and the next plan.
     let owed = self.owed
@@ -282,7 +283,7 @@ struct DrainPass {
     var answerText: String?
     do {
       let answer = try await inFlight.get().answer()
-      answerText = answer.text ?? "<\(answer.body.count) bytes, not UTF-8>"
+      answerText = KeptAnswer.text(of: answer.body)
       if let seconds = answer.retryAfterSeconds {
         machine.report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }

@@ -17,6 +17,9 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
   private var complete = false
   private var failure: Failure?
   private let done: @Sendable (EventFrame) -> Bool
+  /// Which frames before the last are kept (a fill needs only its cursor: the rest is dropped
+  /// as it is read, so a long head costs no memory).
+  private let keep: @Sendable (EventFrame) -> Bool
 
   /// What went wrong before the stream said enough.
   enum Failure: Error {
@@ -26,8 +29,9 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
     case endedEarly
   }
 
-  init(done: @escaping @Sendable (EventFrame) -> Bool) {
+  init(done: @escaping @Sendable (EventFrame) -> Bool, keep: @escaping @Sendable (EventFrame) -> Bool) {
     self.done = done
+    self.keep = keep
   }
 
   /// Opens the stream and returns its frames up to and including the one `done` accepts.
@@ -35,9 +39,10 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
   /// `timeout` bounds connecting and any silence (less than a byte a second for that long);
   /// the whole stream ends by six times `timeout`, however it trickles.
   static func read(
-    _ url: URL, key: String?, lastEventId: String?, timeout: TimeInterval, done: @escaping @Sendable (EventFrame) -> Bool
+    _ url: URL, key: String?, lastEventId: String?, timeout: TimeInterval,
+    keep: @escaping @Sendable (EventFrame) -> Bool = { _ in true }, done: @escaping @Sendable (EventFrame) -> Bool
   ) async throws -> [EventFrame] {
-    let reader = EventStreamReader(done: done)
+    let reader = EventStreamReader(done: done, keep: keep)
     var headers = [("Accept", "text/event-stream")]
     if let key { headers.append(("Authorization", "Bearer \(key)")) }
     if let lastEventId { headers.append(("Last-Event-ID", lastEventId)) }
@@ -94,11 +99,12 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
       start = end.next
       scanned = start
       if let frame = EventStreamReader.parse(raw) {
-        frames.append(frame)
         if done(frame) {
+          frames.append(frame)
           complete = true
           return false
         }
+        if keep(frame) { frames.append(frame) }
       }
     }
     if buffer.count - start > AnswerLimits.eventFrame {

@@ -40,7 +40,8 @@ package final class HTTPClient: Sendable {
   /// Starts one request and returns at once; its answer is awaited with
   /// ``InFlightRequest/answer()``, so the caller can work while the request is out.
   package func start(
-    _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, key: String?
+    _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, bodyFile: BodyFile? = nil,
+    key: String?
   ) throws -> InFlightRequest {
     var lines: [(String, String)] = [("Accept", "application/json")]
     if let key { lines.append(("Authorization", "Bearer \(key)")) }
@@ -51,9 +52,9 @@ package final class HTTPClient: Sendable {
         lines.append((name, value))
       }
     }
-    let upload = Double(body?.count ?? 0) / Double(Self.uploadAllowance)
+    let upload = Double(bodyFile?.size ?? body?.count ?? 0) / Double(Self.uploadAllowance)
     let request = CurlRequest(
-      method: method, url: url.absoluteString, headers: lines, body: body,
+      method: method, url: url.absoluteString, headers: lines, body: bodyFile == nil ? body : [], bodyFile: bodyFile,
       deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout))
     let collector = AnswerCollector()
     let easy = driver.easyHandle()

@@ -25,8 +25,9 @@ extension Refusal {
     let error = envelope?["error"]
     let details = error?["details"]
     self.init(
-      reason: reason, code: error?["code"]?.stringValue, message: error?["message"]?.stringValue,
-      fields: Refusal.fields(details?["errors"]),
+      reason: KeptAnswer.bounded(reason), code: error?["code"]?.stringValue.map { KeptAnswer.bounded($0) },
+      message: error?["message"]?.stringValue.map { KeptAnswer.bounded($0) },
+      fields: Array(Refusal.fields(details?["errors"]).prefix(KeptAnswer.fieldCount)),
       trashed: forceTrashed || details?["trashed"]?.boolValue == true,
       grant: details?["grant"].flatMap(MissingGrant.init(wireJSON:)))
   }
@@ -35,7 +36,8 @@ extension Refusal {
     guard let items = json?.arrayValue else { return [] }
     return items.compactMap { item in
       guard let field = item["field"]?.stringValue ?? item["path"]?.stringValue else { return nil }
-      return FieldRefusal(field: field, message: item["message"]?.stringValue ?? "")
+      return FieldRefusal(
+        field: KeptAnswer.bounded(field), message: KeptAnswer.bounded(item["message"]?.stringValue ?? ""))
     }
   }
 }

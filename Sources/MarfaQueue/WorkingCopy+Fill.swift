@@ -69,7 +69,9 @@ extension WorkingCopy {
     do {
       frames = try await EventStreamReader.read(
         try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: nil,
-        timeout: server.timeout, done: { $0.type == "stream_cursor" })
+        timeout: server.timeout, keep: { _ in false },
+        // Only a frame that names the cursor can end the head: the others are not parsed.
+        done: { $0.event == "stream_cursor" || ($0.data.contains("stream_cursor") && $0.type == "stream_cursor") })
     } catch let failure as EventStreamReader.Failure {
       throw Self.queueError(failure)
     }

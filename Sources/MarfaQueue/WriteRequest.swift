@@ -6,6 +6,9 @@ struct WriteRequest: Sendable {
   var path: String
   var query: [(String, String)] = []
   var body: [UInt8]
+  /// An upload's bytes, sent from their file as they are read (a blob may be gigabytes): its
+  /// path and size. Nil for every other write, whose body is ``body``.
+  var bodyFile: BodyFile?
   var contentType = "application/json"
   var sendsKey = true
 
@@ -37,10 +40,12 @@ struct WriteRequest: Sendable {
       method = "POST"; path = "/blobs"; sendsKey = false
       contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
-      guard let data = FileManager.default.contents(atPath: blobFolder + "/" + hash) else {
+      let path = blobFolder + "/" + hash
+      guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
         throw WriteRequest.BytesMissing(hash: hash)
       }
-      body = Array(data)
+      body = []
+      bodyFile = BodyFile(path: path, size: size)
     }
   }
 

@@ -12,6 +12,8 @@ import Synchronization
 /// the log never stops the program. The first failure is told once through ``onFailure``.
 final class AppLog: Sendable {
   private let descriptor: Int32
+  /// Whether lines are written in ASCII only (a locale that is not UTF-8).
+  private let ascii: Bool
   /// What went wrong, whether it was told, and whom to tell; lines are written under it too.
   private let state: Mutex<State>
 
@@ -21,7 +23,10 @@ final class AppLog: Sendable {
     var tell: (@Sendable (String) -> Void)?
   }
 
-  init(path: String?) {
+  /// Opens (or makes, 0600) the log at `path`; with `ascii`, every line is written in ASCII only,
+  /// control characters and all others outside ASCII as `\u{…}` (a locale that is not UTF-8).
+  init(path: String?, ascii: Bool = false) {
+    self.ascii = ascii
     guard let path else {
       descriptor = -1
       state = Mutex(State())
@@ -55,7 +60,7 @@ final class AppLog: Sendable {
 
   func log(_ text: String) {
     guard descriptor >= 0 else { return }
-    let line = Array("\(Timestamp.now()) \(Sanitizer.clean(text))\n".utf8)
+    let line = Array("\(Timestamp.now()) \(Sanitizer.clean(text, ascii: ascii))\n".utf8)
     let fd = descriptor
     let due: (String, @Sendable (String) -> Void)? = state.withLock { s in
       let written = line.withUnsafeBytes { Self.writeAll(fd, $0) }

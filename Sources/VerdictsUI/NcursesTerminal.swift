@@ -101,7 +101,12 @@ public final class NcursesTerminal: Terminal {
     if cell.attributes.contains(.reverse) { attr |= cnc_a_reverse() }
     if cell.attributes.contains(.underline) { attr |= cnc_a_underline() }
     if cell.attributes.contains(.dim) { attr |= cnc_a_dim() }
-    var chars: [wchar_t] = cell.text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+    // Outside a UTF-8 locale only ASCII reaches the terminal: a byte 0x80–0x9F of another
+    // encoding is a C1 control (CSI) to an 8-bit terminal. The screen already draws in ASCII
+    // glyphs there; what is left (text from the instance) shows as `?`.
+    var chars: [wchar_t] = cell.text.unicodeScalars.prefix(4).map {
+      wchar_t(bitPattern: supportsUnicode || $0.isASCII ? $0.value : 0x3F)
+    }
     if chars.isEmpty { chars = [wchar_t(32)] }
     chars.append(0)
     var cc = cchar_t()

@@ -26,12 +26,22 @@ public enum PlainFormatter {
     case let v?: verdict = v.wireName
     }
     if w.verdict == nil, w.waiting, let on = w.follows ?? w.dependsOn.first { reason = "awaiting:" + on }
-    let text = w.lastFailure?.text ?? w.verdict?.refusal?.message
+    let text = (w.lastFailure?.text ?? w.verdict?.refusal?.message).map { bounded($0) }
     let fields = [
       time, w.id, w.kind.wireName, rows(w), verdict, reason, keepsFailures ? String(w.environmentalStreak) : "not-kept",
       w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
     ]
     return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0, ascii: ascii) }.joined(separator: " ")
+  }
+
+  /// The most characters of a failure's text or a refusal's message on one line.
+  public static let textLimit = 300
+
+  /// Text cut to ``textLimit`` characters, saying how long it was.
+  static func bounded(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > textLimit else { return text }
+    return String(String.UnicodeScalarView(scalars.prefix(textLimit))) + "… (\(scalars.count) characters)"
   }
 
   /// A write that left the queue (taken, forgotten, withdrawn, discarded).

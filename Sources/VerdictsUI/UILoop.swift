@@ -16,7 +16,7 @@ final class UILoop {
   }
 
   func run() throws {
-    let log = AppLog(path: options.logFile)
+    let log = AppLog(path: options.logFile, ascii: !Sanitizer.localeIsUTF8(options.environment))
     let prepared = VerdictsApp.prepare(source: source, options: options)
     for p in prepared.problems { log.log(p) }
     var state = prepared.state

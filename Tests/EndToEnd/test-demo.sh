@@ -117,7 +117,7 @@ wait_for "using the new key"
 wait_count Blocked 4
 wait_no_re '^│■.*credential_refused'
 grep -qF "using the new key" "$LOG" || fail "the log does not say the new key was used"
-grep -qF "tour-key-2" "$LOG" && fail "the key reached the log"
+grep -qF "tour-key-2" "$LOG" && { grep -F "tour-key-2" "$LOG" >&2; fail "the key reached the log"; }
 
 echo "demo: q leaves a clean terminal"
 keys q

@@ -115,6 +115,14 @@ clean_bytes "$PLAIN" "watch --plain"
 grep -qF '␛[2J␛[H title \u{202e}evil\u{200b}' "$PLAIN" || fail "watch --plain does not show the refusal's message made visible: $(cat "$PLAIN")"
 grep -qF '␛]0;pwned␇' "$PLAIN" || fail "watch --plain does not show the failure text made visible"
 
+# Outside a UTF-8 locale, watch --plain is ASCII, byte for byte (the drain's text: OutputTests).
+PLAIN_C="$E2E_TMP/watch-plain-c.out"
+LC_ALL=C LANG=C background "$VERDICTS" watch --plain --store "$STORE" >"$PLAIN_C" 2>/dev/null
+wait_until grep -q ' create_item [^ ]* refused validation_error ' "$PLAIN_C"
+kill -TERM "$BG_PID"; wait "$BG_PID" || true
+LC_ALL=C grep -q $'[\x80-\xff]' "$PLAIN_C" && fail "LANG=C: watch --plain printed non-ASCII bytes: $(cat "$PLAIN_C")"
+grep -qF '\u{001b}[2J' "$PLAIN_C" || fail "LANG=C: watch --plain does not show ESC as \\u{001b}"
+
 echo "plain-output: the TUI shows the same texts, and the terminal is untouched by them"
 shell_pane
 tm set-option -t "$SESSION" allow-rename on >/dev/null 2>&1 || true
@@ -133,4 +141,12 @@ expect_screen "┌─ Answered 2 "
 python3 "$(dirname "$0")/check_screen.py" grid 120 40 < <(screen) || fail "the screen is not whole with escape-laden texts"
 keys q
 expect_clean_shell "┌─ Waiting"
+
+echo "plain-output: outside a UTF-8 locale the TUI writes ASCII only"
+type_line "LC_ALL=C LANG=C $VERDICTS watch --store '$STORE'"
+wait_re '^[+|].* Waiting 1 '
+wait_for "undelivered 503 streak 1"
+screen | LC_ALL=C grep -q $'[\x80-\xff]' && fail "LANG=C: the TUI drew non-ASCII: $(screen)"
+keys q
+wait_gone "Waiting 1 "
 e2e_done

@@ -84,12 +84,12 @@ background "$VERDICTS" hold --seconds 40 --store "$STORE" >"$E2E_TMP/hold.out" 2
 HOLD_PID=$BG_PID
 wait_until grep -q "holding" "$E2E_TMP/hold.out"
 type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'"
-wait_for "read-only (another process holds the writer role)"
+wait_re "read-only \(another process holds the writer role: pid [0-9]+"
 wait_re '┌─ Answered 60 '
 keys 2 d
-wait_for "read-only: drain now is not allowed (another process holds the writer role)"
+wait_re "read-only: drain now is not allowed \(another process holds the writer role: pid [0-9]+"
 keys r
-wait_for "read-only: release (selected or marked) is not allowed (another process holds the writer role)"
+wait_re "read-only: release \(selected or marked\) is not allowed \(another process holds the writer role: pid [0-9]+"
 keys q
 expect_clean_shell "┌─ Waiting"
 kill -TERM "$HOLD_PID" 2>/dev/null || true

@@ -58,12 +58,18 @@ import Testing
     }
     let store = try Store.open(path: dir + "/queue.store", create: true, wantWriter: true)
     defer { store.shutdown() }
+    // The disk fills first: on a loaded machine the group's timer could otherwise commit the
+    // group before the filler is done, and nothing would be left to lose.
+    let filler = Self.fill(dir)
     try await store.run { try $0.beginGroup() }
     // A verdict's worth of bookkeeping in the open group (in memory until the group commits).
     try await store.run { try $0.setMeta("answered", String(repeating: "v", count: 200_000)) }
-    let filler = Self.fill(dir)
-    // The group's timer commits it within its span, and that commit finds the disk full.
-    try await Task.sleep(nanoseconds: UInt64(SQLite.groupSpan) * 4)
+    // The group's timer commits it within its span, and that commit finds the disk full: from
+    // then on every call is refused (waited for, up to 10 s: a loaded machine delays the timer).
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline, (try? await store.run { try $0.meta("schema_version") }) != nil {
+      try await Task.sleep(nanoseconds: UInt64(SQLite.groupSpan))
+    }
     unlink(filler)
     // Room again, but what the group held is gone: the store says so, it does not go on.
     await #expect(throws: QueueError.self) { try await store.run { try $0.setMeta("later", "1") } }

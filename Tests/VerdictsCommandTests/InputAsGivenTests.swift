@@ -172,5 +172,34 @@ import Testing
     let copied = t.store + ".blobs/" + hash
     #expect(FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: file))
     #expect(try FileManager.default.contentsOfDirectory(atPath: t.store + ".blobs").count == 1, "a partial copy was left")
+
+    // The drain sends the upload from its file as it reads it: its peak does not grow with it.
+    let instance = ScriptedInstance(scenario: Scenario(name: "t", rules: []))
+    let url = try instance.start()
+    defer { instance.stop() }
+    let env = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
+    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: env).code == 0)
+    let d = Process()
+    d.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    d.arguments = ["-f", "peak-kb %M", try Binary.require(), "--json", "drain"]
+    d.environment = Binary.environment(store: t.store, home: t.path, env)
+    let dout = Pipe()
+    let derr = Pipe()
+    d.standardOutput = dout
+    d.standardError = derr
+    let (dstatus, dreport, de) = try await offPool { () -> (Int32, Data, String) in
+      try d.run()
+      let o = dout.fileHandleForReading.readDataToEndOfFile()
+      let e = String(decoding: derr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      d.waitUntilExit()
+      return (d.terminationStatus, o, e)
+    }
+    #expect(dstatus == 0, "\(de)")
+    #expect(JSONValue.parse(String(decoding: dreport, as: UTF8.self))?["answered"] == .int(1), "\(de)")
+    let dpeak = de.split(separator: "\n").first { $0.hasPrefix("peak-kb ") }.flatMap { Int($0.dropFirst(8)) } ?? Int.max
+    print("drain of a 16 MB upload: peak \(dpeak / 1024) MB (whole process)")
+    #expect(dpeak < 44 * 1024, "peak \(dpeak) KB")
+    let sent = try #require(instance.requests.first { $0.method == "POST" && $0.path == "/blobs" })
+    #expect(sent.body.count == 16 << 20 && sent.body == Array(FileManager.default.contents(atPath: file) ?? Data()))
   }
 }

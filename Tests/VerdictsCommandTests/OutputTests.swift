@@ -79,6 +79,10 @@ import Testing
         DrainVerdict(id: "w4", kind: .addTag, itemId: "i2", verdict: nil, refusals: 2),
       ],
       unavailable: "the instance answered 503\u{1b}[2J", stopped: nil, unclaimedSources: ["crm"], retryAfterSeconds: 12)
+    // In ASCII form (--ascii, or a locale that is not UTF-8), every byte is ASCII.
+    let asciiText = DrainText.render(report, ascii: true)
+    #expect(asciiText.utf8.allSatisfy { $0 < 0x80 }, "\(asciiText)")
+    #expect(asciiText.contains("503\\u{001b}[2J"))
     let text = DrainText.render(report, ascii: false)
     #expect(Self.isSafe(text))
     #expect(text.hasPrefix("answered 3, held 1, undelivered 2, unsent 1, unmade 0\n"))

@@ -30,4 +30,14 @@ import Testing
     #expect(told.sentences.count == 1, "\(told.sentences)")
     #expect(told.sentences.first?.contains("cannot be opened") == true, "\(told.sentences)")
   }
+
+  @Test func outsideAUTF8LocaleTheLogIsASCIIWithControlsMadeVisible() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/verdicts-log-\(UUID().uuidString).log"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let log = AppLog(path: path, ascii: true)
+    log.log("gateway said \u{1B}[2J\u{9B}31m \u{202E}txt é")
+    let bytes = try #require(FileManager.default.contents(atPath: path))
+    #expect(bytes.allSatisfy { $0 < 0x80 }, "\(String(decoding: bytes, as: UTF8.self))")
+    #expect(String(decoding: bytes, as: UTF8.self).contains("\\u{001b}[2J\\u{009b}31m \\u{202e}txt \\u{00e9}"))
+  }
 }

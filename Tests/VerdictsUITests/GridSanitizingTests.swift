@@ -1,3 +1,4 @@
+import MarfaQueue
 import Testing
 
 @testable import VerdictsUI
@@ -15,5 +16,18 @@ import Testing
     }
     #expect(grid.line(0).hasPrefix("upstream ␛[31mRED␛[0m \\u{202e}txet"))
     #expect(grid[9, 0].role == .escaped)
+  }
+}
+
+/// A `watch --plain` line stays one readable line whatever the instance sent.
+@Suite struct PlainLineBoundTests {
+  @Test func aHugeRefusalMessageIsCutOnItsPlainLine() {
+    let w = QueuedWrite(
+      id: "w1", kind: .createItem, idempotencyKey: "k",
+      verdict: .refused(Refusal(reason: "validation_error", message: String(repeating: "x", count: 10_000_000))),
+      queuedAt: "2026-01-01T00:00:00.000Z")
+    let line = PlainFormatter.line(w, time: "t")
+    #expect(line.count < 500)
+    #expect(line.hasSuffix("… (10000000 characters)\""))
   }
 }

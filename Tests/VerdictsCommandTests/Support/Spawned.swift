@@ -40,10 +40,16 @@ final class Spawned: @unchecked Sendable {
   }
 
   private func read(_ handle: FileHandle, isError: Bool, done: DispatchSemaphore) {
+    // read(2) with EINTR retried: Foundation's availableData stops the whole test process with a
+    // fatal error when a signal interrupts the read.
+    let fd = handle.fileDescriptor
     DispatchQueue.global().async {
+      var buffer = [UInt8](repeating: 0, count: 65536)
       while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        let chunk = Data(buffer[0..<n])
         self.lock.withLock {
           if isError { self.errData.append(chunk) } else { self.outData.append(chunk) }
         }
