@@ -33,6 +33,18 @@ public struct Queue: Sendable {
     return w
   }
 
+  /// The full ID of the one write `typed` names: the full ID, the short form a list shows (with
+  /// or without `…`), or a unique prefix or suffix of at least 6 characters (``WriteIDResolver``).
+  ///
+  /// - Throws: ``QueueError/ambiguousID(typed:matches:)`` when more than one write has it,
+  ///   ``QueueError/unknownID(typed:closest:)`` when none does.
+  public func resolveID(_ typed: String) async throws -> String {
+    _ = try copy
+    if try await store.run({ try $0.seq(of: typed) }) != nil { return typed }
+    let ids = try await store.run { db in try db.rows("SELECT id FROM queue ORDER BY seq", []) { $0.text(0) ?? "" } }
+    return try WriteIDResolver(ids: ids).id(for: typed)
+  }
+
   /// How many writes each pane holds.
   public func counts() async throws -> QueueCounts {
     _ = try copy

@@ -205,6 +205,10 @@ final class AppCore {
         case .locate(let id):
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
           inbox.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
+        case .goto(let typed):
+          let id = try await inbox.source.resolveID(typed)
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
+          inbox.post(.event(.wentTo(id: id, pane: found?.0, index: found?.1)))
         case .markAll(let pane, let filter):
           let ids = try await inbox.source.ids(in: pane, filter: filter)
           inbox.post(.event(.marked(ids)))
@@ -240,6 +244,7 @@ final class AppCore {
     case .drain: return "drain"
     case .useKey: return "key"
     case .locate: return "follow"
+    case .goto: return "go to"
     case .markAll: return "mark all"
     case .reload: return "read"
     case .loadStatus: return "status"

@@ -37,6 +37,14 @@ public protocol QueueSource: Sendable {
 }
 
 extension QueueSource {
+  /// The full ID of the one write `typed` names (``WriteIDResolver``): by default over the ids
+  /// of every pane; a working copy asks its store.
+  public func resolveID(_ typed: String) async throws -> String {
+    var ids: [String] = []
+    for pane in QueuePane.allCases { ids += try await self.ids(in: pane, filter: nil) }
+    return try WriteIDResolver(ids: ids).id(for: typed)
+  }
+
   /// Where a write sits now: its pane and its index there under the filter, nil when it left.
   ///
   /// By default, pages through the pane up to `limit` writes; a working copy asks the store.

@@ -39,8 +39,9 @@ extension Renderer {
     field(label, TextLine(text, role))
   }
 
-  /// Every part of a write, line by line, wrapped to the detail's width.
-  func detailLines(_ w: QueuedWrite, width: Int) -> [TextLine] {
+  /// Every part of a write, line by line, wrapped to the detail's width; `waitedOnBy` names the
+  /// writes that wait on it, when the caller knows them.
+  func detailLines(_ w: QueuedWrite, width: Int, waitedOnBy: [String] = []) -> [TextLine] {
     var lines: [TextLine] = []
     let sep = " \(glyphs.separator) "
     lines.append(field("id", w.id))
@@ -121,6 +122,7 @@ extension Renderer {
     if !w.dependsOn.isEmpty { lines.append(field("depends on", w.dependsOn.joined(separator: ", "))) }
     if let f = w.follows { lines.append(field("follows", f)) }
     if w.waiting, let on = w.follows ?? w.dependsOn.first { lines.append(field("held by", on, .waiting)) }
+    for (i, id) in waitedOnBy.enumerated() { lines.append(field(i == 0 ? "waited on by" : "", id, .waiting)) }
     if let c = w.conflictedCopyId { lines.append(field("copy", c)) }
     lines.append(field("queued", w.queuedAt))
     if let a = w.answeredAt { lines.append(field("answered", a)) }

@@ -22,4 +22,7 @@ public enum UIEvent: Sendable, Hashable {
   case located(id: String, pane: QueuePane?, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
+  /// Where a write gone to (`:`, `J`, backspace) is: its full ID, pane and index; nil pane and
+  /// index when the filter hides it.
+  case wentTo(id: String, pane: QueuePane?, index: Int?)
 }

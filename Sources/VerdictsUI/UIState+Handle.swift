@@ -35,6 +35,7 @@ extension UIState {
       message = Self.outcome(told, after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
+    case .wentTo(let id, let pane, let index): return wentTo(id: id, pane: pane, index: index)
     case .marked(let ids):
       marks.formUnion(ids)
       message = StatusMessage("marked \(marks.count)")

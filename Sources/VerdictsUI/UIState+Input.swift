@@ -20,7 +20,7 @@ extension UIState {
       return []
     case .escape:
       prompt = nil
-      message = StatusMessage(p.kind == .key ? "key unchanged" : "filter unchanged")
+      message = StatusMessage(p.kind == .key ? "key unchanged" : p.kind == .goto ? "go to cancelled" : "filter unchanged")
       return []
     case .enter:
       prompt = nil
@@ -37,6 +37,7 @@ extension UIState {
       guard !key.isEmpty else { return refuse("key unchanged: none was typed") }
       message = StatusMessage("trying the new key…")
       return [.useKey(key)]
+    case .goto: return goto(p.text)
     case .filter:
       let text = p.text
       filter = text.isEmpty ? nil : text

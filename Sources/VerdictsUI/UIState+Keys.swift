@@ -76,6 +76,11 @@ extension UIState {
       return []
     case .pause: return togglePause()
     case .follow: return toggleFollow()
+    case .goto:
+      prompt = Prompt(kind: .goto)
+      return []
+    case .jump: return jump()
+    case .back: return back()
     case .help:
       showingHelp = true
       helpScroll = 0

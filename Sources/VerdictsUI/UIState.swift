@@ -64,6 +64,10 @@ public struct UIState: Sendable, Hashable {
   var seen: [String: String] = [:]
   /// Panes whose next page read follows a change (not a scroll).
   var changeReads: Set<QueuePane> = []
+  /// The writes a jump or go-to left, last first out (`backspace` returns to them).
+  public var trail: [String] = []
+  /// The write selected when the go-to under way was asked for; pushed on ``trail`` once it lands.
+  var gotoFrom: String?
 
   /// A state for a screen of this size.
   public init(width: Int = 80, height: Int = 24) {

@@ -58,6 +58,9 @@ enum CommandTable {
           .value("--kind", "KIND", .choice(kinds), repeatable: true, help: "only writes of this kind"),
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
         ]),
+      CommandSpec(
+        name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,
+        positionals: [PositionalSpec("ID", help: "the write: full ID, the short form shown, or 6+ characters of either end")]),
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,

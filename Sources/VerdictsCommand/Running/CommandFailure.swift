@@ -47,11 +47,11 @@ struct CommandFailure: Error, Sendable, Hashable {
     case .server(let status, let code, _):
       exit = .refused
       server = ServerPart(status: status, code: code, details: nil)
-    case .noStore, .noServer:
+    case .noStore, .noServer, .ambiguousID:
       exit = .usage
     case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
       exit = .environment
-    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .unknownSchema, .invalid:
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema, .unknownSchema, .invalid:
       exit = .deviceRule
     }
     var message = error.message
