@@ -1,7 +1,7 @@
 /// Turns a write ID as a person types it into the one ID the queue holds.
 ///
 /// Takes the full ID; the short form a list shows (`…43da8578`, with or without the ellipsis,
-/// `...` for `--ascii`); any prefix or suffix of at least ``minimumPart`` characters that only
+/// `~` as `--ascii` draws it, or `...`); any prefix or suffix of at least ``minimumPart`` characters that only
 /// one write has. Letters compare case-insensitively; spaces around the ID are ignored.
 public struct WriteIDResolver: Sendable {
   /// What a typed ID names.
@@ -62,7 +62,7 @@ public struct WriteIDResolver: Sendable {
   static func typedPart(_ typed: String) -> (text: String, side: Side) {
     var text = Substring(typed.trimmingSpaces)
     var side = Side.either
-    for mark in ["…", "..."] {
+    for mark in ["…", "...", "~"] {
       if text.hasPrefix(mark) {
         text = text.dropFirst(mark.count)
         side = .suffix

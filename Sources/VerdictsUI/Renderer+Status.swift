@@ -111,9 +111,8 @@ extension Renderer {
       return
     }
     var line = TextLine()
-    if let m = state.message {
-      let text = state.ascii ? m.text.replacingOccurrences(of: "…", with: "...") : m.text
-      line.append(" " + text + " ", m.isError ? .statusError : .statusOK)
+    if let m = state.message, messageFitsOnBottom {  // else drawLongMessage puts it over the status line
+      line.append(" " + messageText(m) + " ", m.isError ? .statusError : .statusOK)
       line.append("  ")
     }
     line = line + hints()
@@ -135,6 +134,7 @@ extension Renderer {
       if w.verdict?.blockedReason == .credentialRefused { actions.append(.useKey) }
       if w.verdict?.blockedReason != nil { actions.append(.releaseReason) }
       if w.allows(.forget).isAllowed, w.verdict?.refusal == nil { actions.append(.take) }
+      actions = clearingFirst(actions, w)
       actions.append(.focusDetail)
     }
     for a in [Action.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit] where !actions.contains(a) {
@@ -143,9 +143,9 @@ extension Renderer {
     return actions
   }
 
-  func hints() -> TextLine {
+  func hints(_ actions: [Action]? = nil) -> TextLine {
     var t = TextLine()
-    for action in applicableActions() {
+    for action in actions ?? applicableActions() {
       guard let key = state.keyMap.hint(action) else { continue }
       let greyed = action.writes && state.readOnly
       if !t.spans.isEmpty { t.append(" ") }

@@ -31,6 +31,7 @@ public struct Renderer: Sendable {
     if let detail = layout.detail { drawDetail(into: &grid, detail) }
     drawStatus(into: &grid)
     drawHints(into: &grid)
+    drawLongMessage(into: &grid)
     if state.showingHelp { drawHelp(into: &grid) }
     if let dialog = state.dialog { drawDialog(dialog, into: &grid) }
     return grid

@@ -21,6 +21,7 @@ import Testing
   @Test func theShortFormAListShowsNamesItsWriteWithOrWithoutTheEllipsis() {
     #expect(resolver.resolve("…aaaa43da") == .found(Self.a))
     #expect(resolver.resolve("...aaaa43da") == .found(Self.a))
+    #expect(resolver.resolve("~aaaa43da") == .found(Self.a))
     #expect(resolver.resolve("aaaa43da") == .found(Self.a))
   }
 

@@ -44,7 +44,9 @@ import Testing
     let s = try answered()
     defer { s.instance.stop() }
     let id = s.refused
-    for typed in [id, "…" + id.suffix(8), "..." + id.suffix(8), String(id.suffix(8)), String(id.dropLast())] {
+    let tail = String(id.suffix(8))
+    let forms: [String] = [id, "…" + tail, "..." + tail, "~" + tail, tail, String(id.dropLast())]
+    for typed in forms {
       let r = try s.run(["--json", "show", typed])
       #expect(r.code == 0, "\(typed): \(r)")
       #expect(r.json?["id"]?.stringValue == id, "\(typed): \(r)")
