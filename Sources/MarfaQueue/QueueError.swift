@@ -71,7 +71,11 @@ public enum QueueError: Error, Sendable, Hashable {
       let more = matches.count > WriteIDResolver.listed ? " and \(matches.count - WriteIDResolver.listed) more" : ""
       return "\(typed) names \(matches.count) writes: \(shown)\(more); give more of the ID"
     case .unknownID(let typed, let closest):
-      let near = closest.isEmpty ? "" : "; the closest: \(closest.joined(separator: ", "))"
+      let short = WriteIDResolver.typedPart(typed).text.count < WriteIDResolver.minimumPart
+      let near =
+        !closest.isEmpty
+        ? "; the closest: \(closest.joined(separator: ", "))"
+        : short ? " (give the whole ID, or at least \(WriteIDResolver.minimumPart) characters of either end)" : ""
       return "the queue holds no write \(typed)\(near)"
     case .readingHandle(let reason): return "this handle only reads: \(reason)"
     case .hydrationIncomplete: return "a fill is under way or was interrupted; fill again before draining"

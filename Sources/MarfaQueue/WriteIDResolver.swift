@@ -30,7 +30,7 @@ public struct WriteIDResolver: Sendable {
     let part = Self.typedPart(typed)
     let wanted = part.text.lowercased()
     if let exact = ids.first(where: { $0.lowercased() == wanted }) { return .found(exact) }
-    guard wanted.count >= Self.minimumPart else { return .unknown(closest: closest(to: wanted)) }
+    guard wanted.count >= Self.minimumPart else { return .unknown(closest: []) }
     let matches = ids.filter { id in
       let lower = id.lowercased()
       switch part.side {

@@ -126,11 +126,12 @@ extension Renderer {
   }
 
   func drawConfirm(_ pending: PendingAction, into grid: inout Grid) {
-    let n = pending.ids.count
+    let n = pending.count
     let verb = pending.verb
     var lines: [TextLine] = []
     for id in pending.ids.prefix(3) { lines.append(TextLine("  " + id, .dialogDanger)) }
     if n > 3 { lines.append(TextLine("  and \(n - 3) more", .dialogDanger)) }
+    let role: Role = pending.destructive ? .dialogDanger : .dialog
     switch pending {
     case .withdraw:
       lines.append(TextLine("Its row goes back as the instance holds it;", .dialogDanger))
@@ -138,12 +139,25 @@ extension Renderer {
     case .discard:
       lines.append(TextLine("The write and the content it carried go.", .dialogDanger))
       lines.append(TextLine("No undo.", .dialogDanger))
+    case .release:
+      lines.append(TextLine("Each goes again on the next drain,", role))
+      lines.append(TextLine("under a fresh key.", role))
+    case .forget:
+      lines.append(TextLine("Their verdicts leave the queue.", role))
+    case .take(let answered):
+      lines.append(TextLine("Every answered write that may be cleared", role))
+      lines.append(TextLine("(of the \(answered) in Answered) leaves the queue;", role))
+      lines.append(TextLine("refused ones with content stay.", role))
     }
-    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", .dialogDanger))
+    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", role))
+    lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
     let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
+    let what = n == 1 ? "write" : "writes"
+    var title = "\(verb.capitalized) \(n) \(what)?"
+    if case .take = pending { title = "Take up to \(n) answered \(what)?" }
     let inner = overlayBox(
       into: &grid, width: width, height: lines.count + 2,
-      title: TextLine("\(verb.capitalized) \(n) write\(n == 1 ? "" : "s")?", .dialogDanger), danger: true)
+      title: TextLine(title, role), danger: pending.destructive)
     for (i, l) in lines.enumerated() where i < inner.height {
       l.draw(into: &grid, x: inner.x + 1, y: inner.y + i, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
     }

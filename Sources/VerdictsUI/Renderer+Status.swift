@@ -106,7 +106,7 @@ extension Renderer {
       var t = TextLine(p.label, .key)
       t.append(p.shown)
       t.append(state.ascii ? "_" : "▏", .key)
-      t.append("  enter \(p.kind == .filter ? "applies" : "uses it") \(glyphs.separator) esc cancels", .dim)
+      t.append("  enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it") \(glyphs.separator) esc cancels", .dim)
       t.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
       return
     }

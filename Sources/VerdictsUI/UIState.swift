@@ -53,6 +53,10 @@ public struct UIState: Sendable, Hashable {
   public var confirmWithdraw = true
   /// Whether discard asks first.
   public var confirmDiscard = true
+  /// Whether `t` asks first (`confirm-take` in the config).
+  public var confirmTake = true
+  /// Whether a release or forget of more than one write asks first (`confirm-bulk`).
+  public var confirmBulk = true
   /// The keys.
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.

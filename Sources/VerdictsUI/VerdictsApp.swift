@@ -78,6 +78,8 @@ public enum VerdictsApp {
     state.keyMap = keyMap
     state.confirmWithdraw = config.confirmWithdraw
     state.confirmDiscard = config.confirmDiscard
+    state.confirmTake = config.confirmTake
+    state.confirmBulk = config.confirmBulk
     state.ascii = options.ascii || config.ascii
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }

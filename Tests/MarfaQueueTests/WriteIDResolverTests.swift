@@ -35,7 +35,8 @@ import Testing
     #expect(resolver.resolve("0190f1a2") == .ambiguous([Self.a, Self.b, Self.c]))
     #expect(resolver.resolve("…5d73") != .found(Self.b))
     #expect(resolver.resolve("cc5d73") == .found(Self.c))
-    #expect(resolver.resolve("c5d73") == .unknown(closest: resolver.closest(to: "c5d73")))
+    #expect(resolver.resolve("c5d73") == .unknown(closest: []))
+    #expect(QueueError.unknownID(typed: "c5d73", closest: []).message.hasSuffix("at least 6 characters of either end)"))
   }
 
   @Test func anEllipsisPutsThePartAtItsEndOnly() {

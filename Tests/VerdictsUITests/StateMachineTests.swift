@@ -175,7 +175,10 @@ import Testing
   @Test func releaseTheMarkedWritesInBulk() {
     var s = Fixtures.state(focus: .blocked)
     _ = press(&s, .char(" "), .down, .down, .char(" "), .char("4"), .char(" "))
-    #expect(press(&s, .char("r")) == [.release(["b-ancestor", "b-cred", "d-1"])])
+    // More than one write: asked first, saying how many.
+    #expect(press(&s, .char("r")) == [])
+    #expect(s.dialog == .confirm(.release(["b-ancestor", "b-cred", "d-1"])))
+    #expect(press(&s, .char("y")) == [.release(["b-ancestor", "b-cred", "d-1"])])
     #expect(s.marks.isEmpty)
   }
 
@@ -259,7 +262,9 @@ import Testing
 
   @Test func takeForgetAndDrain() {
     var s = Fixtures.state(focus: .answered, select: 1)
-    #expect(press(&s, .char("t")) == [.take])
+    #expect(press(&s, .char("t")) == [])
+    #expect(s.dialog == .confirm(.take(answered: 5)))
+    #expect(press(&s, .char("y")) == [.take])
     #expect(press(&s, .char("f")) == [.forget(["w-merged"])])
     #expect(press(&s, .char("d")) == [.drain])
     #expect(s.message?.text == "draining…")
