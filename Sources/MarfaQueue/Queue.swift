@@ -45,6 +45,18 @@ public struct Queue: Sendable {
     return try WriteIDResolver(ids: ids).id(for: typed)
   }
 
+  /// How many blocked writes each reason holds (reasons holding none are left out).
+  public func blockedCounts() async throws -> [BlockedReason: Int] {
+    _ = try copy
+    return try await store.run { db in
+      var counts: [BlockedReason: Int] = [:]
+      try db.query("SELECT reason, count(*) FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason") { (r: SQLite.Row) in
+        if let reason = r.text(0).flatMap(BlockedReason.init(rawValue:)), let n = r.int(1), n > 0 { counts[reason] = n }
+      }
+      return counts
+    }
+  }
+
   /// How many writes each pane holds.
   public func counts() async throws -> QueueCounts {
     _ = try copy

@@ -205,6 +205,8 @@ final class AppCore {
         case .locate(let id):
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
           inbox.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
+        case .countReasons:
+          inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
         case .goto(let typed):
           let id = try await inbox.source.resolveID(typed)
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
@@ -245,6 +247,7 @@ final class AppCore {
     case .useKey: return "key"
     case .locate: return "follow"
     case .goto: return "go to"
+    case .countReasons: return "count reasons"
     case .markAll: return "mark all"
     case .reload: return "read"
     case .loadStatus: return "status"

@@ -163,18 +163,30 @@ extension Renderer {
     }
   }
 
+  /// The `R` menu: the reasons that hold blocked writes, each with its count (every reason,
+  /// `counting…`, until the counts arrive); fits from 40×10.
   func drawReasonMenu(_ selected: Int, into grid: inout Grid) {
-    let reasons = BlockedReason.allCases
+    let reasons = state.reasonMenu
+    let counts = state.reasonCounts
+    let nameWidth = reasons.map { $0.wireName.count }.max() ?? 0
+    let countWidth = counts.map { c in reasons.map { "\(c[$0] ?? 0)".count }.max() ?? 1 } ?? 0
+    let rows: [String] = reasons.enumerated().map { i, reason in
+      let n = counts.map { "\($0[reason] ?? 0)" } ?? ""
+      return "\(i + 1) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
+    }
+    let footer = counts == nil ? "counting\(glyphs.ellipsis)" : "enter or 1-\(reasons.count) releases \(glyphs.separator) esc cancels"
+    let width = max(rows.map(\.count).max() ?? 0, footer.count, 28) + 4
     let inner = overlayBox(
-      into: &grid, width: 46, height: reasons.count + 3,
-      title: TextLine("Release every write blocked…", .titleFocus))
-    for (i, reason) in reasons.enumerated() where i < inner.height {
-      let y = inner.y + i
-      TextLine("\(i + 1) \(reason.wireName)", .dialog).draw(into: &grid, x: inner.x + 1, y: y, limit: inner.width - 1)
+      into: &grid, width: width, height: reasons.count + 3, title: TextLine("Release blocked by reason", .titleFocus))
+    let shown = max(1, inner.height - (reasons.count < inner.height ? 1 : 0))
+    let top = max(0, min(selected - shown + 1, reasons.count - shown))
+    for (i, text) in rows.enumerated().dropFirst(top).prefix(shown) {
+      let y = inner.y + i - top
+      TextLine(text, .dialog).draw(into: &grid, x: inner.x + 1, y: y, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
       if i == selected { grid.paint(Rect(x: inner.x, y: y, width: inner.width, height: 1), role: .selected) }
     }
     if reasons.count < inner.height {
-      grid.put("enter or 1-6 releases · esc cancels", x: inner.x + 1, y: inner.y + reasons.count, role: .dim, limit: inner.width - 1)
+      grid.put(footer, x: inner.x + 1, y: inner.y + inner.height - 1, role: .dim, limit: inner.width - 1)
     }
   }
 }

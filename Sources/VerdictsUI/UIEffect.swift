@@ -26,6 +26,8 @@ public enum UIEffect: Sendable, Hashable {
   case useKey(String)
   /// Find where a followed write is now.
   case locate(String)
+  /// Count the blocked writes per reason, for the `R` menu.
+  case countReasons
   /// Resolve a typed ID and find where its write is, to select it.
   case goto(String)
   /// Collect the ids of every write in a pane under the filter.

@@ -22,6 +22,8 @@ public enum UIEvent: Sendable, Hashable {
   case located(id: String, pane: QueuePane?, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
+  /// How many blocked writes each reason holds (for the `R` menu).
+  case reasonCounts([BlockedReason: Int])
   /// Where a write gone to (`:`, `J`, backspace) is: its full ID, pane and index; nil pane and
   /// index when the filter hides it.
   case wentTo(id: String, pane: QueuePane?, index: Int?)

@@ -35,6 +35,19 @@ extension UIState {
       message = Self.outcome(told, after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
+    case .reasonCounts(let counts):
+      let chosen = reasonMenu.indices.contains(menuIndex) ? reasonMenu[menuIndex] : nil
+      reasonCounts = counts
+      if case .releaseReason = dialog {
+        let menu = reasonMenu
+        if menu.isEmpty {
+          dialog = nil
+          message = StatusMessage("release by reason: no write is blocked", isError: true)
+        } else {
+          dialog = .releaseReason(selected: chosen.flatMap(menu.firstIndex(of:)) ?? 0)
+        }
+      }
+      return []
     case .wentTo(let id, let pane, let index): return wentTo(id: id, pane: pane, index: index)
     case .marked(let ids):
       marks.formUnion(ids)

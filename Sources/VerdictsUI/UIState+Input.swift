@@ -60,7 +60,7 @@ extension UIState {
       message = StatusMessage("\(pending.verb) cancelled")
       return []
     case .releaseReason(let selected):
-      let reasons = BlockedReason.allCases
+      let reasons = reasonMenu
       switch key {
       case .char("j"), .down:
         dialog = .releaseReason(selected: min(reasons.count - 1, selected + 1))

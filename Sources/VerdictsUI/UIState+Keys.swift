@@ -51,10 +51,11 @@ extension UIState {
     case .clear: return clear()
     case .release: return release()
     case .releaseReason:
-      let reasons = BlockedReason.allCases
+      reasonCounts = nil
+      let reasons = reasonMenu
       let current = selectedWrite?.verdict?.blockedReason.flatMap { reasons.firstIndex(of: $0) } ?? 0
       dialog = .releaseReason(selected: current)
-      return []
+      return [.countReasons]
     case .withdraw: return ask(PendingAction.withdraw)
     case .discard: return ask(PendingAction.discard)
     case .take:

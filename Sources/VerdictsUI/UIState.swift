@@ -68,6 +68,8 @@ public struct UIState: Sendable, Hashable {
   var seen: [String: String] = [:]
   /// Panes whose next page read follows a change (not a scroll).
   var changeReads: Set<QueuePane> = []
+  /// How many blocked writes each reason holds, as last counted for the `R` menu (nil: not yet).
+  public var reasonCounts: [BlockedReason: Int]?
   /// The writes a jump or go-to left, last first out (`backspace` returns to them).
   public var trail: [String] = []
   /// The write selected when the go-to under way was asked for; pushed on ``trail`` once it lands.

@@ -184,7 +184,7 @@ import Testing
 
   @Test func releaseByReasonMenu() {
     var s = selectBlocked(.conflictUnresolved)
-    #expect(press(&s, .char("R")) == [])
+    #expect(press(&s, .char("R")) == [.countReasons])
     #expect(s.dialog == .releaseReason(selected: 3))
     _ = press(&s, .char("j"), .down, .down)
     #expect(s.dialog == .releaseReason(selected: 5))
