@@ -52,6 +52,17 @@ public final class NcursesTerminal: Terminal {
 
   public var inputDescriptor: Int32? { STDIN_FILENO }
 
+  /// Writes the bytes straight to standard output, after what curses has sent.
+  public func sendRaw(_ bytes: [UInt8]) {
+    fflush(nil)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      sent += n
+    }
+  }
+
   public func setTheme(_ theme: Theme, depth: ColorDepth) {
     styles = [:]
     for role in Role.allCases {

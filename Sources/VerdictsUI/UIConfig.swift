@@ -13,6 +13,8 @@ public struct UIConfig: Sendable, Hashable {
   public var confirmTake = true
   /// Whether a release or forget of more than one marked write asks first.
   public var confirmBulk = true
+  /// Whether `y` copies an ID through OSC 52.
+  public var clipboard = true
   /// The theme named in the file (below `--theme` and `VERDICTS_THEME`).
   public var theme: String?
   /// Whether to draw ASCII borders and glyphs.
@@ -47,6 +49,7 @@ public struct UIConfig: Sendable, Hashable {
       case "confirm-withdraw": if let f = flag() { config.confirmWithdraw = f }
       case "confirm-discard": if let f = flag() { config.confirmDiscard = f }
       case "confirm-take": if let f = flag() { config.confirmTake = f }
+      case "clipboard": if let f = flag() { config.clipboard = f }
       case "confirm-bulk": if let f = flag() { config.confirmBulk = f }
       case "ascii": if let f = flag() { config.ascii = f }
       case "theme":

@@ -56,6 +56,8 @@ final class UILoop {
         let since = Date().timeIntervalSince(lastFrame)
         if since >= Self.frameInterval {
           terminal.present(Renderer.render(core.state))
+          for bytes in core.rawOut { terminal.sendRaw(bytes) }
+          core.rawOut = []
           core.dirty = false
           lastFrame = Date()
         } else {

@@ -84,6 +84,16 @@ extension UIState {
       prompt = Prompt(kind: .goto)
       return []
     case .jump: return jump()
+    case .copyID:
+      guard let w = selectedWrite else { return refuse("copy: nothing selected") }
+      guard clipboard else { return refuse("copy is off (clipboard = off in the config); the ID: \(w.id)") }
+      message = StatusMessage("copied \(w.id) to the clipboard")
+      return [.copy(w.id)]
+    case .export:
+      let ids = targets
+      guard !ids.isEmpty else { return refuse("export: nothing selected") }
+      message = StatusMessage("exporting \(ids.count)…")
+      return [.export(ids)]
     case .back: return back()
     case .help:
       showingHelp = true

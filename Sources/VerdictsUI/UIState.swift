@@ -57,6 +57,8 @@ public struct UIState: Sendable, Hashable {
   public var confirmTake = true
   /// Whether a release or forget of more than one write asks first (`confirm-bulk`).
   public var confirmBulk = true
+  /// Whether `y` copies through OSC 52 (`clipboard = off` in the config turns it off).
+  public var clipboard = true
   /// The keys.
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.

@@ -80,6 +80,7 @@ public enum VerdictsApp {
     state.confirmDiscard = config.confirmDiscard
     state.confirmTake = config.confirmTake
     state.confirmBulk = config.confirmBulk
+    state.clipboard = config.clipboard
     state.ascii = options.ascii || config.ascii
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }
