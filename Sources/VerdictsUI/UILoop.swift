@@ -21,9 +21,16 @@ final class UILoop {
     for p in prepared.problems { log.log(p) }
     var state = prepared.state
     let pipe = SignalPipe()
+    let term = options.environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"]
+    if let refusal = AppError.check(
+      stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, term: term)
+    {
+      log.log(refusal.message)
+      throw refusal
+    }
     guard let terminal = NcursesTerminal(colors: !prepared.colorOff) else {
       log.log("no terminal")
-      throw AppError.noTerminal(term: options.environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"])
+      throw AppError.cannotAddressCursor(term: term)
     }
     pipe.installHandlers()
     if !terminal.supportsUnicode { state.ascii = true }

@@ -35,7 +35,7 @@ enum CoreStoreCommands {
           source: core, options: ScreenCommands.options(context, autoDrain: false))
       } catch let error as AppError {
         throw CommandFailure(
-          code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+          code: "usage", message: error.message, exit: .usage)
       }
       return .done
     case .status:

@@ -16,7 +16,7 @@ enum ScreenCommands {
       try await VerdictsApp.run(copy: copy, options: options(context, autoDrain: autoDrain))
     } catch let error as AppError {
       throw CommandFailure(
-        code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+        code: "usage", message: error.message, exit: .usage)
     }
     return .done
   }
