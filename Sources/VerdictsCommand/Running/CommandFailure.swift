@@ -57,6 +57,10 @@ struct CommandFailure: Error, Sendable, Hashable {
     var message = error.message
     // The engine names no flag; the command line says where an instance URL comes from.
     if case .noServer = error { message += " (--url or MARFA_API_URL)" }
+    // No store yet: the next step, for a person trying verdicts for the first time.
+    if case .noStore = error {
+      message += "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
+    }
     self.init(code: error.code, message: message, exit: exit, server: server)
   }
 

@@ -21,6 +21,9 @@ extension CommandRunner {
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
+    } else if writes.isEmpty, let pane = args.string("--pane") {
+      // The empty pane is named, not the whole queue.
+      context.print("no \(pane) writes")
     } else {
       context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
     }

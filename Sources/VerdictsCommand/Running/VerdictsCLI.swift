@@ -12,7 +12,7 @@ public enum VerdictsCLI {
   public static func run(arguments: [String], environment: [String: String], output: any CommandOutput) async
     -> Int32
   {
-    switch CommandTable.parser.parse(arguments) {
+    switch CommandTable.parser.parse(helpAsFlag(arguments)) {
     case .help(let path, _):
       output.out(HelpText.render(path: path))
       return ExitCode.done.rawValue
@@ -34,6 +34,12 @@ public enum VerdictsCLI {
         return report(CommandFailure(any: error), globals: context.globals, output: output)
       }
     }
+  }
+
+  /// `verdicts help [CMD …]` as `verdicts [CMD …] --help`: the same text, whichever way it is asked.
+  static func helpAsFlag(_ arguments: [String]) -> [String] {
+    guard arguments.first == "help" else { return arguments }
+    return Array(arguments.dropFirst()) + ["--help"]
   }
 
   /// Prints a failure on standard error (the JSON envelope with `--json`) and returns its exit code.

@@ -1,0 +1,36 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsCommand
+
+/// The command line a person new to verdicts meets: `help CMD`, an empty pane named, the next step
+/// when there is no store.
+@Suite struct TriageCLITests {
+  @Test(arguments: [["watch"], ["release"], ["items", "create"], []] as [[String]])
+  func helpCommandPrintsWhatDashDashHelpPrints(_ path: [String]) throws {
+    let folder = TempFolder()
+    let viaHelp = try Binary.run(["help"] + path, store: folder.store, home: folder.path)
+    let viaFlag = try Binary.run(path + ["--help"], store: folder.store, home: folder.path)
+    #expect(viaHelp.code == 0, "\(viaHelp)")
+    #expect(viaHelp.stdout == viaFlag.stdout)
+    #expect(viaHelp.stdout == HelpText.render(path: path))
+  }
+
+  @Test func anEmptyPaneIsNamed() throws {
+    let folder = TempFolder()
+    _ = try Binary.run(["items", "create", "--type", "t", "--properties", "{}"], store: folder.store, home: folder.path)
+    let r = try Binary.run(["queue", "--pane", "blocked"], store: folder.store, home: folder.path)
+    #expect(r.code == 0)
+    #expect(r.stdout == "no blocked writes\n")
+  }
+
+  @Test(arguments: [[], ["status"]] as [[String]])
+  func noStoreOffersTheDemoAndAFill(_ line: [String]) throws {
+    let folder = TempFolder()
+    let r = try Binary.run(line, store: folder.store, home: folder.path)
+    #expect(r.code == 2, "\(r)")
+    #expect(r.stderr.contains("`verdicts demo`") && r.stderr.contains("`verdicts fill --url URL`"), "\(r)")
+    #expect(r.stderr.split(separator: "\n").count == 1)
+  }
+}
