@@ -27,7 +27,7 @@ extension UIState {
       lastDrain = report
       return []
     case .outcome(let text, let isError):
-      var told = StatusMessage(text, isError: isError)
+      var told = StatusMessage(Self.withNextStep(text, after: lastDrain, keyHint: keyHint, keys: keyMap), isError: isError)
       if let note = skipNote, !Self.isDrainReport(text) {
         told = StatusMessage(text + "; " + note, isError: isError)
         skipNote = nil

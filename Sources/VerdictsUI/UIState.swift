@@ -70,6 +70,8 @@ public struct UIState: Sendable, Hashable {
   var seen: [String: String] = [:]
   /// Panes whose next page read follows a change (not a scroll).
   var changeReads: Set<QueuePane> = []
+  /// The key a refused-key stop asks for (the demo's), said with the stop; nil: "another key".
+  public var keyHint: String?
   /// How many blocked writes each reason holds, as last counted for the `R` menu (nil: not yet).
   public var reasonCounts: [BlockedReason: Int]?
   /// The writes a jump or go-to left, last first out (`backspace` returns to them).

@@ -81,6 +81,8 @@ public enum VerdictsApp {
     state.confirmTake = config.confirmTake
     state.confirmBulk = config.confirmBulk
     state.clipboard = config.clipboard
+    state.keyHint = options.keyHint
+    if let pane = options.startPane { state.focus = pane }
     state.ascii = options.ascii || config.ascii
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }

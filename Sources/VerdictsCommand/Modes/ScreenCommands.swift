@@ -11,9 +11,17 @@ enum ScreenCommands {
   }
 
   /// Runs the TUI, turning a missing terminal into a usage error.
-  static func runUI(_ copy: WorkingCopy, _ context: CommandContext, autoDrain: Bool) async throws -> ExitCode {
+  static func runUI(_ copy: WorkingCopy, _ context: CommandContext, autoDrain: Bool, demo: Bool = false) async throws
+    -> ExitCode
+  {
+    var options = options(context, autoDrain: autoDrain)
+    if demo {
+      // The tour teaches: it opens on Blocked, and a refused-key stop names the key to give.
+      options.keyHint = DemoDriver.secondKey
+      options.startPane = .blocked
+    }
     do {
-      try await VerdictsApp.run(copy: copy, options: options(context, autoDrain: autoDrain))
+      try await VerdictsApp.run(copy: copy, options: options)
     } catch let error as AppError {
       throw CommandFailure(
         code: "usage", message: error.message, exit: .usage)
@@ -57,7 +65,7 @@ enum ScreenCommands {
           if let log { AppendLog.line(line, to: log) }
         }
       }
-      let code = try await runUI(demo.copy, context, autoDrain: true)
+      let code = try await runUI(demo.copy, context, autoDrain: true, demo: true)
       walker.cancel()
       return code
     }
