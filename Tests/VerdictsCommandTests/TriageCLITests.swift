@@ -34,3 +34,18 @@ import Testing
     #expect(r.stderr.split(separator: "\n").count == 1)
   }
 }
+
+extension TriageCLITests {
+  @Test func queueFilterTakesTheTUIsFieldTerms() throws {
+    let folder = TempFolder()
+    for (id, type) in [("tour-a", "note"), ("tour-b", "task"), ("other", "note")] {
+      _ = try Binary.run(
+        ["items", "create", "--type", type, "--id", id, "--properties", "{}"], store: folder.store, home: folder.path)
+    }
+    let r = try Binary.run(["--json", "queue", "--filter", "row:tour-* -row:*-b"], store: folder.store, home: folder.path)
+    #expect(r.code == 0, "\(r)")
+    #expect(r.json?.arrayValue?.compactMap { $0["item_id"]?.stringValue } == ["tour-a"])
+    let none = try Binary.run(["queue", "--pane", "waiting", "--filter", "kind:delete_item"], store: folder.store, home: folder.path)
+    #expect(none.stdout == "no waiting writes\n")
+  }
+}

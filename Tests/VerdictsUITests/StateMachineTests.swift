@@ -304,23 +304,27 @@ import Testing
 
   // MARK: filter, pause, follow
 
-  @Test func filterIsTypedThenAppliedFromTheTop() {
+  @Test func filterNarrowsAsItIsTypedFromTheTopAndEscClearsIt() {
     var s = Fixtures.state(focus: .blocked, select: 3)
-    _ = press(&s, .char("/"), .char("a"), .char("l"), .char("o"), .char("n"), .char("e"))
+    _ = press(&s, .char("/"), .char("a"), .char("l"), .char("o"), .char("n"))
+    #expect(s.filter == "alon")
+    let effects = press(&s, .char("e"))
     #expect(s.prompt?.text == "alone")
-    #expect(s.filter == nil)
-    let effects = press(&s, .enter)
     #expect(s.filter == "alone")
     #expect(s[.blocked].selected == 0)
     #expect(effects.contains(.reload(.blocked, offset: 0, limit: s.pageLimit(.blocked))))
     #expect(effects.count == 5)
+    #expect(press(&s, .enter).isEmpty)
+    #expect(s.filter == "alone" && s.prompt == nil && s.message?.text == "filter: alone")
     _ = press(&s, .char("/"))
     #expect(s.prompt?.text == "alone")
     _ = press(&s, .ctrl("u"))
     _ = press(&s, .enter)
     #expect(s.filter == nil && s.message?.text == "filter cleared")
-    _ = press(&s, .char("/"), .char("x"), .escape)
-    #expect(s.filter == nil)
+    _ = press(&s, .char("/"), .char("x"))
+    #expect(s.filter == "x")
+    _ = press(&s, .escape)
+    #expect(s.filter == nil && s.message?.text == "filter cleared")
   }
 
   @Test func pauseHoldsThePanesStillUntilResumed() {

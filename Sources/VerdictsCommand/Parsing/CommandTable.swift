@@ -57,6 +57,7 @@ enum CommandTable {
         options: [
           .value("--kind", "KIND", .choice(kinds), repeatable: true, help: "only writes of this kind"),
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
+          .value("--filter", "TERMS", help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
         ]),
       CommandSpec(
         name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,

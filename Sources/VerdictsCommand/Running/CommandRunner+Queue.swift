@@ -19,6 +19,7 @@ extension CommandRunner {
     let kinds = Set(args.strings("--kind"))
     if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
+    if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
     } else if writes.isEmpty, let pane = args.string("--pane") {
