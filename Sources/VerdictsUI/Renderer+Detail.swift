@@ -39,6 +39,13 @@ extension Renderer {
     field(label, TextLine(text, role))
   }
 
+  /// The refusal in an answer's `error` object: `code · message`, or nil when it holds none.
+  func lastRefusal(_ answer: String?) -> String? {
+    guard let error = answer.flatMap(JSONValue.parse)?["error"] else { return nil }
+    let parts = [error["code"]?.stringValue, error["message"]?.stringValue].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: " \(glyphs.separator) ")
+  }
+
   /// Every part of a write, line by line, wrapped to the detail's width; `waitedOnBy` names the
   /// writes that wait on it, when the caller knows them.
   func detailLines(_ w: QueuedWrite, width: Int, waitedOnBy: [String] = []) -> [TextLine] {
@@ -97,6 +104,11 @@ extension Renderer {
       if let g = r.grant {
         lines.append(field("grant", "the key lacks \(g.level.rawValue) on \(g.kind.rawValue.replacingOccurrences(of: "_", with: " ")) \(g.name)", .refused))
       }
+    }
+
+    if w.verdict == .dead, let refusal = lastRefusal(w.answer) {
+      // The refusal that made it dead is only in its last answer: said as a refusal line.
+      lines.append(field("refusal", TextLine(refusal, .refused)))
     }
 
     if let kind = state.status?.kind, !kind.isOwned {

@@ -56,7 +56,7 @@ extension Renderer {
       }
     }
     if let url = state.instanceURL ?? state.status?.origin {
-      let instance = state.status?.instanceId.map { " (\(abbreviate($0, 16)))" } ?? ""
+      let instance = state.status?.instanceId.map { " (\(ShortID.instance(Sanitizer.clean($0), ellipsis: glyphs.ellipsis)))" } ?? ""
       parts.append(TextLine(abbreviate(url, 40) + instance, .status))
     } else {
       parts.append(TextLine("no instance", .status))

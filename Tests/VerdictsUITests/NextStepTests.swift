@@ -39,3 +39,21 @@ import Testing
     #expect(s.message?.text == "auto-drain: next try in 5s")
   }
 }
+
+/// The Dead detail shows the refusal that killed it; instance ids are shortened so two differ.
+@Suite struct DeadAndInstanceTests {
+  @Test func theDeadDetailShowsTheRefusalFromItsLastAnswer() {
+    var w = Fixtures.dead[0]
+    w.answer = #"{"error":{"code":"validation_error","message":"title is required"}}"#
+    let lines = Renderer(state: Fixtures.state()).detailLines(w, width: 200).map(\.plain)
+    #expect(lines.contains { $0.hasPrefix("refusal      validation_error · title is required") }, "\(lines)")
+  }
+
+  @Test func theTourInstancesShortenToDifferentText() {
+    let a = ShortID.instance("00000000-0000-7000-8000-000000000000")
+    let b = ShortID.instance("99999999-0000-7000-8000-000000000000")
+    #expect(a != b)
+    #expect(a == "00000000…0000")
+    #expect(ShortID.instance("inst-7c1e") == "inst-7c1e")
+  }
+}
