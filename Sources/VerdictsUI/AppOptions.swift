@@ -12,6 +12,8 @@ public struct AppOptions: Sendable, Hashable {
   public var autoDrain: Bool
   /// `--log FILE`: where actions and errors are logged (never the screen, never the key).
   public var logFile: String?
+  /// `--no-mouse`: leave the mouse to the terminal (text selection).
+  public var noMouse = false
   /// The key a refused-key stop asks for (the demo's second key); nil: "another key".
   public var keyHint: String?
   /// The pane that has the focus at start (the demo opens on Blocked).

@@ -13,6 +13,8 @@ public struct UIConfig: Sendable, Hashable {
   public var confirmTake = true
   /// Whether a release or forget of more than one marked write asks first.
   public var confirmBulk = true
+  /// Whether clicks and the wheel go to the TUI (`mouse = off` leaves them to the terminal).
+  public var mouse = true
   /// Whether `y` copies an ID through OSC 52.
   public var clipboard = true
   /// The theme named in the file (below `--theme` and `VERDICTS_THEME`).
@@ -50,6 +52,7 @@ public struct UIConfig: Sendable, Hashable {
       case "confirm-discard": if let f = flag() { config.confirmDiscard = f }
       case "confirm-take": if let f = flag() { config.confirmTake = f }
       case "clipboard": if let f = flag() { config.clipboard = f }
+      case "mouse": if let f = flag() { config.mouse = f }
       case "confirm-bulk": if let f = flag() { config.confirmBulk = f }
       case "ascii": if let f = flag() { config.ascii = f }
       case "theme":

@@ -4,6 +4,8 @@ import MarfaQueue
 public enum UIEvent: Sendable, Hashable {
   /// A key was pressed.
   case key(Key)
+  /// A click or the wheel.
+  case mouse(MouseEvent)
   /// The terminal's size is now this.
   case resize(width: Int, height: Int)
   /// Something touched the queue (a change on the copy's stream, or a writer's save).

@@ -35,6 +35,7 @@ final class UILoop {
     pipe.installHandlers()
     if !terminal.supportsUnicode { state.ascii = true }
     terminal.setTheme(prepared.theme, depth: prepared.colorOff ? .none : terminal.colorDepth)
+    terminal.setMouse(state.mouseOn)
     log.log("started: \(state.readOnly ? "read-only" : "writer"), theme \(prepared.theme.name), \(terminal.colorDepth.rawValue) colours")
     let core = AppCore(source: source, state: state, log: log, wake: { pipe.wake() })
     let (w, h) = terminal.size
@@ -83,6 +84,7 @@ final class UILoop {
     switch input {
     case .key(let k): core.apply(.key(k))
     case .resize(let w, let h): core.apply(.resize(width: w, height: h))
+    case .mouse(let m): core.apply(.mouse(m))
     }
   }
 }

@@ -6,6 +6,7 @@ extension UIState {
     switch event {
     case .key(let key): return handleKey(key)
     case .resize(let w, let h): return resize(width: w, height: h)
+    case .mouse(let m): return mouse(m)
     case .changed:
       if paused {
         pendingChanges += 1

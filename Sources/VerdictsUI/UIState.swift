@@ -57,6 +57,8 @@ public struct UIState: Sendable, Hashable {
   public var confirmTake = true
   /// Whether a release or forget of more than one write asks first (`confirm-bulk`).
   public var confirmBulk = true
+  /// Whether clicks and the wheel go to the TUI (`--no-mouse`, `mouse = off` leave them to the terminal).
+  public var mouseOn = true
   /// Whether `y` copies through OSC 52 (`clipboard = off` in the config turns it off).
   public var clipboard = true
   /// The keys.

@@ -81,6 +81,7 @@ public enum VerdictsApp {
     state.confirmTake = config.confirmTake
     state.confirmBulk = config.confirmBulk
     state.clipboard = config.clipboard
+    state.mouseOn = config.mouse && !options.noMouse
     state.keyHint = options.keyHint
     if let pane = options.startPane { state.focus = pane }
     state.ascii = options.ascii || config.ascii

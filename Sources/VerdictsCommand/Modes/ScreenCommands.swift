@@ -5,9 +5,11 @@ import VerdictsUI
 /// `verdicts [tui]`, `verdicts watch [--plain]` and `verdicts demo [--plain]`.
 enum ScreenCommands {
   static func options(_ context: CommandContext, autoDrain: Bool) -> AppOptions {
-    AppOptions(
+    var options = AppOptions(
       theme: context.globals.theme, ascii: context.globals.ascii, noColor: context.globals.noColor,
       autoDrain: autoDrain, logFile: context.globals.logFile, environment: context.environment)
+    options.noMouse = context.arguments.flag("--no-mouse")
+    return options
   }
 
   /// Runs the TUI, turning a missing terminal into a usage error.

@@ -15,6 +15,7 @@ enum CommandTable {
     .flag("--no-color", help: "no colours (also NO_COLOR)"),
     .flag("--ascii", help: "ASCII glyphs only"),
     .value("--log", "FILE", help: "write the log to FILE"),
+    .flag("--no-mouse", help: "the TUI leaves clicks and the wheel to the terminal (also mouse = off)"),
   ]
 
   /// The blocked reasons `release --reason` takes.
