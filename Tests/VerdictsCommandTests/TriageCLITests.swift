@@ -49,3 +49,16 @@ extension TriageCLITests {
     #expect(none.stdout == "no waiting writes\n")
   }
 }
+
+extension TriageCLITests {
+  @Test func globalOptionsAreListedOnceUnderHelpOptionsAndEachCommandHasAnExample() throws {
+    let folder = TempFolder()
+    let options = try Binary.run(["help", "options"], store: folder.store, home: folder.path)
+    #expect(options.code == 0)
+    for o in CommandTable.globals { #expect(options.stdout.contains(o.name + " "), "\(o.name)") }
+    let release = try Binary.run(["release", "--help"], store: folder.store, home: folder.path)
+    #expect(!release.stdout.contains(CommandTable.globals[0].help))
+    #expect(release.stdout.contains("see 'verdicts help options'"))
+    #expect(release.stdout.contains("examples:\n  verdicts release …43da8578\n"))
+  }
+}

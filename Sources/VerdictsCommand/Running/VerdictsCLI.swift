@@ -12,6 +12,10 @@ public enum VerdictsCLI {
   public static func run(arguments: [String], environment: [String: String], output: any CommandOutput) async
     -> Int32
   {
+    if arguments == ["help", "options"] {
+      output.out(HelpText.options())
+      return ExitCode.done.rawValue
+    }
     switch CommandTable.parser.parse(helpAsFlag(arguments)) {
     case .help(let path, _):
       output.out(HelpText.render(path: path))
