@@ -3,11 +3,12 @@ import MarfaQueue
 /// The last action's message and the keys that must stay on the bottom line.
 ///
 /// The bottom line always shows the keys for the selected write: a message that leaves them no
-/// room is not put before them but drawn over the status line, word-wrapped upwards, so every
-/// word of an outcome stays readable and no key is pushed out.
+/// room is not put before them but drawn just above the status line, word-wrapped upwards over
+/// the bottom rows of the panes, so every word of an outcome stays readable, the status line
+/// stays whole and no key is pushed out.
 extension Renderer {
-  /// The most rows a long message takes, counted up from the status line's last row.
-  var messageRowLimit: Int { max(layout.status.height, min(8, state.height - 2)) }
+  /// The most rows a long message takes, counted up from the row above the status line.
+  var messageRowLimit: Int { max(1, min(8, layout.status.y - 1)) }
 
   /// The actions for the selected write (or the marks): the first of the hints, never cut.
   func writeActions() -> [Action] {
@@ -39,8 +40,8 @@ extension Renderer {
     return CharWidth.of(messageText(m)) + 4 + keys <= layout.hints.width
   }
 
-  /// Draws a message that does not fit on the bottom line over the status line, and as many
-  /// rows above it as it needs (up to ``messageRowLimit``), word-wrapped.
+  /// Draws a message that does not fit on the bottom line on the rows just above the status
+  /// line, as many as it needs (up to ``messageRowLimit``), word-wrapped.
   func drawLongMessage(into grid: inout Grid) {
     guard let m = state.message, !messageFitsOnBottom, state.prompt == nil else { return }
     let width = layout.status.width
@@ -52,7 +53,7 @@ extension Renderer {
       lines = Array(lines.prefix(rows))
       cut = true
     }
-    let bottom = layout.status.maxY
+    let bottom = layout.status.y - 1
     for (i, text) in lines.enumerated() {
       let y = bottom - rows + 1 + i
       guard y >= 0 else { continue }
