@@ -62,3 +62,27 @@ extension TriageCLITests {
     #expect(release.stdout.contains("examples:\n  verdicts release …43da8578\n"))
   }
 }
+
+extension TriageCLITests {
+  @Test func anUnknownFlagIsMatchedAmongTheCommandsOwnFlags() {
+    guard case .failure(let error, _) = CommandTable.parser.parse(["watch", "--foo"]) else {
+      Issue.record("--foo was taken")
+      return
+    }
+    #expect(!error.message.contains("did you mean"), "\(error.message)")
+    guard case .failure(let near, _) = CommandTable.parser.parse(["watch", "--plian"]) else { return }
+    #expect(near.message.hasSuffix("did you mean --plain?"), "\(near.message)")
+    guard case .failure(let global, _) = CommandTable.parser.parse(["status", "--jsn"]) else { return }
+    #expect(global.message.hasSuffix("did you mean --json?"), "\(global.message)")
+  }
+
+  @Test func noMouseReachesTheTUIsOptions() {
+    guard case .run(_, let parsed) = CommandTable.parser.parse(["watch", "--no-mouse"]) else {
+      Issue.record("--no-mouse was refused")
+      return
+    }
+    let context = CommandContext(
+      globals: GlobalOptions(parsed, environment: [:]), environment: [:], output: CapturedOutput(), arguments: parsed)
+    #expect(ScreenCommands.options(context, autoDrain: false).noMouse)
+  }
+}

@@ -8,7 +8,7 @@ enum ScreenCommands {
     var options = AppOptions(
       theme: context.globals.theme, ascii: context.globals.ascii, noColor: context.globals.noColor,
       autoDrain: autoDrain, logFile: context.globals.logFile, environment: context.environment)
-    options.noMouse = context.arguments.flag("--no-mouse")
+    options.noMouse = context.arguments.globalFlags.contains("--no-mouse")
     return options
   }
 
