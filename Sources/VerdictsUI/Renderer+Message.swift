@@ -7,8 +7,18 @@ import MarfaQueue
 /// the bottom rows of the panes, so every word of an outcome stays readable, the status line
 /// stays whole and no key is pushed out.
 extension Renderer {
-  /// The most rows a long message takes, counted up from the row above the status line.
-  var messageRowLimit: Int { max(1, min(8, layout.status.y - 1)) }
+  /// The most rows a long message takes.
+  static let messageRowLimit = 6
+
+  /// How many rows of its own the message needs (0 when it fits on the bottom line, or the
+  /// screen is too small to give any).
+  static func messageRows(_ state: UIState, _ layout: Layout) -> Int {
+    guard let m = state.message, state.prompt == nil, layout.mode != .tooSmall else { return 0 }
+    let r = Renderer(bare: state, layout: layout)
+    guard !r.messageFitsOnBottom else { return 0 }
+    let lines = wordWrap(r.messageText(m), width: max(1, state.width - 2)).count
+    return min(lines, messageRowLimit)
+  }
 
   /// The actions for the selected write (or the marks): the first of the hints, never cut.
   func writeActions() -> [Action] {
@@ -40,28 +50,53 @@ extension Renderer {
     return CharWidth.of(messageText(m)) + 4 + keys <= layout.hints.width
   }
 
-  /// Draws a message that does not fit on the bottom line on the rows just above the status
-  /// line, as many as it needs (up to ``messageRowLimit``), word-wrapped.
-  func drawLongMessage(into grid: inout Grid) {
-    guard let m = state.message, !messageFitsOnBottom, state.prompt == nil else { return }
-    let width = layout.status.width
-    let role: Role = m.isError ? .statusError : .statusOK
-    var lines = Self.wordWrap(messageText(m), width: width - 2)
-    let rows = min(messageRowLimit, lines.count)
-    var cut = false
-    if lines.count > rows {
-      lines = Array(lines.prefix(rows))
-      cut = true
+  /// Whether the message goes on the bottom line: it fits before the write's keys, or no rows
+  /// could be made for it and drawing above the status line would break a box (then it is cut
+  /// before the keys; the log has it whole).
+  var messageOnBottom: Bool {
+    if messageFitsOnBottom { return true }
+    let ownRows = layout.hints.y - (layout.status.y + layout.status.height)
+    return ownRows <= 0 && layout.mode != .single
+  }
+
+  /// The message cut, if it must be, to the room the write's keys leave on the bottom line.
+  func fittedMessage(_ m: StatusMessage) -> String {
+    let text = messageText(m)
+    let room = max(10, layout.hints.width - hints(writeActions()).width - 4)
+    guard CharWidth.of(text) > room else { return text }
+    var out = ""
+    var used = 0
+    for ch in text {
+      let w = max(0, CharWidth.of(ch))
+      if used + w > room - 1 { break }
+      out.append(ch)
+      used += w
     }
-    let bottom = layout.status.y - 1
+    return out + glyphs.ellipsis
+  }
+
+  /// Draws a message that does not fit on the bottom line on its own rows, between the status
+  /// line and the keys (``Renderer/init(state:)`` made room), word-wrapped.
+  func drawLongMessage(into grid: inout Grid) {
+    guard let m = state.message, !messageOnBottom, state.prompt == nil else { return }
+    let width = layout.status.width
+    var lines = Self.wordWrap(messageText(m), width: width - 2)
+    var first = layout.status.y + layout.status.height
+    var rows = layout.hints.y - first
+    if rows <= 0 {
+      // No rows could be given up at 40×10 (no boxes there): over the rows just above the status line.
+      rows = min(lines.count, max(1, min(8, layout.status.y - 1)))
+      first = layout.status.y - rows
+    }
+    let role: Role = m.isError ? .statusError : .statusOK
+    let cut = lines.count > rows
+    if cut { lines = Array(lines.prefix(rows)) }
     for (i, text) in lines.enumerated() {
-      let y = bottom - rows + 1 + i
-      guard y >= 0 else { continue }
+      let y = first + i
       grid.fill(Rect(x: 0, y: y, width: width, height: 1), role: role)
-      let last = i == lines.count - 1 && cut
-      TextLine(" " + text, role).draw(
-        into: &grid, x: 0, y: y, limit: last ? width - 1 : width, ellipsis: last ? glyphs.ellipsis : nil)
-      if last { grid.put(glyphs.ellipsis, x: width - 2, y: y, role: role, limit: 1) }
+      let last = cut && i == lines.count - 1
+      TextLine(" " + text, role).draw(into: &grid, x: 0, y: y, limit: width, ellipsis: nil)
+      if last { grid.put(glyphs.ellipsis, x: width - 1, y: y, role: role, limit: 1) }
     }
   }
 

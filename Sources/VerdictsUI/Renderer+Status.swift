@@ -111,8 +111,8 @@ extension Renderer {
       return
     }
     var line = TextLine()
-    if let m = state.message, messageFitsOnBottom {  // else drawLongMessage puts it over the status line
-      line.append(" " + messageText(m) + " ", m.isError ? .statusError : .statusOK)
+    if let m = state.message, messageOnBottom {  // else drawLongMessage gives it rows of its own
+      line.append(" " + fittedMessage(m) + " ", m.isError ? .statusError : .statusOK)
       line.append("  ")
     }
     line = line + hints()
