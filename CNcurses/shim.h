@@ -42,6 +42,24 @@ static inline WINDOW *cnc_open_terminal(void) {
   set_term(screen);
   return stdscr;
 }
+// Mouse reports: clicks and the wheel (no drag), or none; shift-drag stays the terminal's.
+static inline void cnc_mouse(int on) {
+  mmask_t mask = on ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0;
+  mousemask(mask, NULL);
+  mouseinterval(0);
+}
+static inline int cnc_key_mouse(void) { return KEY_MOUSE; }
+// The mouse event waiting: 1 a click, 4 wheel up, 5 wheel down, 0 another; -1 when none.
+static inline int cnc_get_mouse(int *x, int *y) {
+  MEVENT e;
+  if (getmouse(&e) != OK) return -1;
+  *x = e.x;
+  *y = e.y;
+  if (e.bstate & BUTTON1_PRESSED) return 1;
+  if (e.bstate & BUTTON4_PRESSED) return 4;
+  if (e.bstate & BUTTON5_PRESSED) return 5;
+  return 0;
+}
 // Glibc's module hides wcwidth.
 extern int wcwidth(wchar_t);
 #endif

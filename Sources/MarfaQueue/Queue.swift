@@ -33,6 +33,30 @@ public struct Queue: Sendable {
     return w
   }
 
+  /// The full ID of the one write `typed` names: the full ID, the short form a list shows (with
+  /// or without `…`), or a unique prefix or suffix of at least 6 characters (``WriteIDResolver``).
+  ///
+  /// - Throws: ``QueueError/ambiguousID(typed:matches:)`` when more than one write has it,
+  ///   ``QueueError/unknownID(typed:closest:)`` when none does.
+  public func resolveID(_ typed: String) async throws -> String {
+    _ = try copy
+    if try await store.run({ try $0.seq(of: typed) }) != nil { return typed }
+    let ids = try await store.run { db in try db.rows("SELECT id FROM queue ORDER BY seq", []) { $0.text(0) ?? "" } }
+    return try WriteIDResolver(ids: ids).id(for: typed)
+  }
+
+  /// How many blocked writes each reason holds (reasons holding none are left out).
+  public func blockedCounts() async throws -> [BlockedReason: Int] {
+    _ = try copy
+    return try await store.run { db in
+      var counts: [BlockedReason: Int] = [:]
+      try db.query("SELECT reason, count(*) FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason") { (r: SQLite.Row) in
+        if let reason = r.text(0).flatMap(BlockedReason.init(rawValue:)), let n = r.int(1), n > 0 { counts[reason] = n }
+      }
+      return counts
+    }
+  }
+
   /// How many writes each pane holds.
   public func counts() async throws -> QueueCounts {
     _ = try copy

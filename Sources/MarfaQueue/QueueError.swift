@@ -2,6 +2,10 @@
 public enum QueueError: Error, Sendable, Hashable {
   /// The queue holds no write with that id.
   case notFound(id: String)
+  /// A typed ID (a prefix, a suffix, the short form) that more than one write has.
+  case ambiguousID(typed: String, matches: [String])
+  /// A typed ID no write has; the closest IDs the queue holds, best first.
+  case unknownID(typed: String, closest: [String])
   /// This handle only reads: another process holds the writer role (or it was opened to read).
   case readingHandle(reason: String)
   /// A fill is under way or was interrupted.
@@ -38,7 +42,8 @@ public enum QueueError: Error, Sendable, Hashable {
   /// The stable snake_case code (the Marfa CLI's where one exists).
   public var code: String {
     switch self {
-    case .notFound: return "not_found"
+    case .notFound, .unknownID: return "not_found"
+    case .ambiguousID: return "ambiguous"
     case .readingHandle: return "reading_handle"
     case .hydrationIncomplete: return "hydration_incomplete"
     case .copyExpired: return "copy_expired"
@@ -61,6 +66,17 @@ public enum QueueError: Error, Sendable, Hashable {
   public var message: String {
     switch self {
     case .notFound(let id): return "the queue holds no write \(id)"
+    case .ambiguousID(let typed, let matches):
+      let shown = matches.prefix(WriteIDResolver.listed).joined(separator: ", ")
+      let more = matches.count > WriteIDResolver.listed ? " and \(matches.count - WriteIDResolver.listed) more" : ""
+      return "\(typed) names \(matches.count) writes: \(shown)\(more); give more of the ID"
+    case .unknownID(let typed, let closest):
+      let short = WriteIDResolver.typedPart(typed).text.count < WriteIDResolver.minimumPart
+      let near =
+        !closest.isEmpty
+        ? "; the closest: \(closest.joined(separator: ", "))"
+        : short ? " (give the whole ID, or at least \(WriteIDResolver.minimumPart) characters of either end)" : ""
+      return "the queue holds no write \(typed)\(near)"
     case .readingHandle(let reason): return "this handle only reads: \(reason)"
     case .hydrationIncomplete: return "a fill is under way or was interrupted; fill again before draining"
     case .copyExpired(let reason): return "the copy expired (\(reason)); fill it again, the queue is kept"

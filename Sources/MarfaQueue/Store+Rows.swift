@@ -111,13 +111,11 @@ extension SQLite {
   static func paneFilter(_ pane: QueuePane, _ filter: String?) -> (String, [SQLValue]) {
     var whereClause = "pane = ?"
     var values: [SQLValue] = [.int(pane.rawValue)]
-    if let filter, !filter.isEmpty {
-      let like = "%" + filter.replacingOccurrences(of: "\\", with: "\\\\")
-        .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-      let columns = ["id", "kind", "item_id", "edge_id", "tag", "namespace", "reason", "verdict",
-        "CAST(last_failure_status AS TEXT)", "last_failure_text"]
-      whereClause += " AND (" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
-      values += Array(repeating: SQLValue.text(like), count: columns.count)
+    // Plain words and field terms (`reason:key_spent`, `-kind:add_tag`, …): ``WriteFilter``.
+    if let parsed = WriteFilter(filter) {
+      let (clause, terms) = parsed.sql()
+      whereClause += " AND " + clause
+      values += terms
     }
     return (whereClause, values)
   }

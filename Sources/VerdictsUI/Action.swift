@@ -28,6 +28,11 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case filter
   case pause
   case follow
+  case goto
+  case jump
+  case back
+  case copyID = "copy-id"
+  case export
   case help
   case repaint
   case quit
@@ -74,6 +79,11 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .filter: return "filter"
     case .pause: return "pause updates"
     case .follow: return "follow the selected write"
+    case .goto: return "go to a write by ID (full, shown, or 6+ characters)"
+    case .jump: return "jump to the write it waits on"
+    case .back: return "back to where the last jump or go-to left"
+    case .copyID: return "copy the selected write's full ID (OSC 52)"
+    case .export: return "write the selected (or marked) writes' detail to a file here"
     case .help: return "help"
     case .repaint: return "repaint"
     case .quit: return "quit"
@@ -95,6 +105,11 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .filter: return "filter"
     case .pause: return "pause"
     case .follow: return "follow"
+    case .goto: return "go to"
+    case .jump: return "jump"
+    case .back: return "back"
+    case .copyID: return "copy ID"
+    case .export: return "export"
     case .help: return "help"
     case .quit: return "quit"
     case .mark: return "mark"

@@ -16,6 +16,8 @@ final class AppCore {
   var quitting = false
   var quitReason: String?
   var repaintRequested = false
+  /// Sequences for the terminal to act on (OSC 52), sent by the loop after the next frame.
+  var rawOut: [[UInt8]] = []
   private var loading: Set<QueuePane> = []
   private var pendingLoads: [QueuePane: (offset: Int, limit: Int)] = [:]
   private var statusLoading = false
@@ -101,6 +103,7 @@ final class AppCore {
       case .quit: quitting = true
       case .repaint: repaintRequested = true
       case .toggleAutoDrain(let on): setAutoDrain(on)
+      case .copy(let text): rawOut.append(OSC52.sequence(text))
       default: perform(effect)
       }
     }
@@ -205,16 +208,55 @@ final class AppCore {
         case .locate(let id):
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
           inbox.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
+        case .export(let ids):
+          var texts: [String] = []
+          let status = try? await inbox.source.status()
+          for id in ids {
+            guard let w = try? await inbox.source.write(id) else { continue }
+            texts.append(WriteDetail.text(w, status: status, waitedOnBy: [], ascii: false))
+          }
+          let name = try Self.exportFile(texts.joined(separator: "\n\n") + "\n", first: ids[0])
+          inbox.outcome("wrote \(texts.count) write\(texts.count == 1 ? "" : "s") to \(name)")
+        case .countReasons:
+          inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
+        case .goto(let typed):
+          let id = try await inbox.source.resolveID(typed)
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
+          inbox.post(.event(.wentTo(id: id, pane: found?.0, index: found?.1)))
         case .markAll(let pane, let filter):
           let ids = try await inbox.source.ids(in: pane, filter: filter)
           inbox.post(.event(.marked(ids)))
-        case .reload, .loadStatus, .toggleAutoDrain, .repaint, .quit:
+        case .reload, .loadStatus, .toggleAutoDrain, .repaint, .quit, .copy:
           break
         }
       } catch {
         inbox.outcome("\(AppCore.name(effect)) refused: \(AppCore.describe(error))", error: true)
       }
     }
+  }
+
+  /// Writes an export to `verdicts-<short id>.txt` in the current folder (`-2`, `-3`… when taken)
+  /// and returns its name; never overwrites a file.
+  static func exportFile(_ text: String, first id: String) throws -> String {
+    let base = "verdicts-" + String(id.suffix(8)).filter { $0.isLetter || $0.isNumber || $0 == "-" }
+    for n in 1...999 {
+      let name = "./" + base + (n == 1 ? "" : "-\(n)") + ".txt"
+      let fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      if fd < 0 {
+        if errno == EEXIST { continue }
+        throw QueueError.invalid(message: "cannot write \(name): \(String(cString: strerror(errno)))")
+      }
+      defer { close(fd) }
+      let bytes = Array(text.utf8)
+      var sent = 0
+      while sent < bytes.count {
+        let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { throw QueueError.invalid(message: "cannot write \(name): \(String(cString: strerror(errno)))") }
+        sent += n
+      }
+      return name
+    }
+    throw QueueError.invalid(message: "cannot write an export: \(base).txt to \(base)-999.txt are taken")
   }
 
   /// Why the engine's rule left a write alone, in its words: `w-1 is accepted; only …`.
@@ -240,6 +282,10 @@ final class AppCore {
     case .drain: return "drain"
     case .useKey: return "key"
     case .locate: return "follow"
+    case .goto: return "go to"
+    case .countReasons: return "count reasons"
+    case .copy: return "copy"
+    case .export: return "export"
     case .markAll: return "mark all"
     case .reload: return "read"
     case .loadStatus: return "status"

@@ -1,3 +1,5 @@
+import MarfaQueue
+
 /// How the CLI asks for the TUI to run.
 public struct AppOptions: Sendable, Hashable {
   /// `--theme NAME|FILE` (above `VERDICTS_THEME` and the config file).
@@ -10,6 +12,12 @@ public struct AppOptions: Sendable, Hashable {
   public var autoDrain: Bool
   /// `--log FILE`: where actions and errors are logged (never the screen, never the key).
   public var logFile: String?
+  /// `--no-mouse`: leave the mouse to the terminal (text selection).
+  public var noMouse = false
+  /// The key a refused-key stop asks for (the demo's second key); nil: "another key".
+  public var keyHint: String?
+  /// The pane that has the focus at start (the demo opens on Blocked).
+  public var startPane: QueuePane?
   /// The environment read for `VERDICTS_THEME`, `NO_COLOR` and `XDG_CONFIG_HOME`/`HOME`.
   public var environment: [String: String]
 

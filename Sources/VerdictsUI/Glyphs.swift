@@ -46,9 +46,10 @@ public struct Glyphs: Sendable, Hashable {
     ellipsis: "…", waiting: "○", held: "◌", accepted: "✓", merged: "≈", conflicted: "⇄", refused: "✗",
     blocked: "■", dead: "†", mark: "●", arrow: "→", separator: "·", dash: "–")
 
-  /// Plain ASCII, for any terminal.
+  /// Plain ASCII, for any terminal: no verdict glyph is a border character (`+ - |`) or the
+  /// ellipsis (`~`).
   public static let ascii = Glyphs(
     horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-    ellipsis: "~", waiting: "o", held: ".", accepted: "+", merged: "~", conflicted: "=", refused: "x",
+    ellipsis: "~", waiting: "o", held: ".", accepted: "v", merged: "&", conflicted: "=", refused: "x",
     blocked: "#", dead: "!", mark: "*", arrow: "->", separator: "|", dash: "-")
 }

@@ -24,6 +24,12 @@ public final class GridTerminal: Terminal {
     self.screen = Grid(width: width, height: height)
   }
 
+  /// Every raw sequence sent (OSC 52), in order.
+  public private(set) var raw: [[UInt8]] = []
+
+  /// Keeps the bytes, as a terminal would receive them.
+  public func sendRaw(_ bytes: [UInt8]) { raw.append(bytes) }
+
   public var size: (width: Int, height: Int) { (width, height) }
   public var inputDescriptor: Int32? { nil }
   public var supportsUnicode: Bool { true }

@@ -23,6 +23,7 @@ public struct KeyMap: Sendable, Hashable {
     .release: [.char("r")], .releaseReason: [.char("R")], .withdraw: [.char("w")], .discard: [.char("x")],
     .take: [.char("t")], .forget: [.char("f")], .drain: [.char("d")], .autoDrain: [.char("a")],
     .useKey: [.char("K")], .filter: [.char("/")], .pause: [.char("Z")], .follow: [.char("F")],
+    .goto: [.char(":")], .jump: [.char("J")], .back: [.backspace], .copyID: [.char("y")], .export: [.char("Y")],
     .help: [.char("?"), .function(1)], .repaint: [.ctrl("l")], .quit: [.char("q")],
   ])
 

@@ -52,6 +52,20 @@ public final class NcursesTerminal: Terminal {
 
   public var inputDescriptor: Int32? { STDIN_FILENO }
 
+  /// Turns mouse reports (clicks and the wheel) on or off.
+  public func setMouse(_ on: Bool) { cnc_mouse(on ? 1 : 0) }
+
+  /// Writes the bytes straight to standard output, after what curses has sent.
+  public func sendRaw(_ bytes: [UInt8]) {
+    fflush(nil)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      sent += n
+    }
+  }
+
   public func setTheme(_ theme: Theme, depth: ColorDepth) {
     styles = [:]
     for role in Role.allCases {
@@ -121,7 +135,16 @@ public final class NcursesTerminal: Terminal {
       let r = wget_wch(window, &ch)
       if r == cnc_err() { break }
       if r == cnc_key_code_yes() {
-        if Int32(ch) == KEY_RESIZE {
+        if Int32(ch) == cnc_key_mouse() {
+          var x: Int32 = 0
+          var y: Int32 = 0
+          switch cnc_get_mouse(&x, &y) {
+          case 1: out.append(.mouse(MouseEvent(.click, x: Int(x), y: Int(y))))
+          case 4: out.append(.mouse(MouseEvent(.wheelUp, x: Int(x), y: Int(y))))
+          case 5: out.append(.mouse(MouseEvent(.wheelDown, x: Int(x), y: Int(y))))
+          default: break
+          }
+        } else if Int32(ch) == KEY_RESIZE {
           last = nil
           let (w, h) = size
           out.append(.resize(width: w, height: h))

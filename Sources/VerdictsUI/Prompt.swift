@@ -6,6 +6,8 @@ public struct Prompt: Sendable, Hashable {
     case filter
     /// Another API key; never shown, only counted as dots.
     case key
+    /// A write ID to go to, as a person types it.
+    case goto
   }
 
   /// What the input is for.
@@ -24,13 +26,14 @@ public struct Prompt: Sendable, Hashable {
     switch kind {
     case .filter: return "filter: "
     case .key: return "new key (hidden): "
+    case .goto: return "go to write: "
     }
   }
 
   /// The input as drawn: the key is masked.
   var shown: String {
     switch kind {
-    case .filter: return text
+    case .filter, .goto: return text
     case .key: return String(repeating: "•", count: text.count)
     }
   }

@@ -37,6 +37,28 @@ public protocol QueueSource: Sendable {
 }
 
 extension QueueSource {
+  /// How many blocked writes each reason holds: by default by reading the Blocked pane through;
+  /// a working copy counts in the store.
+  public func blockedCounts() async throws -> [BlockedReason: Int] {
+    var counts: [BlockedReason: Int] = [:]
+    var cursor = 0
+    while true {
+      let (writes, next) = try await summaries(.blocked, cursor: cursor, limit: 2_000)
+      for w in writes { if let r = w.verdict?.blockedReason { counts[r, default: 0] += 1 } }
+      if writes.count < 2_000 || next == cursor { break }
+      cursor = next
+    }
+    return counts
+  }
+
+  /// The full ID of the one write `typed` names (``WriteIDResolver``): by default over the ids
+  /// of every pane; a working copy asks its store.
+  public func resolveID(_ typed: String) async throws -> String {
+    var ids: [String] = []
+    for pane in QueuePane.allCases { ids += try await self.ids(in: pane, filter: nil) }
+    return try WriteIDResolver(ids: ids).id(for: typed)
+  }
+
   /// Where a write sits now: its pane and its index there under the filter, nil when it left.
   ///
   /// By default, pages through the pane up to `limit` writes; a working copy asks the store.

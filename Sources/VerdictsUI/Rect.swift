@@ -23,6 +23,9 @@ public struct Rect: Sendable, Hashable {
   /// Whether it has no cells.
   var isEmpty: Bool { width <= 0 || height <= 0 }
 
+  /// Whether the cell at (x, y) is inside.
+  func contains(x: Int, y: Int) -> Bool { x >= self.x && x < self.x + width && y >= self.y && y < self.y + height }
+
   /// The last row.
   var maxY: Int { y + height - 1 }
 }

@@ -39,8 +39,16 @@ extension Renderer {
     field(label, TextLine(text, role))
   }
 
-  /// Every part of a write, line by line, wrapped to the detail's width.
-  func detailLines(_ w: QueuedWrite, width: Int) -> [TextLine] {
+  /// The refusal in an answer's `error` object: `code · message`, or nil when it holds none.
+  func lastRefusal(_ answer: String?) -> String? {
+    guard let error = answer.flatMap(JSONValue.parse)?["error"] else { return nil }
+    let parts = [error["code"]?.stringValue, error["message"]?.stringValue].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: " \(glyphs.separator) ")
+  }
+
+  /// Every part of a write, line by line, wrapped to the detail's width; `waitedOnBy` names the
+  /// writes that wait on it, when the caller knows them.
+  func detailLines(_ w: QueuedWrite, width: Int, waitedOnBy: [String] = []) -> [TextLine] {
     var lines: [TextLine] = []
     let sep = " \(glyphs.separator) "
     lines.append(field("id", w.id))
@@ -98,6 +106,11 @@ extension Renderer {
       }
     }
 
+    if w.verdict == .dead, let refusal = lastRefusal(w.answer) {
+      // The refusal that made it dead is only in its last answer: said as a refusal line.
+      lines.append(field("refusal", TextLine(refusal, .refused)))
+    }
+
     if let kind = state.status?.kind, !kind.isOwned {
       // The Marfa core keeps no trace of environmental failures: say so rather than show nothing.
       lines.append(field("last failure", TextLine("not kept by this store (the Marfa core keeps none)", .dim)))
@@ -121,6 +134,7 @@ extension Renderer {
     if !w.dependsOn.isEmpty { lines.append(field("depends on", w.dependsOn.joined(separator: ", "))) }
     if let f = w.follows { lines.append(field("follows", f)) }
     if w.waiting, let on = w.follows ?? w.dependsOn.first { lines.append(field("held by", on, .waiting)) }
+    for (i, id) in waitedOnBy.enumerated() { lines.append(field(i == 0 ? "waited on by" : "", id, .waiting)) }
     if let c = w.conflictedCopyId { lines.append(field("copy", c)) }
     lines.append(field("queued", w.queuedAt))
     if let a = w.answeredAt { lines.append(field("answered", a)) }

@@ -11,34 +11,111 @@ extension Renderer {
     return r.inner
   }
 
-  /// Every action with its keys; write actions greyed in read-only mode, with the reason.
+  /// The help overlay: the keys for what is selected first, then every key, the glyph legend
+  /// and the drain report's words; fits any screen from 40×10 (it scrolls), wraps rather than cuts.
   func drawHelp(into grid: inout Grid) {
-    let actions = Action.allCases
-    let twoColumns = state.width >= 76
-    let rowsNeeded = twoColumns ? (actions.count + 1) / 2 : actions.count
-    let extra = state.readOnly ? 2 : 1
-    let inner = overlayBox(
-      into: &grid, width: twoColumns ? min(100, state.width - 2) : 44, height: rowsNeeded + extra + 2,
-      title: TextLine("Keys", .titleFocus) + TextLine(" (j/k scroll, any other key closes)", .dim))
-    var y = inner.y
-    if let reason = state.readOnlyReason {
-      grid.put("read-only: \(reason); greyed keys are refused", x: inner.x + 1, y: y, role: .statusError, limit: inner.width - 1)
-      y += 1
-    }
-    let columnWidth = twoColumns ? inner.width / 2 : inner.width
-    let shown = inner.y + inner.height - y
+    let twoColumns = state.width >= 120
+    let boxWidth = twoColumns ? min(150, state.width - 2) : min(72, state.width - 2)
+    let columnWidth = twoColumns ? (boxWidth - 2) / 2 : boxWidth - 2
+    let lines = helpLines(width: columnWidth - 2)
+    let rowsNeeded = twoColumns ? (lines.count + 1) / 2 : lines.count
+    let boxHeight = min(rowsNeeded + 3, state.height - 2)
+    let shown = max(1, boxHeight - 3)
     let scroll = min(state.helpScroll, max(0, rowsNeeded - shown))
-    for (i, action) in actions.enumerated() {
+    let position = TextLine("\(scroll + 1)\(glyphs.dash)\(min(rowsNeeded, scroll + shown)) of \(rowsNeeded)", .dim)
+    let inner = overlayBox(into: &grid, width: boxWidth, height: boxHeight, title: TextLine("Keys", .titleFocus))
+    // The position goes on the top border, right-aligned, when there is room.
+    let frame = Rect(x: inner.x - 1, y: inner.y - 1, width: inner.width + 2, height: inner.height + 2)
+    if frame.width > position.width + 10 {
+      position.draw(into: &grid, x: frame.x + frame.width - 2 - position.width, y: frame.y, limit: position.width)
+    }
+    for (i, line) in lines.enumerated() {
       let column = twoColumns ? i / rowsNeeded : 0
       let row = (twoColumns ? i % rowsNeeded : i) - scroll
-      guard row >= 0, y + row < inner.y + inner.height else { continue }
+      guard row >= 0, row < shown else { continue }
+      line.draw(
+        into: &grid, x: inner.x + 1 + column * columnWidth, y: inner.y + row, limit: columnWidth - 1,
+        ellipsis: glyphs.ellipsis)
+    }
+    if inner.height > shown {
+      TextLine("j/k scroll \(glyphs.separator) other keys close", .dim).draw(
+        into: &grid, x: inner.x + 1, y: inner.y + inner.height - 1, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
+    }
+  }
+
+  /// The help's lines wrapped to `width`: the keys that apply now, every other key, the glyph
+  /// legend, and the words of a drain report.
+  func helpLines(width: Int) -> [TextLine] {
+    let keyWidth = width < 50 ? 10 : 15
+    var lines: [TextLine] = []
+    func text(_ t: TextLine) {
+      for (i, part) in Self.wordWrap(t.plain, width: width - 2).enumerated() {
+        lines.append(TextLine((i == 0 ? "" : "  ") + part, t.spans.first?.role ?? .dialog))
+      }
+    }
+    /// A term in the left column and its meaning word-wrapped beside it; a term too long for
+    /// the column gets a line of its own.
+    func term(_ left: String, _ leftRole: Role, _ meaning: String, _ role: Role, column: Int) {
+      var first = true
+      if CharWidth.of(left) >= column {
+        lines.append(TextLine(left, leftRole))
+        first = false
+      }
+      for part in Self.wordWrap(meaning, width: max(8, width - column)) {
+        var t = TextLine((first ? left : "").padding(column), leftRole)
+        t.append(part, role)
+        lines.append(t)
+        first = false
+      }
+    }
+    func entry(_ action: Action) {
       let keys = (state.keyMap.keys[action] ?? []).map(\.spelling).joined(separator: " ")
       let greyed = action.writes && state.readOnly
-      let keyWidth = state.width < 60 ? 9 : (twoColumns && state.width < 100 ? 11 : 16)
-      var t = TextLine(fit(keys.isEmpty ? "(none)" : keys, keyWidth - 1).padding(keyWidth), greyed ? .dim : .key)
-      t.append(action.summary, greyed ? .dim : .dialog)
-      t.draw(into: &grid, x: inner.x + 1 + column * columnWidth, y: y + row, limit: columnWidth - 2, ellipsis: glyphs.ellipsis)
+      term(keys.isEmpty ? "(none)" : keys, greyed ? .dim : .key, action.summary, greyed ? .dim : .dialog, column: keyWidth)
     }
+    if let reason = state.readOnlyReason {
+      text(TextLine("read-only: \(reason); greyed keys are refused", .statusError))
+    }
+    let now = writeActions()
+    if !now.isEmpty {
+      let what: String
+      if state.detailFocused {
+        what = "In the detail"
+      } else if !state.marks.isEmpty {
+        what = "For the \(state.marks.count) marked"
+      } else if let w = state.selectedWrite {
+        what = "For \(ShortID.of(w.id, ellipsis: glyphs.ellipsis)) (\(w.stateWords))"
+      } else {
+        what = "Now"
+      }
+      text(TextLine(what, .label))
+      now.forEach(entry)
+      lines.append(TextLine())
+    }
+    text(TextLine("Every key", .label))
+    for action in Action.allCases where !now.contains(action) { entry(action) }
+    lines.append(TextLine())
+    text(TextLine("Glyphs", .label))
+    let g = glyphs
+    let legend: [(String, String, Role)] = [
+      (g.waiting, "queued or sent, no verdict yet", .waiting), (g.held, "held: waiting on another write", .waiting),
+      (g.accepted, "accepted", .answered), (g.merged, "merged (fields named)", .merged),
+      (g.conflicted, "conflicted: the instance made a copy", .conflicted), (g.refused, "refused", .refused),
+      (g.blocked, "blocked: needs a person (the reason says what)", .blocked),
+      (g.dead, "dead: refused \(QueueLimits.ceiling) times", .dead), (g.mark, "marked for a bulk action", .key),
+    ]
+    for (glyph, words, role) in legend { term(glyph, role, words, .dialog, column: 3) }
+    lines.append(TextLine())
+    text(TextLine("A drain's report", .label))
+    let words: [(String, String)] = [
+      ("answered", "the instance answered, whatever the verdict"),
+      ("held", "waited behind a write it depends on or follows that did not go this pass"),
+      ("undelivered", "met an environmental failure (5xx, 408, 425, 429, no answer), or came after one"),
+      ("unsent", "settled without a request: refused unsent by the drain (behind a refused or dead write, bytes gone, a delete with no version)"),
+      ("unmade", "its request could not be built (no URL for it); counted as a failure, tried again next drain"),
+    ]
+    for (word, meaning) in words { term(word, .key, meaning, .dialog, column: keyWidth) }
+    return lines
   }
 
   func drawDialog(_ dialog: Dialog, into grid: inout Grid) {
@@ -49,11 +126,12 @@ extension Renderer {
   }
 
   func drawConfirm(_ pending: PendingAction, into grid: inout Grid) {
-    let n = pending.ids.count
+    let n = pending.count
     let verb = pending.verb
     var lines: [TextLine] = []
     for id in pending.ids.prefix(3) { lines.append(TextLine("  " + id, .dialogDanger)) }
     if n > 3 { lines.append(TextLine("  and \(n - 3) more", .dialogDanger)) }
+    let role: Role = pending.destructive ? .dialogDanger : .dialog
     switch pending {
     case .withdraw:
       lines.append(TextLine("Its row goes back as the instance holds it;", .dialogDanger))
@@ -61,29 +139,54 @@ extension Renderer {
     case .discard:
       lines.append(TextLine("The write and the content it carried go.", .dialogDanger))
       lines.append(TextLine("No undo.", .dialogDanger))
+    case .release:
+      lines.append(TextLine("Each goes again on the next drain,", role))
+      lines.append(TextLine("under a fresh key.", role))
+    case .forget:
+      lines.append(TextLine("Their verdicts leave the queue.", role))
+    case .take(let answered):
+      lines.append(TextLine("Every answered write that may be cleared", role))
+      lines.append(TextLine("(of the \(answered) in Answered) leaves the queue;", role))
+      lines.append(TextLine("refused ones with content stay.", role))
     }
-    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", .dialogDanger))
+    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", role))
+    lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
     let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
+    let what = n == 1 ? "write" : "writes"
+    var title = "\(verb.capitalized) \(n) \(what)?"
+    if case .take = pending { title = "Take up to \(n) answered \(what)?" }
     let inner = overlayBox(
       into: &grid, width: width, height: lines.count + 2,
-      title: TextLine("\(verb.capitalized) \(n) write\(n == 1 ? "" : "s")?", .dialogDanger), danger: true)
+      title: TextLine(title, role), danger: pending.destructive)
     for (i, l) in lines.enumerated() where i < inner.height {
       l.draw(into: &grid, x: inner.x + 1, y: inner.y + i, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
     }
   }
 
+  /// The `R` menu: the reasons that hold blocked writes, each with its count (every reason,
+  /// `counting…`, until the counts arrive); fits from 40×10.
   func drawReasonMenu(_ selected: Int, into grid: inout Grid) {
-    let reasons = BlockedReason.allCases
+    let reasons = state.reasonMenu
+    let counts = state.reasonCounts
+    let nameWidth = reasons.map { $0.wireName.count }.max() ?? 0
+    let countWidth = counts.map { c in reasons.map { "\(c[$0] ?? 0)".count }.max() ?? 1 } ?? 0
+    let rows: [String] = reasons.enumerated().map { i, reason in
+      let n = counts.map { "\($0[reason] ?? 0)" } ?? ""
+      return "\(i + 1) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
+    }
+    let footer = counts == nil ? "counting\(glyphs.ellipsis)" : "enter or 1-\(reasons.count) releases \(glyphs.separator) esc cancels"
+    let width = max(rows.map(\.count).max() ?? 0, footer.count, 28) + 4
     let inner = overlayBox(
-      into: &grid, width: 46, height: reasons.count + 3,
-      title: TextLine("Release every write blocked…", .titleFocus))
-    for (i, reason) in reasons.enumerated() where i < inner.height {
-      let y = inner.y + i
-      TextLine("\(i + 1) \(reason.wireName)", .dialog).draw(into: &grid, x: inner.x + 1, y: y, limit: inner.width - 1)
+      into: &grid, width: width, height: reasons.count + 3, title: TextLine("Release blocked by reason", .titleFocus))
+    let shown = max(1, inner.height - (reasons.count < inner.height ? 1 : 0))
+    let top = max(0, min(selected - shown + 1, reasons.count - shown))
+    for (i, text) in rows.enumerated().dropFirst(top).prefix(shown) {
+      let y = inner.y + i - top
+      TextLine(text, .dialog).draw(into: &grid, x: inner.x + 1, y: y, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
       if i == selected { grid.paint(Rect(x: inner.x, y: y, width: inner.width, height: 1), role: .selected) }
     }
     if reasons.count < inner.height {
-      grid.put("enter or 1-6 releases · esc cancels", x: inner.x + 1, y: inner.y + reasons.count, role: .dim, limit: inner.width - 1)
+      grid.put(footer, x: inner.x + 1, y: inner.y + inner.height - 1, role: .dim, limit: inner.width - 1)
     }
   }
 }

@@ -5,8 +5,12 @@ extension Renderer {
     let p = state[pane]
     var t = TextLine()
     t.append(pane.title, focused ? .titleFocus : .title)
-    t.append(" \(count(p.total))", focused ? .titleFocus : .title)
-    if state.filter != nil { t.append(" (filtered)", .dim) }
+    if state.filter == nil { t.append(" \(count(p.total))", focused ? .titleFocus : .title) }
+    if state.filter != nil {
+      // How many the filter let through of how many the pane holds: `(12 of 300)`.
+      let all = state.status.map { count($0.counts[pane]) } ?? "?"
+      t.append(" (\(count(p.total)) of \(all))", .dim)
+    }
     return t
   }
 

@@ -56,7 +56,7 @@ extension Renderer {
       }
     }
     if let url = state.instanceURL ?? state.status?.origin {
-      let instance = state.status?.instanceId.map { " (\(abbreviate($0, 16)))" } ?? ""
+      let instance = state.status?.instanceId.map { " (\(ShortID.instance(Sanitizer.clean($0), ellipsis: glyphs.ellipsis)))" } ?? ""
       parts.append(TextLine(abbreviate(url, 40) + instance, .status))
     } else {
       parts.append(TextLine("no instance", .status))
@@ -106,14 +106,13 @@ extension Renderer {
       var t = TextLine(p.label, .key)
       t.append(p.shown)
       t.append(state.ascii ? "_" : "▏", .key)
-      t.append("  enter \(p.kind == .filter ? "applies" : "uses it") \(glyphs.separator) esc cancels", .dim)
+      t.append("  enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it") \(glyphs.separator) esc cancels", .dim)
       t.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
       return
     }
     var line = TextLine()
-    if let m = state.message {
-      let text = state.ascii ? m.text.replacingOccurrences(of: "…", with: "...") : m.text
-      line.append(" " + text + " ", m.isError ? .statusError : .statusOK)
+    if let m = state.message, messageOnBottom {  // else drawLongMessage gives it rows of its own
+      line.append(" " + fittedMessage(m) + " ", m.isError ? .statusError : .statusOK)
       line.append("  ")
     }
     line = line + hints()
@@ -138,6 +137,7 @@ extension Renderer {
       if w.verdict?.blockedReason == .credentialRefused { actions.append(.useKey) }
       if w.verdict?.blockedReason != nil { actions.append(.releaseReason) }
       if w.allows(.forget).isAllowed, w.verdict?.refusal == nil { actions.append(.take) }
+      actions = clearingFirst(actions, w)
       actions.append(.focusDetail)
     }
     for a in [Action.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit] where !actions.contains(a) {
@@ -146,9 +146,9 @@ extension Renderer {
     return actions
   }
 
-  func hints() -> TextLine {
+  func hints(_ actions: [Action]? = nil) -> TextLine {
     var t = TextLine()
-    for action in applicableActions() {
+    for action in actions ?? applicableActions() {
       guard let key = state.keyMap.hint(action) else { continue }
       let greyed = action.writes && state.readOnly
       if !t.spans.isEmpty { t.append(" ") }

@@ -10,7 +10,30 @@ public struct Renderer: Sendable {
   public init(state: UIState) {
     self.state = state
     self.glyphs = state.ascii ? .ascii : .unicode
-    self.layout = state.layout
+    var layout = state.layout
+    // A message too long for the bottom line gets rows of its own between the status line and
+    // the keys: the panes and detail give them up, so every box stays whole.
+    var rows = Self.messageRows(state, layout)
+    // As many rows as leave the layout its mode and each pane a row.
+    while rows > 0 {
+      var smaller = Layout(
+        width: state.width, height: state.height - rows, focus: state.focus, detailFocused: state.detailFocused)
+      if smaller.mode == layout.mode, smaller.panes.values.allSatisfy({ $0.list.height > 0 }) {
+        smaller.height = state.height
+        smaller.hints = Rect(x: 0, y: state.height - 1, width: state.width, height: 1)
+        layout = smaller
+        break
+      }
+      rows -= 1
+    }
+    self.layout = layout
+  }
+
+  /// A renderer on a given layout, for measuring (no room made for a message).
+  init(bare state: UIState, layout: Layout) {
+    self.state = state
+    self.glyphs = state.ascii ? .ascii : .unicode
+    self.layout = layout
   }
 
   /// One frame of the state.
@@ -31,6 +54,7 @@ public struct Renderer: Sendable {
     if let detail = layout.detail { drawDetail(into: &grid, detail) }
     drawStatus(into: &grid)
     drawHints(into: &grid)
+    drawLongMessage(into: &grid)
     if state.showingHelp { drawHelp(into: &grid) }
     if let dialog = state.dialog { drawDialog(dialog, into: &grid) }
     return grid

@@ -6,6 +6,13 @@ enum ShortID {
     id.count <= 10 ? id : ellipsis + String(id.suffix(8))
   }
 
+  /// An instance id shortened so two instances can be told apart: whole up to 16 characters,
+  /// else its first 8, `…` and its last 4 (UUIDv7 instance ids differ at the start, scripted
+  /// ones such as `00000000-…` and `99999999-…` only there).
+  static func instance(_ id: String, ellipsis: String = "…") -> String {
+    id.count <= 16 ? id : String(id.prefix(8)) + ellipsis + String(id.suffix(4))
+  }
+
   /// The columns a short id takes at most.
   static let width = 10
 

@@ -20,4 +20,6 @@ public protocol Terminal: AnyObject {
   func invalidate()
   /// Gives the terminal back as it was.
   func restore()
+  /// Writes a sequence the terminal acts on itself (OSC 52, the clipboard), after the last frame.
+  func sendRaw(_ bytes: [UInt8])
 }

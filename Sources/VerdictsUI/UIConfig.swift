@@ -3,12 +3,20 @@ import Foundation
 
 /// The TUI's settings file, `$XDG_CONFIG_HOME/verdicts/config`: `name = value` lines.
 ///
-/// `confirm-withdraw = yes|no`, `confirm-discard = yes|no`, `theme = NAME|FILE`, `ascii = yes|no`.
+/// `confirm-withdraw = yes|no`, `confirm-discard = yes|no`, `confirm-take = yes|no`, `confirm-bulk = yes|no`, `theme = NAME|FILE`, `ascii = yes|no`.
 public struct UIConfig: Sendable, Hashable {
   /// Whether withdraw asks first.
   public var confirmWithdraw = true
   /// Whether discard asks first.
   public var confirmDiscard = true
+  /// Whether `t` asks first.
+  public var confirmTake = true
+  /// Whether a release or forget of more than one marked write asks first.
+  public var confirmBulk = true
+  /// Whether clicks and the wheel go to the TUI (`mouse = off` leaves them to the terminal).
+  public var mouse = true
+  /// Whether `y` copies an ID through OSC 52.
+  public var clipboard = true
   /// The theme named in the file (below `--theme` and `VERDICTS_THEME`).
   public var theme: String?
   /// Whether to draw ASCII borders and glyphs.
@@ -42,6 +50,10 @@ public struct UIConfig: Sendable, Hashable {
       switch name {
       case "confirm-withdraw": if let f = flag() { config.confirmWithdraw = f }
       case "confirm-discard": if let f = flag() { config.confirmDiscard = f }
+      case "confirm-take": if let f = flag() { config.confirmTake = f }
+      case "clipboard": if let f = flag() { config.clipboard = f }
+      case "mouse": if let f = flag() { config.mouse = f }
+      case "confirm-bulk": if let f = flag() { config.confirmBulk = f }
       case "ascii": if let f = flag() { config.ascii = f }
       case "theme":
         if value.isEmpty {

@@ -26,6 +26,14 @@ public enum UIEffect: Sendable, Hashable {
   case useKey(String)
   /// Find where a followed write is now.
   case locate(String)
+  /// Put this text on the terminal's clipboard (OSC 52).
+  case copy(String)
+  /// Write these writes' detail text to a file in the current folder.
+  case export([String])
+  /// Count the blocked writes per reason, for the `R` menu.
+  case countReasons
+  /// Resolve a typed ID and find where its write is, to select it.
+  case goto(String)
   /// Collect the ids of every write in a pane under the filter.
   case markAll(QueuePane, filter: String?)
   /// Redraw the whole terminal.

@@ -4,6 +4,8 @@ import MarfaQueue
 public enum UIEvent: Sendable, Hashable {
   /// A key was pressed.
   case key(Key)
+  /// A click or the wheel.
+  case mouse(MouseEvent)
   /// The terminal's size is now this.
   case resize(width: Int, height: Int)
   /// Something touched the queue (a change on the copy's stream, or a writer's save).
@@ -22,4 +24,9 @@ public enum UIEvent: Sendable, Hashable {
   case located(id: String, pane: QueuePane?, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
+  /// How many blocked writes each reason holds (for the `R` menu).
+  case reasonCounts([BlockedReason: Int])
+  /// Where a write gone to (`:`, `J`, backspace) is: its full ID, pane and index; nil pane and
+  /// index when the filter hides it.
+  case wentTo(id: String, pane: QueuePane?, index: Int?)
 }

@@ -21,13 +21,21 @@ final class UILoop {
     for p in prepared.problems { log.log(p) }
     var state = prepared.state
     let pipe = SignalPipe()
+    let term = options.environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"]
+    if let refusal = AppError.check(
+      stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, term: term)
+    {
+      log.log(refusal.message)
+      throw refusal
+    }
     guard let terminal = NcursesTerminal(colors: !prepared.colorOff) else {
       log.log("no terminal")
-      throw AppError.noTerminal(term: options.environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"])
+      throw AppError.cannotAddressCursor(term: term)
     }
     pipe.installHandlers()
     if !terminal.supportsUnicode { state.ascii = true }
     terminal.setTheme(prepared.theme, depth: prepared.colorOff ? .none : terminal.colorDepth)
+    terminal.setMouse(state.mouseOn)
     log.log("started: \(state.readOnly ? "read-only" : "writer"), theme \(prepared.theme.name), \(terminal.colorDepth.rawValue) colours")
     let core = AppCore(source: source, state: state, log: log, wake: { pipe.wake() })
     // A log that cannot be written is said once on the status line; the program goes on.
@@ -59,6 +67,8 @@ final class UILoop {
         let since = Date().timeIntervalSince(lastFrame)
         if since >= Self.frameInterval {
           terminal.present(Renderer.render(core.state))
+          for bytes in core.rawOut { terminal.sendRaw(bytes) }
+          core.rawOut = []
           core.dirty = false
           lastFrame = Date()
         } else {
@@ -77,6 +87,7 @@ final class UILoop {
     switch input {
     case .key(let k): core.apply(.key(k))
     case .resize(let w, let h): core.apply(.resize(width: w, height: h))
+    case .mouse(let m): core.apply(.mouse(m))
     }
   }
 }

@@ -6,6 +6,7 @@ extension UIState {
     switch event {
     case .key(let key): return handleKey(key)
     case .resize(let w, let h): return resize(width: w, height: h)
+    case .mouse(let m): return mouse(m)
     case .changed:
       if paused {
         pendingChanges += 1
@@ -27,7 +28,7 @@ extension UIState {
       lastDrain = report
       return []
     case .outcome(let text, let isError):
-      var told = StatusMessage(text, isError: isError)
+      var told = StatusMessage(Self.withNextStep(text, after: lastDrain, keyHint: keyHint, keys: keyMap), isError: isError)
       if let note = skipNote, !Self.isDrainReport(text) {
         told = StatusMessage(text + "; " + note, isError: isError)
         skipNote = nil
@@ -35,6 +36,20 @@ extension UIState {
       message = Self.outcome(told, after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
+    case .reasonCounts(let counts):
+      let chosen = reasonMenu.indices.contains(menuIndex) ? reasonMenu[menuIndex] : nil
+      reasonCounts = counts
+      if case .releaseReason = dialog {
+        let menu = reasonMenu
+        if menu.isEmpty {
+          dialog = nil
+          message = StatusMessage("release by reason: no write is blocked", isError: true)
+        } else {
+          dialog = .releaseReason(selected: chosen.flatMap(menu.firstIndex(of:)) ?? 0)
+        }
+      }
+      return []
+    case .wentTo(let id, let pane, let index): return wentTo(id: id, pane: pane, index: index)
     case .marked(let ids):
       marks.formUnion(ids)
       message = StatusMessage("marked \(marks.count)")

@@ -9,18 +9,23 @@ extension UIState {
     case .char(let c):
       p.text.append(c)
       prompt = p
-      return []
+      return p.kind == .filter ? applyFilter(p.text) : []
     case .backspace, .delete:
       if !p.text.isEmpty { p.text.removeLast() }
       prompt = p
-      return []
+      return p.kind == .filter ? applyFilter(p.text) : []
     case .ctrl("u"):
       p.text = ""
       prompt = p
-      return []
+      return p.kind == .filter ? applyFilter(p.text) : []
     case .escape:
       prompt = nil
-      message = StatusMessage(p.kind == .key ? "key unchanged" : "filter unchanged")
+      if p.kind == .filter {
+        // esc clears the filter the typing applied.
+        message = StatusMessage("filter cleared")
+        return applyFilter("")
+      }
+      message = StatusMessage(p.kind == .key ? "key unchanged" : "go to cancelled")
       return []
     case .enter:
       prompt = nil
@@ -37,16 +42,26 @@ extension UIState {
       guard !key.isEmpty else { return refuse("key unchanged: none was typed") }
       message = StatusMessage("trying the new key…")
       return [.useKey(key)]
+    case .goto: return goto(p.text)
     case .filter:
-      let text = p.text
-      filter = text.isEmpty ? nil : text
-      for pane in QueuePane.allCases {
-        self[pane].selected = 0
-        self[pane].top = 0
-      }
-      message = StatusMessage(text.isEmpty ? "filter cleared" : "filter: \(text)")
-      return reloadAll()
+      // Already applied key by key; enter keeps it.
+      let effects = applyFilter(p.text)
+      message = StatusMessage(p.text.isEmpty ? "filter cleared" : "filter: \(p.text)")
+      return effects
     }
+  }
+
+  /// Applies the filter as typed so far, across all panes, from the top of each; nothing when
+  /// it is what is applied already.
+  mutating func applyFilter(_ text: String) -> [UIEffect] {
+    let new = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
+    guard new != filter else { return [] }
+    filter = new
+    for pane in QueuePane.allCases {
+      self[pane].selected = 0
+      self[pane].top = 0
+    }
+    return reloadAll()
   }
 
   /// Keys while a dialog is up: `y` confirms, the menu moves and chooses, anything else cancels.
@@ -60,7 +75,7 @@ extension UIState {
       message = StatusMessage("\(pending.verb) cancelled")
       return []
     case .releaseReason(let selected):
-      let reasons = BlockedReason.allCases
+      let reasons = reasonMenu
       switch key {
       case .char("j"), .down:
         dialog = .releaseReason(selected: min(reasons.count - 1, selected + 1))

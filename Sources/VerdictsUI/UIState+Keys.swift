@@ -51,15 +51,19 @@ extension UIState {
     case .clear: return clear()
     case .release: return release()
     case .releaseReason:
-      let reasons = BlockedReason.allCases
+      reasonCounts = nil
+      let reasons = reasonMenu
       let current = selectedWrite?.verdict?.blockedReason.flatMap { reasons.firstIndex(of: $0) } ?? 0
       dialog = .releaseReason(selected: current)
-      return []
+      return [.countReasons]
     case .withdraw: return ask(PendingAction.withdraw)
     case .discard: return ask(PendingAction.discard)
     case .take:
-      message = StatusMessage("taking the answered writes…")
-      return [.take]
+      if confirmTake {
+        dialog = .confirm(.take(answered: self[.answered].total))
+        return []
+      }
+      return run(.take(answered: self[.answered].total))
     case .forget: return forget()
     case .drain:
       message = StatusMessage("draining…")
@@ -76,6 +80,21 @@ extension UIState {
       return []
     case .pause: return togglePause()
     case .follow: return toggleFollow()
+    case .goto:
+      prompt = Prompt(kind: .goto)
+      return []
+    case .jump: return jump()
+    case .copyID:
+      guard let w = selectedWrite else { return refuse("copy: nothing selected") }
+      guard clipboard else { return refuse("copy is off (clipboard = off in the config); the ID: \(w.id)") }
+      message = StatusMessage("copied \(w.id) to the clipboard")
+      return [.copy(w.id)]
+    case .export:
+      let ids = targets
+      guard !ids.isEmpty else { return refuse("export: nothing selected") }
+      message = StatusMessage("exporting \(ids.count)…")
+      return [.export(ids)]
+    case .back: return back()
     case .help:
       showingHelp = true
       helpScroll = 0
@@ -215,23 +234,25 @@ extension UIState {
 
   mutating func release() -> [UIEffect] {
     guard let ids = targets(for: .release) else { return [] }
-    marks = []
-    message = StatusMessage("releasing \(ids.count)…")
-    return [.release(ids)]
+    if ids.count > 1, confirmBulk {
+      dialog = .confirm(.release(ids))
+      return []
+    }
+    return run(.release(ids))
   }
 
   mutating func ask(_ make: ([String]) -> PendingAction) -> [UIEffect] {
     let action: WriteAction
     switch make([]) {
-    case .withdraw: action = .withdraw
     case .discard: action = .discard
+    default: action = .withdraw
     }
     guard let ids = targets(for: action) else { return [] }
     let pending = make(ids)
     let confirm: Bool
     switch pending {
-    case .withdraw: confirm = confirmWithdraw
     case .discard: confirm = confirmDiscard
+    default: confirm = confirmWithdraw
     }
     if confirm {
       dialog = .confirm(pending)
@@ -241,19 +262,31 @@ extension UIState {
   }
 
   mutating func run(_ pending: PendingAction) -> [UIEffect] {
+    switch pending {
+    case .take:
+      message = StatusMessage("taking the answered writes…")
+      return [.take]
+    default: break
+    }
     marks = []
-    message = StatusMessage("\(pending.verb == "withdraw" ? "withdrawing" : "discarding") \(pending.ids.count)…")
+    let doing = ["withdraw": "withdrawing", "discard": "discarding", "release": "releasing", "forget": "forgetting"]
+    message = StatusMessage("\(doing[pending.verb] ?? pending.verb) \(pending.ids.count)…")
     switch pending {
     case .withdraw(let ids): return ids.map(UIEffect.withdraw)
     case .discard(let ids): return ids.map(UIEffect.discard)
+    case .release(let ids): return [.release(ids)]
+    case .forget(let ids): return [.forget(ids)]
+    case .take: return [.take]
     }
   }
 
   mutating func forget() -> [UIEffect] {
     guard let ids = targets(for: .forget) else { return [] }
-    marks = []
-    message = StatusMessage("forgetting \(ids.count)…")
-    return [.forget(ids)]
+    if ids.count > 1, confirmBulk {
+      dialog = .confirm(.forget(ids))
+      return []
+    }
+    return run(.forget(ids))
   }
 
   mutating func togglePause() -> [UIEffect] {

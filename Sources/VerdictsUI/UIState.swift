@@ -53,6 +53,14 @@ public struct UIState: Sendable, Hashable {
   public var confirmWithdraw = true
   /// Whether discard asks first.
   public var confirmDiscard = true
+  /// Whether `t` asks first (`confirm-take` in the config).
+  public var confirmTake = true
+  /// Whether a release or forget of more than one write asks first (`confirm-bulk`).
+  public var confirmBulk = true
+  /// Whether clicks and the wheel go to the TUI (`--no-mouse`, `mouse = off` leave them to the terminal).
+  public var mouseOn = true
+  /// Whether `y` copies through OSC 52 (`clipboard = off` in the config turns it off).
+  public var clipboard = true
   /// The keys.
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.
@@ -64,6 +72,14 @@ public struct UIState: Sendable, Hashable {
   var seen: [String: String] = [:]
   /// Panes whose next page read follows a change (not a scroll).
   var changeReads: Set<QueuePane> = []
+  /// The key a refused-key stop asks for (the demo's), said with the stop; nil: "another key".
+  public var keyHint: String?
+  /// How many blocked writes each reason holds, as last counted for the `R` menu (nil: not yet).
+  public var reasonCounts: [BlockedReason: Int]?
+  /// The writes a jump or go-to left, last first out (`backspace` returns to them).
+  public var trail: [String] = []
+  /// The write selected when the go-to under way was asked for; pushed on ``trail`` once it lands.
+  var gotoFrom: String?
 
   /// A state for a screen of this size.
   public init(width: Int = 80, height: Int = 24) {

@@ -87,6 +87,12 @@ public enum VerdictsApp {
     state.keyMap = keyMap
     state.confirmWithdraw = config.confirmWithdraw
     state.confirmDiscard = config.confirmDiscard
+    state.confirmTake = config.confirmTake
+    state.confirmBulk = config.confirmBulk
+    state.clipboard = config.clipboard
+    state.mouseOn = config.mouse && !options.noMouse
+    state.keyHint = options.keyHint
+    if let pane = options.startPane { state.focus = pane }
     state.ascii = options.ascii || config.ascii
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }

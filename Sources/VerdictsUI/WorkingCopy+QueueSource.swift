@@ -9,6 +9,10 @@ extension WorkingCopy: QueueSource {
   }
 
   public func write(_ id: String) async throws -> QueuedWrite { try await queue.write(id) }
+  /// How many blocked writes each reason holds, counted in the store.
+  public func blockedCounts() async throws -> [BlockedReason: Int] { try await queue.blockedCounts() }
+  /// The write a typed ID names, asked of the store.
+  public func resolveID(_ typed: String) async throws -> String { try await queue.resolveID(typed) }
   public func release(_ id: String) async throws -> Bool { try await queue.release(id) }
   public func release(reason: BlockedReason) async throws -> Int { try await queue.release(reason: reason) }
   public func withdraw(_ id: String) async throws -> Bool { try await queue.withdraw(id) }

@@ -29,7 +29,7 @@ tm resize-window -t "$SESSION" -x 70 -y 20; wait_for "─ Blocked 6"
 tm resize-window -t "$SESSION" -x 40 -y 10; wait_for "3 Blk 6"
 tm resize-window -t "$SESSION" -x 30 -y 8;  wait_for "too small: 30×8"
 tm resize-window -t "$SESSION" -x 120 -y 40; wait_for "┌─ Blocked 6"
-keys '?'; wait_for "Keys (j/k scroll"; keys x
+keys '?'; wait_for "j/k scroll · other keys close"; keys x
 keys q
 wait_for "EXIT=0"
 screen | grep -qF "Blocked 6" && fail "the screen was not restored"

@@ -140,7 +140,10 @@ import Testing
     #expect(r.stdout.isEmpty)
     #expect(!folder.exists(folder.store))
     let text = await runInProcess(line, store: folder.store)
-    #expect(text.stderr == "verdicts: no store at \(folder.store)\n")
+    #expect(
+      text.stderr
+        == "verdicts: no store at \(folder.store); `verdicts demo` shows the tour on a scripted instance, "
+        + "`verdicts fill --url URL` makes one from an instance\n")
   }
 
   @Test func writeCommandsCreateAMissingStoreOwnerOnly() async throws {

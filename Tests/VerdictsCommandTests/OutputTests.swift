@@ -137,7 +137,11 @@ import Testing
     let envelope = failure.envelope
     #expect(envelope["error"]?["code"]?.stringValue == code)
     // The engine names no flag; the command line adds where an instance URL comes from.
-    let message = error == .noServer ? error.message + " (--url or MARFA_API_URL)" : error.message
+    // With no store, it adds the next step.
+    var message = error == .noServer ? error.message + " (--url or MARFA_API_URL)" : error.message
+    if case .noStore = error {
+      message += "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
+    }
     #expect(envelope["error"]?["message"]?.stringValue == message)
     #expect(envelope["exit"]?.intValue == Int(exit.rawValue))
     if case .server(let status, let serverCode, _) = error {

@@ -78,7 +78,7 @@ import Testing
     #expect(core.state.message == StatusMessage("discarded w-refused"))
     await d.keys(.char("g"), .char("f"))
     #expect(core.state.message == StatusMessage("forgot 1"))
-    await d.keys(.char("t"))
+    await d.keys(.char("t"), .char("y"))
     // w-trashed, a refused delete (no content), is taken too, as the engine takes it.
     #expect(core.state.message == StatusMessage("took 3 answered"))
     await d.keys(.char("d"))

@@ -175,14 +175,20 @@ import Testing
   @Test func releaseTheMarkedWritesInBulk() {
     var s = Fixtures.state(focus: .blocked)
     _ = press(&s, .char(" "), .down, .down, .char(" "), .char("4"), .char(" "))
-    #expect(press(&s, .char("r")) == [.release(["b-ancestor", "b-cred", "d-1"])])
+    // More than one write: asked first, saying how many.
+    #expect(press(&s, .char("r")) == [])
+    #expect(s.dialog == .confirm(.release(["b-ancestor", "b-cred", "d-1"])))
+    #expect(press(&s, .char("y")) == [.release(["b-ancestor", "b-cred", "d-1"])])
     #expect(s.marks.isEmpty)
   }
 
   @Test func markedWritesTheRuleRefusesAreSkippedAndCountedWithTheOutcome() {
     var s = Fixtures.state(focus: .blocked)
     s.marks = ["b-cred", "w-accept", "d-1"]
-    #expect(press(&s, .char("r")) == [.release(["b-cred", "d-1"])])
+    // Two writes go: asked first, for the two the rule lets go.
+    #expect(press(&s, .char("r")) == [])
+    #expect(s.dialog == .confirm(.release(["b-cred", "d-1"])))
+    #expect(press(&s, .char("y")) == [.release(["b-cred", "d-1"])])
     #expect(s.marks.isEmpty)
     _ = s.handle(.outcome("released 2", isError: false))
     #expect(
@@ -209,7 +215,7 @@ import Testing
 
   @Test func releaseByReasonMenu() {
     var s = selectBlocked(.conflictUnresolved)
-    #expect(press(&s, .char("R")) == [])
+    #expect(press(&s, .char("R")) == [.countReasons])
     #expect(s.dialog == .releaseReason(selected: 3))
     _ = press(&s, .char("j"), .down, .down)
     #expect(s.dialog == .releaseReason(selected: 5))
@@ -287,7 +293,9 @@ import Testing
 
   @Test func takeForgetAndDrain() {
     var s = Fixtures.state(focus: .answered, select: 1)
-    #expect(press(&s, .char("t")) == [.take])
+    #expect(press(&s, .char("t")) == [])
+    #expect(s.dialog == .confirm(.take(answered: 5)))
+    #expect(press(&s, .char("y")) == [.take])
     #expect(press(&s, .char("f")) == [.forget(["w-merged"])])
     #expect(press(&s, .char("d")) == [.drain])
     #expect(s.message?.text == "draining…")
@@ -327,23 +335,27 @@ import Testing
 
   // MARK: filter, pause, follow
 
-  @Test func filterIsTypedThenAppliedFromTheTop() {
+  @Test func filterNarrowsAsItIsTypedFromTheTopAndEscClearsIt() {
     var s = Fixtures.state(focus: .blocked, select: 3)
-    _ = press(&s, .char("/"), .char("a"), .char("l"), .char("o"), .char("n"), .char("e"))
+    _ = press(&s, .char("/"), .char("a"), .char("l"), .char("o"), .char("n"))
+    #expect(s.filter == "alon")
+    let effects = press(&s, .char("e"))
     #expect(s.prompt?.text == "alone")
-    #expect(s.filter == nil)
-    let effects = press(&s, .enter)
     #expect(s.filter == "alone")
     #expect(s[.blocked].selected == 0)
     #expect(effects.contains(.reload(.blocked, offset: 0, limit: s.pageLimit(.blocked))))
     #expect(effects.count == 5)
+    #expect(press(&s, .enter).isEmpty)
+    #expect(s.filter == "alone" && s.prompt == nil && s.message?.text == "filter: alone")
     _ = press(&s, .char("/"))
     #expect(s.prompt?.text == "alone")
     _ = press(&s, .ctrl("u"))
     _ = press(&s, .enter)
     #expect(s.filter == nil && s.message?.text == "filter cleared")
-    _ = press(&s, .char("/"), .char("x"), .escape)
-    #expect(s.filter == nil)
+    _ = press(&s, .char("/"), .char("x"))
+    #expect(s.filter == "x")
+    _ = press(&s, .escape)
+    #expect(s.filter == nil && s.message?.text == "filter cleared")
   }
 
   @Test func pauseHoldsThePanesStillUntilResumed() {

@@ -84,11 +84,17 @@ public final class CoreStore: Sendable {
   /// One page of a pane, in send order; `filter` keeps writes whose id, kind, reason or rows
   /// hold it (case-insensitive).
   public func readPage(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
-    var condition = "(\(CoreQueueCodec.paneSQL)) = \(pane.rawValue)"
-    var values: [SQLValue] = []
-    if let filter, !filter.isEmpty {
-      condition += " AND (id LIKE ?1 OR kind LIKE ?1 OR reason LIKE ?1 OR item_id LIKE ?1 OR edge_id LIKE ?1 OR tag LIKE ?1)"
-      values.append(.text("%\(filter)%"))
+    let condition = "(\(CoreQueueCodec.paneSQL)) = \(pane.rawValue)"
+    let values: [SQLValue] = []
+    if let parsed = WriteFilter(filter) {
+      // The core's columns differ from this project's: its rows are filtered as written.
+      let writes = try read { db in
+        try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq", values) {
+          CoreQueueCodec.write(from: $0).write
+        }
+      }.filter(parsed.matches)
+      let start = max(0, min(offset, max(0, writes.count - 1)))
+      return QueuePage(pane: pane, offset: start, writes: Array(writes.dropFirst(start).prefix(max(0, limit))), total: writes.count)
     }
     return try read { db in
       let total = try db.scalar("SELECT count(*) FROM queue WHERE \(condition)", values) ?? 0

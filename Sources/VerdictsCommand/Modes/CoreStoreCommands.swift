@@ -35,7 +35,7 @@ enum CoreStoreCommands {
           source: core, options: ScreenCommands.options(context, autoDrain: false))
       } catch let error as AppError {
         throw CommandFailure(
-          code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+          code: "usage", message: error.message, exit: .usage)
       }
       return .done
     case .status:
@@ -51,6 +51,7 @@ enum CoreStoreCommands {
       let kinds = Set(args.strings("--kind"))
       if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
       if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
+      if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
       if context.globals.json {
         // What the core does not keep is null, not a zero or an empty failure.
         context.printJSON(
@@ -59,12 +60,21 @@ enum CoreStoreCommands {
         context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
       }
       return .done
+    case .show:
+      let resolver = WriteIDResolver(ids: try core.readAll().map(\.id))
+      let id = try resolver.id(for: args.string("ID") ?? "")
+      let all = try core.readAll()
+      guard let write = all.first(where: { $0.id == id }) else { throw QueueError.notFound(id: id) }
+      let waitedOnBy = all.filter { $0.dependsOn.contains(id) || $0.follows == id }.map(\.id)
+      let runner = CommandRunner(context: context)
+      runner.printShown(write, waitedOnBy: waitedOnBy, status: try? core.readStatus())
+      return .done
     case .release:
       if let reason = args.string("--reason") { throw core.refusal("release", ["--reason", reason]) }
-      throw core.refusal("release", args.strings("ID"))
-    case .withdraw: throw core.refusal("withdraw", args.strings("ID"))
-    case .discard: throw core.refusal("discard", args.strings("ID"))
-    case .forget: throw core.refusal("forget", args.strings("ID"))
+      throw core.refusal("release", try resolved(args.strings("ID"), core))
+    case .withdraw: throw core.refusal("withdraw", try resolved(args.strings("ID"), core))
+    case .discard: throw core.refusal("discard", try resolved(args.strings("ID"), core))
+    case .forget: throw core.refusal("forget", try resolved(args.strings("ID"), core))
     case .takeAnswered: throw core.refusal("forget")
     case .drain, .hold: throw core.refusal("drain")
     case .fill, .catchUp: throw core.refusal("hydrate")
@@ -77,6 +87,13 @@ enum CoreStoreCommands {
         reason: "this is a Marfa core store, which verdicts only reads; queue writes through the app that owns it "
           + "(or `marfa device --db \(context.globals.storePath) …`)")
     }
+  }
+
+  /// The full IDs the typed ones name in the core store (``WriteIDResolver``).
+  static func resolved(_ typed: [String], _ core: CoreStore) throws -> [String] {
+    guard !typed.isEmpty else { return [] }
+    let resolver = WriteIDResolver(ids: try core.readAll().map(\.id))
+    return try typed.map { try resolver.id(for: $0) }
   }
 
   /// `watch --plain` on a core store: a line per write, then one per change.

@@ -9,18 +9,28 @@ import VerdictsUI
 /// `verdicts [tui]`, `verdicts watch [--plain]` and `verdicts demo [--plain]`.
 enum ScreenCommands {
   static func options(_ context: CommandContext, autoDrain: Bool) -> AppOptions {
-    AppOptions(
+    var options = AppOptions(
       theme: context.globals.theme, ascii: context.globals.ascii, noColor: context.globals.noColor,
       autoDrain: autoDrain, logFile: context.globals.logFile, environment: context.environment)
+    options.noMouse = context.arguments.globalFlags.contains("--no-mouse")
+    return options
   }
 
   /// Runs the TUI, turning a missing terminal into a usage error.
-  static func runUI(_ copy: WorkingCopy, _ context: CommandContext, autoDrain: Bool) async throws -> ExitCode {
+  static func runUI(_ copy: WorkingCopy, _ context: CommandContext, autoDrain: Bool, demo: Bool = false) async throws
+    -> ExitCode
+  {
+    var options = options(context, autoDrain: autoDrain)
+    if demo {
+      // The tour teaches: it opens on Blocked, and a refused-key stop names the key to give.
+      options.keyHint = DemoDriver.secondKey
+      options.startPane = .blocked
+    }
     do {
-      try await VerdictsApp.run(copy: copy, options: options(context, autoDrain: autoDrain))
+      try await VerdictsApp.run(copy: copy, options: options)
     } catch let error as AppError {
       throw CommandFailure(
-        code: "usage", message: error.message + "; for pipes and logs use `verdicts watch --plain`", exit: .usage)
+        code: "usage", message: error.message, exit: .usage)
     }
     return .done
   }
@@ -63,7 +73,7 @@ enum ScreenCommands {
           if let log { AppendLog.line(logged, to: log) }
         }
       }
-      let code = try await runUI(demo.copy, context, autoDrain: true)
+      let code = try await runUI(demo.copy, context, autoDrain: true, demo: true)
       walker.cancel()
       return code
     }

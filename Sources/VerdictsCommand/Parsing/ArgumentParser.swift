@@ -124,8 +124,10 @@ struct ArgumentParser: Sendable {
           parsed.globals[name] = value
         }
       } else {
-        let names = node.options.map(\.name) + globals.map(\.name) + ["--help", "--version"]
-        fail("unknown option \(name)\(Suggestion.hint(for: name, among: names))")
+        // The command's own options first; a global one only when a single letter is off.
+        var hint = Suggestion.hint(for: name, among: node.options.map(\.name))
+        if hint.isEmpty { hint = Suggestion.hint(for: name, among: globals.map(\.name) + ["--help", "--version"], limit: 1) }
+        fail("unknown option \(name)\(hint)")
       }
     }
 

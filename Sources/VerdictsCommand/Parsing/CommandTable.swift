@@ -19,6 +19,7 @@ enum CommandTable {
     .flag("--no-color", help: "no colours (also NO_COLOR)"),
     .flag("--ascii", help: "ASCII glyphs only"),
     .value("--log", "FILE", help: "write the log to FILE"),
+    .flag("--no-mouse", help: "the TUI leaves clicks and the wheel to the terminal (also mouse = off)"),
   ]
 
   /// The blocked reasons `release --reason` takes.
@@ -61,7 +62,11 @@ enum CommandTable {
         options: [
           .value("--kind", "KIND", .choice(kinds), repeatable: true, help: "only writes of this kind"),
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
+          .value("--filter", "TERMS", help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
         ]),
+      CommandSpec(
+        name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,
+        positionals: [PositionalSpec("ID", help: "the write: full ID, the short form shown, or 6+ characters of either end")]),
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,

@@ -25,14 +25,26 @@ enum HelpText {
       out += "\noptions:\n"
       out += rows(spec.options.map { (optionLabel($0), $0.help + ($0.required ? " (required)" : "")) })
     }
-    out += "\nglobal options (before or after the command):\n"
-    out += rows(
-      globals.map { (optionLabel($0), $0.help) } + [
-        ("-h, --help", "this help"), ("--version", "print the version" + (spec.option("--version") == nil ? "" : " (before the command)")),
-      ])
+    // The global options are listed once, under `verdicts help options`.
+    let globalNames = globals.map(\.name).joined(separator: " ")
+    out += "\nglobal options (before or after the command): \(globalNames) -h --help --version;\n"
+    out += "  see 'verdicts help options'\n"
+    if let examples = HelpExamples.byPath[path], !examples.isEmpty {
+      out += "\nexamples:\n" + examples.map { "  \($0)\n" }.joined()
+    }
     if let discussion = spec.discussion { out += "\n\(discussion)\n" }
     if !subs.isEmpty { out += "\nrun '\(name) COMMAND --help' for a command's own help.\n" }
     return out
+  }
+
+  /// `verdicts help options`: every global option with what it does.
+  static func options(globals: [OptionSpec] = CommandTable.globals) -> String {
+    "verdicts — global options, before or after any command\n\n"
+      + rows(
+        globals.map { (optionLabel($0), $0.help) } + [
+          ("-h, --help", "the help of the command reached so far (also 'verdicts help COMMAND')"),
+          ("--version", "print the version"),
+        ])
   }
 
   /// `verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] ...`

@@ -1,8 +1,8 @@
 /// "Did you mean" for a mistyped command or option.
 enum Suggestion {
   /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-  static func closest(to word: String, among candidates: [String]) -> String? {
-    let limit = word.count <= 3 ? 1 : 2
+  static func closest(to word: String, among candidates: [String], limit most: Int = 2) -> String? {
+    let limit = min(most, word.count <= 3 ? 1 : 2)
     var best: (String, Int)?
     for c in candidates {
       let d = distance(Array(word), Array(c))
@@ -12,8 +12,8 @@ enum Suggestion {
   }
 
   /// `; did you mean X?` or nothing.
-  static func hint(for word: String, among candidates: [String]) -> String {
-    closest(to: word, among: candidates).map { "; did you mean \($0)?" } ?? ""
+  static func hint(for word: String, among candidates: [String], limit: Int = 2) -> String {
+    closest(to: word, among: candidates, limit: limit).map { "; did you mean \($0)?" } ?? ""
   }
 
   static func distance(_ a: [Character], _ b: [Character]) -> Int {

@@ -47,16 +47,20 @@ struct CommandFailure: Error, Sendable, Hashable {
     case .server(let status, let code, _):
       exit = .refused
       server = ServerPart(status: status, code: code, details: nil)
-    case .noStore, .noServer:
+    case .noStore, .noServer, .ambiguousID:
       exit = .usage
     case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
       exit = .environment
-    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .wrongSchema, .unknownSchema, .invalid:
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema, .unknownSchema, .invalid:
       exit = .deviceRule
     }
     var message = error.message
     // The engine names no flag; the command line says where an instance URL comes from.
     if case .noServer = error { message += " (--url or MARFA_API_URL)" }
+    // No store yet: the next step, for a person trying verdicts for the first time.
+    if case .noStore = error {
+      message += "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
+    }
     self.init(code: error.code, message: message, exit: exit, server: server)
   }
 

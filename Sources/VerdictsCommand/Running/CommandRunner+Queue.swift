@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import VerdictsUI
 
 /// The commands that read and act on the queue.
 extension CommandRunner {
@@ -18,12 +19,38 @@ extension CommandRunner {
     let kinds = Set(args.strings("--kind"))
     if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
+    if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
+    } else if writes.isEmpty, let pane = args.string("--pane") {
+      // The empty pane is named, not the whole queue.
+      context.print("no \(pane) writes")
     } else {
       context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
     }
     return .done
+  }
+
+  /// `show ID`: the write as the detail pane shows it, with the writes that wait on it.
+  func show() async throws -> ExitCode {
+    let typed = args.string("ID") ?? ""
+    let (write, waitedOnBy, status) = try await withReader { copy in
+      let id = try await copy.queue.resolveID(typed)
+      let write = try await copy.queue.write(id)
+      let waitedOnBy = try await copy.queue.all().filter { $0.dependsOn.contains(id) || $0.follows == id }.map(\.id)
+      return (write, waitedOnBy, try? await copy.status())
+    }
+    printShown(write, waitedOnBy: waitedOnBy, status: status)
+    return .done
+  }
+
+  /// Prints one write for `show`: the detail pane's text, or its wire JSON with `waited_on_by`.
+  func printShown(_ write: QueuedWrite, waitedOnBy: [String], status: Status?) {
+    if json {
+      context.printJSON(write.wireJSON.setting("waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
+    } else {
+      context.print(WriteDetail.text(write, status: status, waitedOnBy: waitedOnBy, ascii: context.globals.ascii))
+    }
   }
 
   func drain() async throws -> ExitCode {
@@ -68,10 +95,11 @@ extension CommandRunner {
 
   func release() async throws -> ExitCode {
     let released: Int
-    if let id = args.string("ID") {
-      let (done, answer) = try await withCopy(create: false) { copy in
+    if let typed = args.string("ID") {
+      let (id, done, answer) = try await withCopy(create: false) { copy in
+        let id = try await copy.queue.resolveID(typed)
         let done = try await copy.queue.release(id)
-        return (done, done ? nil : try? await copy.queue.answer(.release, for: id))
+        return (id, done, done ? nil : try? await copy.queue.answer(.release, for: id))
       }
       released = done ? 1 : 0
       if !json && !done {
@@ -95,10 +123,11 @@ extension CommandRunner {
   }
 
   func withdraw() async throws -> ExitCode {
-    let id = args.string("ID") ?? ""
-    let (done, answer) = try await withCopy(create: false, talksToInstance: true) { copy in
+    let typed = args.string("ID") ?? ""
+    let (id, done, answer) = try await withCopy(create: false, talksToInstance: true) { copy in
+      let id = try await copy.queue.resolveID(typed)
       let done = try await copy.queue.withdraw(id)
-      return (done, done ? nil : try? await copy.queue.answer(.withdraw, for: id))
+      return (id, done, done ? nil : try? await copy.queue.answer(.withdraw, for: id))
     }
     if json {
       context.printJSON(.bool(done))
@@ -113,10 +142,11 @@ extension CommandRunner {
   }
 
   func discard() async throws -> ExitCode {
-    let id = args.string("ID") ?? ""
-    let (done, answer) = try await withCopy(create: false) { copy in
+    let typed = args.string("ID") ?? ""
+    let (id, done, answer) = try await withCopy(create: false) { copy in
+      let id = try await copy.queue.resolveID(typed)
       let done = try await copy.queue.discard(id)
-      return (done, done ? nil : try? await copy.queue.answer(.discard, for: id))
+      return (id, done, done ? nil : try? await copy.queue.answer(.discard, for: id))
     }
     if json {
       context.printJSON(.bool(done))
@@ -129,11 +159,13 @@ extension CommandRunner {
   }
 
   func forget() async throws -> ExitCode {
-    let ids = args.strings("ID")
+    let typed = args.strings("ID")
     let (forgotten, kept) = try await withCopy(create: false) { copy -> (Int, [(String, ActionObstacle)]) in
       try Self.requireWriter(copy)
-      if ids.isEmpty { return (try await copy.queue.forgetAnswered(), []) }
-      // An id the queue doesn't hold is bad input: refuse the whole call, change nothing.
+      if typed.isEmpty { return (try await copy.queue.forgetAnswered(), []) }
+      // An id that names no one write is bad input: refuse the whole call, change nothing.
+      var ids: [String] = []
+      for t in typed { ids.append(try await copy.queue.resolveID(t)) }
       var kept: [(String, ActionObstacle)] = []
       for id in ids where !kept.contains(where: { $0.0 == id }) {
         if let obstacle = try await copy.queue.answer(.forget, for: id).obstacle { kept.append((id, obstacle)) }

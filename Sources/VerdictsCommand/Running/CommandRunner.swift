@@ -25,6 +25,7 @@ struct CommandRunner {
       return try await InstanceCommand.run(context, port: args.int("--port"), scenario: args.string("--scenario"))
     case .status: return try await status()
     case .queue: return try await queue()
+    case .show: return try await show()
     case .drain: return try await drain()
     case .fill: return try await fill()
     case .catchUp: return try await catchUp()

@@ -17,7 +17,11 @@ public enum VerdictsCLI {
   public static func run(arguments: [String], environment: [String: String], output: any CommandOutput) async
     -> Int32
   {
-    switch CommandTable.parser.parse(arguments) {
+    if arguments == ["help", "options"] {
+      output.out(HelpText.options())
+      return ExitCode.done.rawValue
+    }
+    switch CommandTable.parser.parse(helpAsFlag(arguments)) {
     case .help(let path, _):
       output.out(HelpText.render(path: path))
       return ExitCode.done.rawValue
@@ -84,6 +88,12 @@ public enum VerdictsCLI {
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
+  }
+
+  /// `verdicts help [CMD …]` as `verdicts [CMD …] --help`: the same text, whichever way it is asked.
+  static func helpAsFlag(_ arguments: [String]) -> [String] {
+    guard arguments.first == "help" else { return arguments }
+    return Array(arguments.dropFirst()) + ["--help"]
   }
 
   /// Prints a failure on standard error (the JSON envelope with `--json`) and returns its exit code.

@@ -1,0 +1,24 @@
+/// One or two examples per command, shown at the end of its help.
+enum HelpExamples {
+  /// Examples by command path.
+  static let byPath: [[String]: [String]] = [
+    []: ["verdicts demo                      # the tour on a scripted instance", "verdicts --store ~/device.store     # the TUI on a store"],
+    ["tui"]: ["verdicts tui --store ~/device.store"],
+    ["watch"]: ["verdicts watch                     # read-only TUI", "verdicts watch --plain | tee drain.log"],
+    ["demo"]: ["verdicts demo", "verdicts demo --plain --seconds 5"],
+    ["instance"]: ["verdicts instance --port 8421 --scenario tour"],
+    ["fill"]: ["verdicts fill --url https://marfa.example --key \"$KEY\""],
+    ["catch-up"]: ["verdicts catch-up"],
+    ["status"]: ["verdicts status", "verdicts status --json | jq .counts"],
+    ["queue"]: ["verdicts queue --pane blocked", "verdicts queue --filter 'reason:failing_alone streak:>=2'"],
+    ["show"]: ["verdicts show …43da8578", "verdicts show 43da8578 --json"],
+    ["drain"]: ["verdicts drain", "verdicts drain --json | jq .verdicts"],
+    ["release"]: ["verdicts release …43da8578", "verdicts release --reason key_spent"],
+    ["withdraw"]: ["verdicts withdraw 43da8578"],
+    ["discard"]: ["verdicts discard …43da8578"],
+    ["forget"]: ["verdicts forget                    # every answered write that may go", "verdicts forget 43da8578 5d73c5e8"],
+    ["take-answered"]: ["verdicts take-answered --json > answered.json"],
+    ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
+    ["items", "update"]: ["verdicts items update note-1 --properties '{\"title\":\"Shopping\"}'"],
+  ]
+}

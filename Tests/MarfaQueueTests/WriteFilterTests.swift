@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import MarfaQueue
+
+/// The filter's field terms, in Swift and in the store's SQL, agree.
+@Suite struct WriteFilterTests {
+  static func w(
+    _ id: String, _ kind: WriteKind = .updateItem, item: String = "tour-a", verdict: Verdict? = nil, status: Int? = nil,
+    streak: Int = 0
+  ) -> QueuedWrite {
+    QueuedWrite(
+      id: id, kind: kind, itemId: item, idempotencyKey: "k-\(id)", body: .object([]), verdict: verdict,
+      lastFailure: status.map { LastFailure(status: $0, text: "Bad Gateway") }, environmentalStreak: streak,
+      queuedAt: "2026-01-01T00:00:00.000Z")
+  }
+
+  static let writes = [
+    w("w-spent", verdict: .blocked(reason: .keySpent, refusal: nil)),
+    w("w-alone", item: "tour-b", verdict: .blocked(reason: .failingAlone, refusal: nil), status: 502, streak: 3),
+    w("w-new", .createItem, item: "other"),
+    w("w-refused", verdict: .refused(Refusal(reason: "validation_error"))),
+  ]
+
+  func ids(_ text: String) -> [String] {
+    let f = WriteFilter(text)!
+    return Self.writes.filter(f.matches).map(\.id)
+  }
+
+  @Test func fieldTermsMatchTheirField() {
+    #expect(ids("reason:key_spent") == ["w-spent"])
+    #expect(ids("kind:create_item") == ["w-new"])
+    #expect(ids("status:502") == ["w-alone"])
+    #expect(ids("verdict:refused") == ["w-refused"])
+    #expect(ids("verdict:waiting") == ["w-new"])
+    #expect(ids("row:tour-*") == ["w-spent", "w-alone", "w-refused"])
+    #expect(ids("streak:>=2") == ["w-alone"])
+    #expect(ids("streak:<1") == ["w-spent", "w-new", "w-refused"])
+  }
+
+  @Test func aMinusNegatesAndEveryTermMustHold() {
+    #expect(ids("-row:tour-*") == ["w-new"])
+    #expect(ids("row:tour-* -verdict:refused reason:key_spent") == ["w-spent"])
+    #expect(ids("ALONE") == ["w-alone"])
+  }
+
+  @Test func anUnknownFieldOrABadNumberIsPlainText() {
+    #expect(ids("colour:red").isEmpty)
+    #expect(WriteFilter("status:abc") == WriteFilter("status:abc"))
+    #expect(WriteFilter("") == nil && WriteFilter("   ") == nil)
+  }
+
+  @Test func theStoreFiltersPagesAsTheSwiftMatcherDoes() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    var ids: [String: String] = [:]
+    for (name, item) in [("a", "tour-a"), ("b", "tour-b"), ("c", "other")] {
+      ids[name] = try await copy.createItem(type: "note", properties: .object([]), id: item).id
+    }
+    try await copy.forceVerdict(ids["a"]!, .blocked(reason: .keySpent))
+    try await copy.forceVerdict(ids["b"]!, .blocked(reason: .failingAlone))
+    let blocked = try await copy.queue.page(.blocked, offset: 0, limit: 10, filter: "reason:failing_alone")
+    #expect(blocked.writes.map(\.id) == [ids["b"]!])
+    #expect(blocked.total == 1)
+    let notTour = try await copy.queue.page(.waiting, offset: 0, limit: 10, filter: "-row:tour-*")
+    #expect(notTour.writes.map(\.id) == [ids["c"]!])
+    let everyPane = try await copy.queue.all()
+    for text in ["row:tour-*", "-reason:key_spent", "kind:create_item verdict:blocked", "tour"] {
+      let f = WriteFilter(text)!
+      var fromStore: [String] = []
+      for pane in QueuePane.allCases {
+        fromStore += try await copy.queue.page(pane, offset: 0, limit: 100, filter: text).writes.map(\.id)
+      }
+      #expect(Set(fromStore) == Set(everyPane.filter(f.matches).map(\.id)), "\(text)")
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsCommand
+
+/// The command line a person new to verdicts meets: `help CMD`, an empty pane named, the next step
+/// when there is no store.
+@Suite struct TriageCLITests {
+  @Test(arguments: [["watch"], ["release"], ["items", "create"], []] as [[String]])
+  func helpCommandPrintsWhatDashDashHelpPrints(_ path: [String]) throws {
+    let folder = TempFolder()
+    let viaHelp = try Binary.run(["help"] + path, store: folder.store, home: folder.path)
+    let viaFlag = try Binary.run(path + ["--help"], store: folder.store, home: folder.path)
+    #expect(viaHelp.code == 0, "\(viaHelp)")
+    #expect(viaHelp.stdout == viaFlag.stdout)
+    #expect(viaHelp.stdout == HelpText.render(path: path))
+  }
+
+  @Test func anEmptyPaneIsNamed() throws {
+    let folder = TempFolder()
+    _ = try Binary.run(["items", "create", "--type", "t", "--properties", "{}"], store: folder.store, home: folder.path)
+    let r = try Binary.run(["queue", "--pane", "blocked"], store: folder.store, home: folder.path)
+    #expect(r.code == 0)
+    #expect(r.stdout == "no blocked writes\n")
+  }
+
+  @Test(arguments: [[], ["status"]] as [[String]])
+  func noStoreOffersTheDemoAndAFill(_ line: [String]) throws {
+    let folder = TempFolder()
+    let r = try Binary.run(line, store: folder.store, home: folder.path)
+    #expect(r.code == 2, "\(r)")
+    #expect(r.stderr.contains("`verdicts demo`") && r.stderr.contains("`verdicts fill --url URL`"), "\(r)")
+    #expect(r.stderr.split(separator: "\n").count == 1)
+  }
+}
+
+extension TriageCLITests {
+  @Test func queueFilterTakesTheTUIsFieldTerms() throws {
+    let folder = TempFolder()
+    for (id, type) in [("tour-a", "note"), ("tour-b", "task"), ("other", "note")] {
+      _ = try Binary.run(
+        ["items", "create", "--type", type, "--id", id, "--properties", "{}"], store: folder.store, home: folder.path)
+    }
+    let r = try Binary.run(["--json", "queue", "--filter", "row:tour-* -row:*-b"], store: folder.store, home: folder.path)
+    #expect(r.code == 0, "\(r)")
+    #expect(r.json?.arrayValue?.compactMap { $0["item_id"]?.stringValue } == ["tour-a"])
+    let none = try Binary.run(["queue", "--pane", "waiting", "--filter", "kind:delete_item"], store: folder.store, home: folder.path)
+    #expect(none.stdout == "no waiting writes\n")
+  }
+}
+
+extension TriageCLITests {
+  @Test func globalOptionsAreListedOnceUnderHelpOptionsAndEachCommandHasAnExample() throws {
+    let folder = TempFolder()
+    let options = try Binary.run(["help", "options"], store: folder.store, home: folder.path)
+    #expect(options.code == 0)
+    for o in CommandTable.globals { #expect(options.stdout.contains(o.name + " "), "\(o.name)") }
+    let release = try Binary.run(["release", "--help"], store: folder.store, home: folder.path)
+    #expect(!release.stdout.contains(CommandTable.globals[0].help))
+    #expect(release.stdout.contains("see 'verdicts help options'"))
+    #expect(release.stdout.contains("examples:\n  verdicts release …43da8578\n"))
+  }
+}
+
+extension TriageCLITests {
+  @Test func anUnknownFlagIsMatchedAmongTheCommandsOwnFlags() {
+    guard case .failure(let error, _) = CommandTable.parser.parse(["watch", "--foo"]) else {
+      Issue.record("--foo was taken")
+      return
+    }
+    #expect(!error.message.contains("did you mean"), "\(error.message)")
+    guard case .failure(let near, _) = CommandTable.parser.parse(["watch", "--plian"]) else { return }
+    #expect(near.message.hasSuffix("did you mean --plain?"), "\(near.message)")
+    guard case .failure(let global, _) = CommandTable.parser.parse(["status", "--jsn"]) else { return }
+    #expect(global.message.hasSuffix("did you mean --json?"), "\(global.message)")
+  }
+
+  @Test func noMouseReachesTheTUIsOptions() {
+    guard case .run(_, let parsed) = CommandTable.parser.parse(["watch", "--no-mouse"]) else {
+      Issue.record("--no-mouse was refused")
+      return
+    }
+    let context = CommandContext(
+      globals: GlobalOptions(parsed, environment: [:]), environment: [:], output: CapturedOutput(), arguments: parsed)
+    #expect(ScreenCommands.options(context, autoDrain: false).noMouse)
+  }
+}

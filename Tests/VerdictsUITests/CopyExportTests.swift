@@ -1,0 +1,40 @@
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+/// `y` copies the selected write's full ID (OSC 52), `Y` exports the selected or marked writes.
+@Suite struct CopyExportTests {
+  @Test func yCopiesTheFullIDAndSaysSo() {
+    var s = Fixtures.state(focus: .waiting)
+    #expect(s.handle(.key(.char("y"))) == [.copy("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b")])
+    #expect(s.message?.text == "copied 0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b to the clipboard")
+  }
+
+  @Test func withTheClipboardOffYShowsTheIDInstead() {
+    var s = Fixtures.state(focus: .answered)
+    s.clipboard = false
+    #expect(s.handle(.key(.char("y"))).isEmpty)
+    #expect(s.message == StatusMessage("copy is off (clipboard = off in the config); the ID: w-accept", isError: true))
+  }
+
+  @Test func theSequenceCarriesTheBase64OfTheIDBetweenOSC52AndBEL() {
+    #expect(OSC52.sequence("w-1") == Array("\u{1B}]52;c;dy0x\u{07}".utf8))
+  }
+
+  @Test func shiftYExportsTheMarkedElseTheSelected() {
+    var s = Fixtures.state(focus: .answered)
+    #expect(s.handle(.key(.char("Y"))) == [.export(["w-accept"])])
+    _ = s.handle(.key(.char(" ")))
+    _ = s.handle(.key(.down))
+    _ = s.handle(.key(.char(" ")))
+    #expect(s.handle(.key(.char("Y"))) == [.export(["w-accept", "w-merged"])])
+  }
+
+  @Test func theAppPutsTheSequenceOutForTheLoopToSend() async {
+    let d = CoreDriver(FakeQueue(writes: AppCoreTests.allWrites()))
+    await d.settle()
+    await d.keys(.char("2"), .char("y"))
+    #expect(d.core.rawOut == [OSC52.sequence("w-accept")])
+  }
+}
