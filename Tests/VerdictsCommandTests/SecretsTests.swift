@@ -112,6 +112,6 @@ import Testing
     let t = TempFolder()
     let r = try await Binary.runOff(["--help"], store: t.store, home: t.path)
     #expect(r.stdout.contains("--key-file PATH"), "\(r)")
-    #expect(r.stdout.contains("use MARFA_API_KEY or --key-file"), "\(r)")
+    #expect(r.stdout.contains("use MARFA_API_KEY or --key-file PATH"), "\(r)")
   }
 }

@@ -29,6 +29,8 @@ enum HelpText {
     let globalNames = globals.map(\.name).joined(separator: " ")
     out += "\nglobal options (before or after the command): \(globalNames) -h --help --version;\n"
     out += "  see 'verdicts help options'\n"
+    // The key's safe ways, said on every help page: --key on the command line is seen in ps.
+    out += "  the key: use MARFA_API_KEY or --key-file PATH (--key on the command line shows in ps)\n"
     if let examples = HelpExamples.byPath[path], !examples.isEmpty {
       out += "\nexamples:\n" + examples.map { "  \($0)\n" }.joined()
     }
