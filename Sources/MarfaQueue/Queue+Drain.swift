@@ -13,15 +13,21 @@ extension Queue {
         // The pass runs on the store's queue between its network waits: its store work needs no hop.
         report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
-        try? await store.run { try $0.commitGroup() }
+        let ended = pass.endedProgressText(stopped: false)
+        try? await store.run { db in
+          try db.commitGroup()
+          if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
+        }
         if !pass.report.verdicts.isEmpty { announceDrained() }
         throw error
       }
       let kept = report
+      let ended = pass.endedProgressText(stopped: report.stopped != nil)
       try await store.run { db in
         try db.commitGroup()
         try db.setMeta("last_drain", kept.wireJSON.text)
         try db.setMeta("last_drain_at", Identifiers.now())
+        if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
       }
       announceDrained()
       if let stopped = report.stopped { hub.send(.stopped(stopped)) }

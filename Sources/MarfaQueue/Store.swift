@@ -35,9 +35,13 @@ final class Store: @unchecked Sendable {
 
   deinit { release() }
 
-  /// Closes the connection and gives up the writer role at once.
-  func shutdown() {
-    queue.sync { release() }
+  /// Closes the connection and gives up the writer role at once, after `last` (the writer's
+  /// closing word) when the connection is still open.
+  func shutdown(last: ((SQLite) -> Void)? = nil) {
+    queue.sync {
+      if let last, db.db != nil { last(db) }
+      release()
+    }
   }
 
   private func release() {
@@ -74,6 +78,8 @@ final class Store: @unchecked Sendable {
         handle = .reader(reason: "the lock beside the store cannot be opened (\(String(cString: strerror(errno))))")
       } else if flock(lock, LOCK_EX | LOCK_NB) == 0 {
         handle = .writer
+        // Beside the role, a lock a watcher can see without taking it (WriterLock).
+        WriterLock.hold(lock)
       } else {
         close(lock)
         lock = -1

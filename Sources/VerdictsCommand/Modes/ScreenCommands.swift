@@ -26,6 +26,7 @@ enum ScreenCommands {
     let server = context.globals.url == nil ? nil : try context.server(warnIfClear: true)
     let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
     defer { copy.close() }
+    await copy.describeWriter(program: "verdicts", mode: "tui")
     return try await runUI(copy, context, autoDrain: false)
   }
 

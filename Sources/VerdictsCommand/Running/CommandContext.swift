@@ -54,7 +54,10 @@ public struct CommandContext: Sendable {
   /// the key would go in the clear); the others never read `--url` or the key.
   func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
     let server = talksToInstance ? try self.server(warnIfClear: true) : nil
-    return try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
+    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
+    // Watchers see which command holds the writer role (`verdicts drain`, `verdicts items create`).
+    await copy.describeWriter(program: "verdicts", mode: arguments.path.isEmpty ? "command" : arguments.path.joined(separator: " "))
+    return copy
   }
 
   /// Opens the store to read only: never the writer role, never a new file.
