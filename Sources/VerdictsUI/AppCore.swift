@@ -52,6 +52,7 @@ final class AppCore {
           }
         }
       })
+    listeners.append(Task.detached { [weak inbox = self.inbox] in await AppCore.watchWriter(inbox) })
     run(state.start())
     if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
   }
@@ -131,7 +132,10 @@ final class AppCore {
     }
     statusLoading = true
     inbox.task { inbox in
-      if let s = try? await inbox.source.status() { inbox.post(.event(.status(s))) }
+      if let s = try? await inbox.source.status() {
+        inbox.post(.event(.status(s)))
+        if let w = s.writer { inbox.post(.event(.writer(w, at: Date()))) }
+      }
       inbox.post(.statusDone)
     }
   }

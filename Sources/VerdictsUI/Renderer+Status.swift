@@ -32,19 +32,20 @@ extension Renderer {
       parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
     if let reason = state.readOnlyReason {
-      parts.append(TextLine("read-only (\(reason))", .statusError))
-    } else {
+      parts.append(TextLine(state.writer == nil ? "read-only (\(reason))" : "read-only", .statusError))
+    } else if state.writer == nil {
       parts.append(TextLine("writer", .statusOK))
     }
+    parts += writerParts()  // the published writer, its auto-drain and its drain in progress
     switch state.reachable {
     case true?: parts.append(TextLine("reachable", .statusOK))
     case false?: parts.append(TextLine("unreachable", .statusError))
     case nil: break
     }
-    if state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
+    if state.writer == nil, state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
       parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
     }
-    if let d = state.lastDrain { parts.append(drainSummary(d)) }
+    if let d = state.lastDrain, !writerDraining { parts.append(drainSummary(d)) }
     let first = parts
     parts = []
     if let s = state.status {

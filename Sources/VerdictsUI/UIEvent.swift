@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 /// Everything the state machine reacts to: keys, sizes, and results posted back by queue calls.
@@ -22,4 +23,8 @@ public enum UIEvent: Sendable, Hashable {
   case located(id: String, pane: QueuePane?, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
+  /// The writer's record as last read (it came, went, or died), and when it was read.
+  case writer(WriterRecord?, at: Date)
+  /// A minute passed: relative times (`3 min ago`) are drawn again.
+  case tick(Date)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 /// Everything the screen shows, as plain values; changed only by ``handle(_:)``.
@@ -49,6 +50,12 @@ public struct UIState: Sendable, Hashable {
   public var instanceURL: String?
   /// The last drain seen.
   public var lastDrain: DrainReport?
+  /// The writer's published record as last read (nil: none known).
+  public var writer: WriterRecord?
+  /// When this screen last saw the writer live (for `last seen 12 s ago`).
+  public var writerLastAlive: Date?
+  /// The time relative times are drawn against (set as records and ticks arrive; nil: none shown).
+  public var now: Date?
   /// Whether withdraw asks first.
   public var confirmWithdraw = true
   /// Whether discard asks first.

@@ -93,6 +93,8 @@ extension VerdictsApp {
       tick.finish()
     }
     defer { listener.cancel() }
+    let writerLines = Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii) }
+    defer { writerLines.cancel() }
     await compareAll()
     var last = ContinuousClock.now
     for await _ in ticks {

@@ -1,0 +1,31 @@
+import Foundation
+import MarfaQueue
+
+extension AppCore {
+  /// How often the writer's lock is asked whether it still lives (a killed writer writes nothing).
+  static let writerProbeInterval: Duration = .seconds(1)
+  /// How often relative times (`3 min ago`) are drawn again when nothing else changes.
+  static let tickInterval = 60
+
+  /// Asks about the writer every second and posts its record when it came, went, died, or
+  /// started or ended a drain; posts a tick once a minute. Posts nothing else, so an idle screen
+  /// stays still between ticks.
+  static func watchWriter(_ inbox: AppInbox?) async {
+    guard let clock = inbox?.clock else { return }
+    var last = WriterText.phase(nil)
+    var seconds = 0
+    while !Task.isCancelled {
+      do { try await clock.sleep(for: writerProbeInterval) } catch { return }
+      guard let inbox else { return }
+      seconds += 1
+      let w = try? await inbox.source.writer()
+      let phase = WriterText.phase(w)
+      if phase != last {
+        last = phase
+        inbox.post(.event(.writer(w, at: Date())))
+      } else if seconds % tickInterval == 0, w != nil {
+        inbox.post(.event(.tick(Date())))
+      }
+    }
+  }
+}
