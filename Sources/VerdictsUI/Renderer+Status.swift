@@ -32,7 +32,9 @@ extension Renderer {
       parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
     if let reason = state.readOnlyReason {
-      parts.append(TextLine(state.writer == nil ? "read-only (\(reason))" : "read-only", .statusError))
+      // On a one-line status the writer's record says why, and needs the room.
+      let short = state.writer != nil && layout.status.height < 2
+      parts.append(TextLine(short ? "read-only" : "read-only (\(reason))", .statusError))
     } else if state.writer == nil {
       parts.append(TextLine("writer", .statusOK))
     }
