@@ -31,10 +31,12 @@ extension Renderer {
     if state.paused {
       parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
+    // With the writer's record shown, its line comes first and read-only (with its reason where
+    // there is a second row) after it.
+    var readOnly: TextLine?
     if let reason = state.readOnlyReason {
-      // On a one-line status the writer's record says why, and needs the room.
-      let short = state.writer != nil && layout.status.height < 2
-      parts.append(TextLine(short ? "read-only" : "read-only (\(reason))", .statusError))
+      let line = TextLine(layout.status.height < 2 && state.writer != nil ? "read-only" : "read-only (\(reason))", .statusError)
+      if state.writer == nil || layout.status.height < 2 { parts.append(line) } else { readOnly = line }
     } else if state.writer == nil {
       parts.append(TextLine("writer", .statusOK))
     }
@@ -49,7 +51,7 @@ extension Renderer {
     }
     if let d = state.lastDrain, !writerDraining { parts.append(drainSummary(d)) }
     let first = parts
-    parts = []
+    parts = readOnly.map { [$0] } ?? []
     if let s = state.status {
       switch s.fill {
       case .never: parts.append(TextLine("never filled", .statusError))
