@@ -24,6 +24,7 @@ extension DrainPass {
 
   /// Starts publishing progress for a pass over `total` waiting writes (written at once).
   mutating func beginProgress(total: Int) async throws {
+    guard copy.publishesDrainProgress else { return }
     progress = WriterRecord.DrainProgress(startedAt: Date(), total: total)
     lastPublished = nil
     try await publishProgress()

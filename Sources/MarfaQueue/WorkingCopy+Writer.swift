@@ -37,6 +37,13 @@ extension WorkingCopy {
     return record
   }
 
+  /// Whether drains publish their progress in the writer's record (on unless a measurement
+  /// turns it off to time what publishing costs: `verdicts-bench drain`).
+  @_spi(Measurement) public var publishesDrainProgress: Bool {
+    get { drainProgressPublished.withLock { $0 } }
+    set { drainProgressPublished.withLock { $0 = newValue } }
+  }
+
   /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`.
   /// A reading handle has nothing to publish.
   public func describeWriter(program: String, mode: String) async {

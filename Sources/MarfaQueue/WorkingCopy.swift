@@ -17,6 +17,7 @@ public final class WorkingCopy: Sendable {
   let updateHolders = Mutex(UpdateHolders())
   /// This writer's published record (nil for a reader).
   let writerRecord = Mutex<WriterRecord?>(nil)
+  let drainProgressPublished = Mutex(true)
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue

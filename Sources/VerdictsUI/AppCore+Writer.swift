@@ -14,11 +14,15 @@ extension AppCore {
     // On the real clock, not the app's: a test that moves the app's clock by hand sees no extra sleeper.
     var last = WriterText.phase(nil)
     var seconds = 0
+    var lastAlive: Date?
     while !Task.isCancelled {
       do { try await Task.sleep(for: writerProbeInterval) } catch { return }
       guard let inbox else { return }
       seconds += 1
-      let w = try? await inbox.source.writer()
+      var w = try? await inbox.source.writer()
+      if w?.state == .live { lastAlive = Date() }
+      // A writer that died was last seen by this probe, when that is later than its last write.
+      if w?.state == .gone, let seen = lastAlive, let at = w?.updatedAt, seen > at { w?.updatedAt = seen }
       let phase = WriterText.phase(w)
       if phase != last {
         last = phase

@@ -76,9 +76,11 @@ enum WriterText {
     return String(text[text.index(after: t)...].prefix(8))
   }
 
-  /// What a `watch --plain` line is said for: the writer came, went, or started or ended a drain.
+  /// What a `watch --plain` line is said for: the writer came or went, started or ended a drain,
+  /// turned auto-drain on or off, or had its key refused (not each step of a drain's progress).
   static func phase(_ r: WriterRecord?) -> String {
     guard let r else { return "none" }
-    return "\(r.state.rawValue) \(r.pid) \(r.startedAt.timeIntervalSince1970) \(r.drain?.startedAt.timeIntervalSince1970 ?? 0)"
+    let times = [r.startedAt, r.drain?.startedAt, r.lastDrain?.endedAt].map { $0.map { "\($0.timeIntervalSince1970)" } ?? "-" }
+    return "\(r.state.rawValue) \(r.pid) \(r.autoDrain) \(r.keyRefused) " + times.joined(separator: " ")
   }
 }
