@@ -28,6 +28,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case filter
   case pause
   case follow
+  case tail
   case help
   case repaint
   case quit
@@ -74,6 +75,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .filter: return "filter"
     case .pause: return "pause updates"
     case .follow: return "follow the selected write"
+    case .tail: return "tail Answered (newest)"
     case .help: return "help"
     case .repaint: return "repaint"
     case .quit: return "quit"
@@ -95,6 +97,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .filter: return "filter"
     case .pause: return "pause"
     case .follow: return "follow"
+    case .tail: return "tail"
     case .help: return "help"
     case .quit: return "quit"
     case .mark: return "mark"

@@ -69,6 +69,7 @@ extension Renderer {
     if let s = state.status {
       parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
     }
+    if state.tailing { parts.append(TextLine("tailing Answered", .status)) }
     if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
     if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
     if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }

@@ -106,6 +106,7 @@ extension UIState {
     p.loaded = true
     self[pane] = p
     var effects: [UIEffect] = []
+    tailNewest(pane)
     if let followed = following, pane == focus {
       if let i = page.writes.firstIndex(where: { $0.id == followed }) {
         self[pane].selected = page.offset + i

@@ -76,6 +76,7 @@ extension UIState {
       return []
     case .pause: return togglePause()
     case .follow: return toggleFollow()
+    case .tail: return toggleTail()
     case .help:
       showingHelp = true
       helpScroll = 0
@@ -119,6 +120,7 @@ extension UIState {
     keepSelectionVisible(focus)
     if self[focus].selected != before { detailScroll = 0 }
     if following != nil, let id = selectedWrite?.id { following = id }
+    stopTailingIfMoved()
     return reloadIfNeeded(focus).map { [$0] } ?? []
   }
 

@@ -21,6 +21,9 @@ public struct UIState: Sendable, Hashable {
   public var filter: String?
   /// The id of the write followed as it moves between panes.
   public var following: String?
+  /// Whether Answered keeps its newest write selected and on screen as verdicts land (on by
+  /// default in `watch`; `T` toggles it, moving the selection by hand stops it).
+  public var tailing = false
   /// Whether updates are paused (the panes hold still).
   public var paused = false
   /// Changes seen while paused.
