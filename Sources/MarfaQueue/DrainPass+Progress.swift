@@ -39,6 +39,8 @@ extension DrainPass {
     lastPublished = now
     guard let p = currentProgress(), let text = copy.writerText({ $0.drain = p }) else { return }
     try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
+    let spent = ContinuousClock.now - now
+    copy.progressSpent.withLock { $0.time += spent; $0.writes += 1 }
   }
 
   /// The record's text for the pass's end: no drain in progress, this one as the last.

@@ -44,6 +44,10 @@ extension WorkingCopy {
     set { drainProgressPublished.withLock { $0 = newValue } }
   }
 
+  /// Time this copy's drains spent publishing their progress, and how many record writes they
+  /// made (for `verdicts-bench drain`).
+  @_spi(Measurement) public var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
+
   /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`.
   /// A reading handle has nothing to publish.
   public func describeWriter(program: String, mode: String) async {

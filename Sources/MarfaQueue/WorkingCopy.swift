@@ -18,6 +18,8 @@ public final class WorkingCopy: Sendable {
   /// This writer's published record (nil for a reader).
   let writerRecord = Mutex<WriterRecord?>(nil)
   let drainProgressPublished = Mutex(true)
+  /// Time spent writing drain progress into the writer's record, and how many writes (measurement).
+  let progressSpent = Mutex<(time: Duration, writes: Int)>((.zero, 0))
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue

@@ -28,6 +28,9 @@ struct DrainBenchmark: Benchmark {
     var asyncData: Double
     /// The same drain of another store with the writer's record not updated while it runs.
     var drainUnpublished: Double
+    /// Time the drain spent writing its progress into the writer's record (in-process), and how many writes.
+    var publishing: Double
+    var publishWrites: Int
   }
 
   /// DESIGN 7: publishing the writer record costs at most 3 % of the drain's time.
@@ -59,7 +62,9 @@ struct DrainBenchmark: Benchmark {
           + " (\(Stats.whole(Double(n) / result.baseline))/s); drain \(Stats.fixed(result.drain, 3)) s"
           + " (\(Stats.whole(Double(n) / result.drain))/s); ratio \(Stats.fixed(result.drain / result.baseline));"
           + " CPU per write \(Stats.whole(result.baselineCPU / Double(n) * 1e6)) µs baseline,"
-          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain; async data(for:) \(Stats.fixed(result.asyncData, 3)) s")
+          + " \(Stats.whole(result.drainCPU / Double(n) * 1e6)) µs drain; async data(for:) \(Stats.fixed(result.asyncData, 3)) s;"
+          + " drain without publishing \(Stats.fixed(result.drainUnpublished, 3)) s; publishing \(Stats.fixed(result.publishing * 1000, 2)) ms"
+          + " in \(result.publishWrites) record writes")
     }
     let baseline = Stats.median(rounds.map(\.baseline))
     let drain = Stats.median(rounds.map(\.drain))
@@ -83,11 +88,18 @@ struct DrainBenchmark: Benchmark {
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
     let unpublished = Stats.median(rounds.map(\.drainUnpublished))
     let cost = Stats.median(rounds.map { $0.drain / $0.drainUnpublished - 1 })
-    let publishMet = cost <= Self.publishTarget
+    // The target is judged on the time the drain spends publishing (measured in-process around each
+    // record write): the difference of two whole drains on a shared machine is mostly noise.
+    let share = Stats.median(rounds.map { $0.publishing / $0.drain })
+    let publishMet = share <= Self.publishTarget
     lines.append(
-      "publishing the writer record: median drain \(Stats.fixed(drain, 3)) s with it, \(Stats.fixed(unpublished, 3)) s without"
-        + " (the same writes, another store, same round); median cost \(Stats.fixed(cost * 100, 1)) % of the drain;"
-        + " target ≤ \(Stats.fixed(Self.publishTarget * 100, 0)) %: \(publishMet ? "met" : "MISSED")")
+      "publishing the writer record: median \(Stats.fixed(Stats.median(rounds.map(\.publishing)) * 1000, 2)) ms in"
+        + " \(Stats.whole(Stats.median(rounds.map { Double($0.publishWrites) }))) record writes per drain (in-process),"
+        + " \(Stats.fixed(share * 100, 2)) % of the drain's time; target ≤ \(Stats.fixed(Self.publishTarget * 100, 0)) %:"
+        + " \(publishMet ? "met" : "MISSED")")
+    lines.append(
+      "  for reference, whole drains: median \(Stats.fixed(drain, 3)) s publishing, \(Stats.fixed(unpublished, 3)) s not"
+        + " (the same writes to another store, same round); median per-round difference \(Stats.fixed(cost * 100, 1)) %")
     return BenchOutcome(lines: lines, metTargets: met && publishMet)
   }
 
@@ -106,6 +118,7 @@ struct DrainBenchmark: Benchmark {
     try await copy.fill()
 
     let clock = ContinuousClock()
+    let publishedBefore = copy.progressPublishing
     let queueStart = clock.now
     for i in 0..<n {
       _ = try await copy.createItem(
@@ -158,7 +171,9 @@ struct DrainBenchmark: Benchmark {
     let asyncData = try await runBaseline(wires, delivery: .asyncData)
     return Round(
       queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu,
-      asyncData: asyncData, drainUnpublished: drainUnpublished)
+      asyncData: asyncData, drainUnpublished: drainUnpublished,
+      publishing: Stats.seconds(copy.progressPublishing.time - publishedBefore.time),
+      publishWrites: copy.progressPublishing.writes - publishedBefore.writes)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.
