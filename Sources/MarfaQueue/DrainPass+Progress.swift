@@ -39,17 +39,22 @@ extension DrainPass {
     lastPublished = now
     guard let p = currentProgress(), let text = copy.writerText({ $0.drain = p }) else { return }
     try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
+    copy.notePublished()
     let spent = ContinuousClock.now - now
     copy.progressSpent.withLock { $0.time += spent; $0.writes += 1 }
   }
 
   /// The record's text for the pass's end: no drain in progress, this one as the last.
+  /// The caller writes it (the record is then in the store: noted here).
   mutating func endedProgressText(stopped: Bool) -> String? {
     guard var p = currentProgress() else {
-      return stopped ? copy.writerText { $0.keyRefused = true } : nil
+      guard stopped, let text = copy.writerText({ $0.keyRefused = true }) else { return nil }
+      copy.notePublished()
+      return text
     }
     p.endedAt = Date()
     progress = nil
+    copy.notePublished()
     return copy.writerText { r in
       r.drain = nil
       r.lastDrain = p

@@ -48,10 +48,15 @@ extension WorkingCopy {
   /// made (for `verdicts-bench drain`).
   @_spi(Measurement) public var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
 
-  /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`.
-  /// A reading handle has nothing to publish.
-  public func describeWriter(program: String, mode: String) async {
-    await publishWriter { $0.program = program; $0.mode = mode }
+  /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`,
+  /// and publishes it now; with `publish: false`, only from its next drain or auto-drain on (a short
+  /// command that fails leaves the store as it was). A reading handle has nothing to publish.
+  public func describeWriter(program: String, mode: String, publish: Bool = true) async {
+    if publish {
+      await publishWriter { $0.program = program; $0.mode = mode }
+    } else {
+      writerRecord.withLock { $0?.program = program; $0?.mode = mode }
+    }
   }
 
   /// The record a writer publishes when it opens the store: the library, until the program says more.
@@ -65,7 +70,7 @@ extension WorkingCopy {
   /// Changes this writer's record and writes it to the store (nothing for a reader).
   func publishWriter(_ change: (inout WriterRecord) -> Void) async {
     guard let text = writerText(change) else { return }
-    _ = try? await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
+    if (try? await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }) != nil { notePublished() }
   }
 
   /// The record's text with `change` applied, kept as this writer's record: for callers already
@@ -80,4 +85,7 @@ extension WorkingCopy {
       return record.storedJSON.text
     }
   }
+
+  /// Notes that the record is in the store (the caller wrote `writerText`'s text).
+  func notePublished() { writerPublished.withLock { $0 = true } }
 }

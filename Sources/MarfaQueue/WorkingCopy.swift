@@ -17,6 +17,8 @@ public final class WorkingCopy: Sendable {
   let updateHolders = Mutex(UpdateHolders())
   /// This writer's published record (nil for a reader).
   let writerRecord = Mutex<WriterRecord?>(nil)
+  /// Whether this writer has written its record into the store (then it says so when it closes).
+  let writerPublished = Mutex(false)
   let drainProgressPublished = Mutex(true)
   /// Time spent writing drain progress into the writer's record, and how many writes (measurement).
   let progressSpent = Mutex<(time: Duration, writes: Int)>((.zero, 0))
@@ -51,8 +53,9 @@ public final class WorkingCopy: Sendable {
     let s = try Store.open(path: store.path, create: create, wantWriter: true)
     let copy = WorkingCopy(store: s, server: server)
     if s.handle.isWriter {
+      // Kept in memory until the writer does something a watcher should see (a drain, auto-drain,
+      // `describeWriter`): opening and closing alone leave the store's bytes as they were.
       copy.writerRecord.withLock { $0 = WorkingCopy.openingRecord() }
-      await copy.publishWriter { _ in }
     } else {
       await copy.startFollowingSaves()
     }
@@ -110,7 +113,7 @@ public final class WorkingCopy: Sendable {
     clientBox.withLock { $0?.invalidate(); $0 = nil }
     hub.finish()
     // A clean exit says so in the record, so a watcher tells it from a writer that died.
-    let closing = closedAlready ? nil : writerText { $0.closedAt = Date(); $0.drain = nil }
+    let closing = closedAlready || !writerPublished.withLock({ $0 }) ? nil : writerText { $0.closedAt = Date(); $0.drain = nil }
     store.shutdown { db in
       guard let closing else { return }
       try? db.commitGroup()

@@ -64,7 +64,7 @@ import Testing
       program: "verdicts", mode: "tui", pid: 4211, host: "device", startedAt: Date(timeIntervalSince1970: 1_800_000_000),
       autoDrain: true, drain: .init(startedAt: Date(timeIntervalSince1970: 1_800_000_010), total: 300, sent: 154))
     let text = left.storedJSON.text.replacingOccurrences(of: "'", with: "''")
-    #expect(t.execute("UPDATE meta SET value = '\(text)' WHERE key = 'writer'"))
+    #expect(t.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('writer', '\(text)')"))
     let reader = try await WorkingCopy.openReader(store: t.url)
     defer { reader.close() }
     let seen = try #require(try await reader.writer())
@@ -74,11 +74,20 @@ import Testing
     #expect(seen.drain?.left == 146)
   }
 
-  @Test func aStoreNoWriterEverOpenedHasNoWriter() async throws {
+  @Test func openingAndClosingAWriterThatDidNothingLeavesTheStoreAsItWas() async throws {
+    let t = TestStore()
+    try await t.open().close()
+    let before = FileManager.default.contents(atPath: t.url.path)
+    let writer = try await t.open()
+    _ = try? await writer.queue.write("no-such-write")
+    writer.close()
+    #expect(FileManager.default.contents(atPath: t.url.path) == before)
+  }
+
+  @Test func aStoreNoWriterEverPublishedToHasNoWriter() async throws {
     let t = TestStore()
     let writer = try await t.open()
     writer.close()
-    #expect(t.execute("DELETE FROM meta WHERE key = 'writer'"))
     let reader = try await WorkingCopy.openReader(store: t.url)
     defer { reader.close() }
     #expect(try await reader.writer() == nil)

@@ -55,8 +55,10 @@ public struct CommandContext: Sendable {
   func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
     let server = talksToInstance ? try self.server(warnIfClear: true) : nil
     let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: globals.storePath), server: server, create: create)
-    // Watchers see which command holds the writer role (`verdicts drain`, `verdicts items create`).
-    await copy.describeWriter(program: "verdicts", mode: arguments.path.isEmpty ? "command" : arguments.path.joined(separator: " "))
+    // Watchers see which command holds the writer role (`verdicts drain`, `verdicts hold`) once it
+    // drains or holds; a command that only queues, or fails, writes no record.
+    let mode = arguments.path.isEmpty ? "command" : arguments.path.joined(separator: " ")
+    await copy.describeWriter(program: "verdicts", mode: mode, publish: mode == "hold")
     return copy
   }
 
