@@ -31,7 +31,7 @@ shell_pane 80 24 small
 shell_pane 160 48 large
 type_line "$VERDICTS watch --store '$STORE'" small
 type_line "$VERDICTS watch --store '$STORE'" large
-wait_for "writer: none since" large
+wait_re "┌─ Waiting $WRITES " large
 type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'" writer
 wait_re "┌─ Waiting $WRITES " writer
 wait_re "writer: verdicts tui \(pid [0-9]+\) · auto-drain off" large
@@ -65,6 +65,7 @@ wait_re "writer: verdicts tui \(pid [0-9]+\)" large
 keys_to writer q
 wait_for "writer: none since" large 5
 
+wait_until grep -q "writer: none since" "$E2E_TMP/plain.out"
 kill -TERM "$PLAIN_PID"
 wait_ended "$PLAIN_PID" "watch --plain"
 grep -qE "writer: verdicts tui \(pid $WRITER_PID\)" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer came"
