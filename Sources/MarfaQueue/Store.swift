@@ -20,6 +20,8 @@ final class Store: @unchecked Sendable {
   /// The store's queue as a task executor, for work that should run beside the store (the drain).
   let executor: StoreExecutor
   private var lockDescriptor: Int32 = -1
+  /// The opened file's device and inode, to tell it from another file later put at the path.
+  let identity: FileIdentity?
   /// Set on the store's queue to the store's identity, so ``run(_:)`` knows when it is already there.
   private static let onQueue = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -28,6 +30,7 @@ final class Store: @unchecked Sendable {
     self.handle = handle
     self.db = db
     self.lockDescriptor = lockDescriptor
+    self.identity = Store.identity(of: path)
     self.queue = DispatchQueue(label: "verdicts.store")
     self.executor = StoreExecutor(queue: queue)
     queue.setSpecific(key: Self.onQueue, value: ObjectIdentifier(self))
@@ -50,6 +53,19 @@ final class Store: @unchecked Sendable {
       close(lockDescriptor)
       lockDescriptor = -1
     }
+  }
+
+  /// A file's device and inode.
+  struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  /// The device and inode of the file at `path` now, or nil when there is none.
+  static func identity(of path: String) -> FileIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
   /// The folder beside the store that holds uploaded bytes, named by hash.

@@ -15,6 +15,7 @@ extension AppCore {
     var last = WriterText.phase(nil)
     var seconds = 0
     var lastAlive: Date?
+    var lastFile = StoreFileState.same
     while !Task.isCancelled {
       do { try await Task.sleep(for: writerProbeInterval) } catch { return }
       guard let inbox else { return }
@@ -23,6 +24,11 @@ extension AppCore {
       if w?.state == .live { lastAlive = Date() }
       // A writer that died was last seen by this probe, when that is later than its last write.
       if w?.state == .gone, let seen = lastAlive, let at = w?.updatedAt, seen > at { w?.updatedAt = seen }
+      let file = inbox.source.storeFileState()
+      if file != lastFile {
+        lastFile = file
+        inbox.post(.event(.storeFile(file, at: Date())))
+      }
       let phase = WriterText.phase(w)
       if phase != last {
         last = phase

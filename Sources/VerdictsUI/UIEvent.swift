@@ -25,6 +25,8 @@ public enum UIEvent: Sendable, Hashable {
   case marked([String])
   /// The writer's record as last read (it came, went, or died), and when it was read.
   case writer(WriterRecord?, at: Date)
+  /// The store file was removed or replaced under the screen (or is back as it was), at this time.
+  case storeFile(StoreFileState, at: Date)
   /// A minute passed: relative times (`3 min ago`) are drawn again.
   case tick(Date)
 }

@@ -30,6 +30,11 @@ extension UIState {
     case .tick(let at):
       now = at
       return []
+    case .storeFile(let state, let at):
+      storeFile = state
+      storeFileChangedAt = at
+      now = at
+      return []
     case .drained(let report):
       lastDrain = report
       return []

@@ -57,6 +57,9 @@ public struct UIState: Sendable, Hashable {
   public var writer: WriterRecord?
   /// When this screen last saw the writer live (for `last seen 12 s ago`).
   public var writerLastAlive: Date?
+  /// Whether the store file is still the one opened, and since when it is not.
+  public var storeFile: StoreFileState = .same
+  public var storeFileChangedAt: Date?
   /// The time relative times are drawn against (set as records and ticks arrive; nil: none shown).
   public var now: Date?
   /// Whether withdraw asks first.

@@ -13,7 +13,13 @@ extension VerdictsApp {
     var last = WriterText.phase(nil)
     var lastAlive: Date?
     var first = true
+    var lastFile = StoreFileState.same
     while !Task.isCancelled {
+      let file = source.storeFileState()
+      if file != lastFile {
+        lastFile = file
+        emit(clock() + " " + (WriterText.storeFile(file, at: Date()) ?? "store back as it was opened"))
+      }
       let w = try? await source.writer()
       let now = Date()
       if w?.state == .live { lastAlive = now }

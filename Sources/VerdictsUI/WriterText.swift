@@ -49,6 +49,17 @@ enum WriterText {
     return parts
   }
 
+  /// `store removed at 09:41:02 (shown as it was; watch again to read a new one)`; nil while the
+  /// file is the one opened.
+  static func storeFile(_ state: StoreFileState, at: Date?) -> String? {
+    let when = at.map { " at \(clock($0))" } ?? ""
+    switch state {
+    case .same: return nil
+    case .removed: return "store removed\(when) (shown as it was; watch again once it is back)"
+    case .replaced: return "store replaced\(when) (shown as it was; watch again to read the new one)"
+    }
+  }
+
   /// `1 s`, `3 min`, `2 h`.
   static func duration(_ seconds: Double) -> String {
     let s = max(0, Int(seconds.rounded(.up)))

@@ -13,6 +13,7 @@ e2e_init live-drain
 
 STORE="$E2E_TMP/live.store"
 WRITES=${LIVE_WRITES:-200}
+SHOWN=$(python3 -c "print(f'{$WRITES:,}')")   # pane titles group thousands
 VERDICTS_INSTANCE_WRITE_DELAY_MS=15 start_instance --scenario empty
 V() { "$VERDICTS" --store "$STORE" --url "$INSTANCE_URL" "$@"; }
 
@@ -31,9 +32,9 @@ shell_pane 80 24 small
 shell_pane 160 48 large
 type_line "$VERDICTS watch --store '$STORE'" small
 type_line "$VERDICTS watch --store '$STORE'" large
-wait_re "┌─ Waiting $WRITES " large
+wait_re "┌─ Waiting $SHOWN " large
 type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'" writer
-wait_re "┌─ Waiting $WRITES " writer
+wait_re "┌─ Waiting $SHOWN " writer
 wait_re "writer: verdicts tui \(pid [0-9]+\) · auto-drain off" large
 WRITER_PID=$(screen large | sed -nE 's/.*writer: verdicts tui \(pid ([0-9]+)\).*/\1/p' | head -1)
 [ -n "$WRITER_PID" ] || fail "no writer pid on the watcher's screen"
@@ -48,7 +49,7 @@ second=$(screen large | sed -nE "s/.*draining ([0-9]+) of $WRITES.*/\1/p" | head
 [ -n "$second" ] && [ "$second" -gt "$first" ] || fail "the progress did not rise ($first, then ${second:-none})"
 echo "live-drain: draining $first, then $second of $WRITES"
 # Answered tails the newest: its last write is on screen as the drain ends.
-wait_re "┌─ Answered $WRITES .*$WRITES of $WRITES" large 30
+wait_re "┌─ Answered $SHOWN .*$SHOWN of $SHOWN" large 60
 wait_re "drain at [0-9:]+: $WRITES answered" large
 
 echo "live-drain: kill -9 of the writer; the watchers say it is gone"

@@ -144,3 +144,17 @@ import Testing
     #expect(off)
   }
 }
+
+@Suite struct StoreFileStateTests {
+  @Test func aReaderTellsItsStoreRemovedThenReplacedFromTheFileItOpened() async throws {
+    let t = TestStore()
+    try await t.open().close()
+    let reader = try await WorkingCopy.openReader(store: t.url)
+    defer { reader.close() }
+    #expect(reader.storeFileState() == .same)
+    try FileManager.default.removeItem(at: t.url)
+    #expect(reader.storeFileState() == .removed)
+    #expect(FileManager.default.createFile(atPath: t.url.path, contents: Data("another".utf8)))
+    #expect(reader.storeFileState() == .replaced)
+  }
+}

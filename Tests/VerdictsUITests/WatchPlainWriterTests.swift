@@ -31,3 +31,23 @@ import Testing
     #expect(last.hasPrefix("T writer: none since "), "\(lines.all)")
   }
 }
+
+@Suite struct WatchPlainStoreFileTests {
+  @Test func aStoreDeletedUnderWatchPlainIsSaidWithinTwoSeconds() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    try await WorkingCopy.open(store: url, server: nil).close()
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }) }
+    defer { watcher.cancel() }
+    try await Task.sleep(for: .milliseconds(300))
+    let before = lines.all.count
+    try FileManager.default.removeItem(at: url)
+    let removed = Date()
+    await lines.wait(forCount: before + 1, patience: .seconds(3))
+    #expect(Date().timeIntervalSince(removed) < 2)
+    #expect(lines.all.last?.hasPrefix("T store removed at ") == true, "\(lines.all)")
+  }
+}
