@@ -32,6 +32,7 @@ enum ScreenCommands {
 
   /// Read-only: the TUI, or with `plain` a line per change until interrupted.
   static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
+    if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let copy = try await context.openReader()
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
