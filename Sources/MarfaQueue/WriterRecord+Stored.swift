@@ -60,3 +60,25 @@ extension WriterRecord.DrainProgress {
       answered: j["answered"]?.intValue ?? 0, verdicts: verdicts)
   }
 }
+
+extension WriterRecord {
+  /// The record as `watch --plain --json` prints it: the stored fields, times as ISO-8601, and
+  /// whether the writer is live, closed or gone.
+  public var wireJSON: JSONValue {
+    func iso(_ d: Date?) -> JSONValue { d.map { .string(Timestamp.text($0)) } ?? .null }
+    func drainJSON(_ p: DrainProgress?) -> JSONValue {
+      guard let p else { return .null }
+      return .object([
+        ("started_at", iso(p.startedAt)), ("ended_at", iso(p.endedAt)), ("total", .int(p.total)), ("sent", .int(p.sent)),
+        ("answered", .int(p.answered)), ("left", .int(p.left)),
+        ("verdicts", .object(p.verdicts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
+      ])
+    }
+    return .object([
+      ("state", .string(state.rawValue)), ("program", .string(program)), ("mode", .string(mode)), ("pid", .int(Int(pid))),
+      ("host", .string(host)), ("started_at", iso(startedAt)), ("updated_at", iso(updatedAt)), ("closed_at", iso(closedAt)),
+      ("auto_drain", .bool(autoDrain)), ("key_refused", .bool(keyRefused)), ("drain", drainJSON(drain)),
+      ("last_drain", drainJSON(lastDrain)),
+    ])
+  }
+}

@@ -8,7 +8,7 @@ extension VerdictsApp {
   /// Asks every second (the writer's lock says whether it lives); prints nothing while nothing changes.
   static func followWriter(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void, clock: @escaping @Sendable () -> String,
-    ascii: Bool, interval: Duration = .seconds(1)
+    ascii: Bool, json: Bool = false, interval: Duration = .seconds(1)
   ) async {
     var last = WriterText.phase(nil)
     var lastAlive: Date?
@@ -18,14 +18,20 @@ extension VerdictsApp {
       let file = source.storeFileState()
       if file != lastFile {
         lastFile = file
-        emit(clock() + " " + (WriterText.storeFile(file, at: Date()) ?? "store back as it was opened"))
+        emit(json ? PlainJSON.store(file, time: clock()) : clock() + " " + (WriterText.storeFile(file, at: Date()) ?? "store back as it was opened"))
       }
       let w = try? await source.writer()
       let now = Date()
       if w?.state == .live { lastAlive = now }
       let phase = WriterText.phase(w)
       if phase != last || first {
-        if let line = writerLine(w, now: now, lastAlive: lastAlive, ascii: ascii) { emit(clock() + " " + line) }
+        if json {
+          // A change of the drain in progress, or of the last drain's end, is a `drain` event.
+          let drainMoved = phase.split(separator: " ").suffix(2) != last.split(separator: " ").suffix(2) && !first && w?.state == .live
+          if w != nil { emit(PlainJSON.writer(w, event: drainMoved ? "drain" : "writer", time: clock(), ascii: ascii)) }
+        } else if let line = writerLine(w, now: now, lastAlive: lastAlive, ascii: ascii) {
+          emit(clock() + " " + line)
+        }
         last = phase
         first = false
       }

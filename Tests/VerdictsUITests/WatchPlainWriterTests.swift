@@ -51,3 +51,33 @@ import Testing
     #expect(lines.all.last?.hasPrefix("T store removed at ") == true, "\(lines.all)")
   }
 }
+
+@Suite struct WatchPlainJSONTests {
+  @Test func everyJSONLineParsesAndNamesItsEvent() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let writer = try await WorkingCopy.open(store: url, server: nil)
+    await writer.describeWriter(program: "verdicts", mode: "tui")
+    let first = try await writer.createItem(type: "note", properties: .object([]))
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }, json: true) }
+    defer { watcher.cancel() }
+    await lines.wait(forCount: 2)
+    let second = try await writer.createItem(type: "note", properties: .object([]))
+    await lines.wait(forCount: 3)
+    writer.close()
+    await lines.wait(forCount: 4, patience: .seconds(5))
+    let parsed = lines.all.map { JSONValue.parse($0) }
+    #expect(parsed.allSatisfy { $0 != nil }, "\(lines.all)")
+    let events = parsed.compactMap { $0?["event"]?.stringValue }
+    #expect(events.filter { $0 == "queued" }.count == 2, "\(lines.all)")
+    #expect(events.filter { $0 == "writer" }.count == 2, "\(lines.all)")
+    let queuedIds = parsed.filter { $0?["event"] == .string("queued") }.compactMap { $0?["id"]?.stringValue }
+    #expect(Set(queuedIds) == [first.id, second.id])
+    let writers = parsed.filter { $0?["event"] == .string("writer") }.compactMap { $0?["writer"]?["state"]?.stringValue }
+    #expect(writers == ["live", "closed"])
+    #expect(parsed.allSatisfy { $0?["time"] == .string("T") })
+  }
+}

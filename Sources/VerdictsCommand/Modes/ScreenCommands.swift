@@ -36,11 +36,12 @@ enum ScreenCommands {
     let copy = try await context.openReader()
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
-    context.print(PlainFormatter.header)
+    let json = context.globals.json
+    if !json { context.print(PlainFormatter.header) }
     let output = context.output
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii, json: json)
     }
     await SignalWait.untilInterrupted()
     printer.cancel()
