@@ -15,7 +15,8 @@ extension VerdictsApp {
   ///   - ascii: every line in ASCII only (`--ascii`, or a locale that is not UTF-8).
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
-    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false
+    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false,
+    writerLines: Bool = true
   ) async {
     let keepsFailures = (try? await source.status())?.kind.isOwned ?? true
     var known: [String: String] = [:]
@@ -100,8 +101,9 @@ extension VerdictsApp {
       tick.finish()
     }
     defer { listener.cancel() }
-    let writerLines = Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) }
-    defer { writerLines.cancel() }
+    // The writer's lines (and the store file's), unless the caller is the writer itself (the demo).
+    let writer = writerLines ? Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) } : nil
+    defer { writer?.cancel() }
     await compareAll()
     var last = ContinuousClock.now
     for await _ in ticks {

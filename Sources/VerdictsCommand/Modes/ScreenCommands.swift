@@ -67,7 +67,7 @@ enum ScreenCommands {
     context.print(PlainFormatter.header)
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+      await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }, ascii: ascii, writerLines: false)
     }
     let held = Task {
       for await _ in demo.copy.updates() {}
