@@ -10,7 +10,8 @@ extension AppCore {
   /// Asks about the writer every second and posts its record when it came, went, died, or
   /// started or ended a drain; posts a tick once a minute. Posts nothing else, so an idle screen
   /// stays still between ticks.
-  static func watchWriter(_ inbox: AppInbox?) async {
+  /// Holds the inbox only while it works on it: once the app lets go of it, the loop ends.
+  static func watchWriter(_ currentInbox: @escaping @Sendable () -> AppInbox?) async {
     // On the real clock, not the app's: a test that moves the app's clock by hand sees no extra sleeper.
     var last = WriterText.phase(nil)
     var seconds = 0
@@ -18,7 +19,7 @@ extension AppCore {
     var lastFile = StoreFileState.same
     while !Task.isCancelled {
       do { try await Task.sleep(for: writerProbeInterval) } catch { return }
-      guard let inbox else { return }
+      guard let inbox = currentInbox() else { return }
       seconds += 1
       var w = try? await inbox.source.writer()
       if w?.state == .live { lastAlive = Date() }

@@ -52,7 +52,8 @@ final class AppCore {
           }
         }
       })
-    listeners.append(Task.detached { [weak inbox = self.inbox] in await AppCore.watchWriter(inbox) })
+    let weakInbox = WeakInbox(inbox)
+    listeners.append(Task.detached { await AppCore.watchWriter { weakInbox.inbox } })
     run(state.start())
     if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
   }
