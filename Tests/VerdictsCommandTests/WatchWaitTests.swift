@@ -26,9 +26,12 @@ import Testing
     #expect(watch.stdout.contains("\(queued.id) create_item"), "\(watch.stdout)")
   }
 
-  @Test func watchWithoutWaitOnAMissingStoreStillEndsAtOnce() throws {
+  @Test func watchWithoutWaitOnAMissingStoreStillEndsAtOnce() async throws {
     let folder = TempFolder()
-    let r = try Binary.run(["watch", "--plain"], store: folder.store, home: folder.path, timeout: 20)
+    let watch = try Spawned(["watch", "--plain"], environment: Binary.environment(store: folder.store, home: folder.path, [:]))
+    defer { watch.kill() }
+    #expect(try await WriterRecordBinaryTests.ended(watch, timeout: 20))
+    let r = watch.result()
     #expect(r.code == 2 || r.code == 4, "\(r)")
     #expect(!FileManager.default.fileExists(atPath: folder.store))
   }
