@@ -23,6 +23,12 @@ struct DrainPass {
   /// verdict it reached and the primed write marked sent), and the verdict to tell the streams
   /// once it is stored.
   var owed: (work: @Sendable (SQLite) throws -> Void, verdict: DrainVerdict)?
+  /// The drain's progress as last published in the writer's record (nil until the pass sends).
+  var progress: WriterRecord.DrainProgress?
+  /// How many of the report's verdicts ``progress`` has counted.
+  var tallied = 0
+  /// When ``progress`` was last written.
+  var lastPublished: ContinuousClock.Instant?
 
   init(copy: WorkingCopy, client: HTTPClient, server: Server) {
     self.copy = copy
@@ -97,6 +103,7 @@ struct DrainPass {
 
     // The pass's bookkeeping commits in groups (DESIGN 2.2); Queue.drain commits the last one.
     try await store.run { try $0.beginGroup() }
+    try await beginProgress(total: pendingCount)
     var lastSeq = 0
     batches: while true {
       let after = lastSeq
@@ -110,6 +117,7 @@ struct DrainPass {
         default:
           try await visit(w, next: i + 1 < batch.count ? batch[i + 1].1 : nil, copyInstance: copyInstance)
         }
+        try await publishProgress()
       }
     }
 

@@ -17,7 +17,9 @@ extension Queue {
         report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
         // What the pass stored is kept if it can be; the pass's own error is the one told.
+        let ended = pass.endedProgressText(stopped: false)
         try? await store.endGroup()
+        if let ended { try? await store.run { db in try db.setMeta(WorkingCopy.writerMetaKey, ended) } }
         if !pass.report.verdicts.isEmpty { announceDrained() }
         throw error
       }
@@ -31,10 +33,12 @@ extension Queue {
         throw error
       }
       let kept = report
+      let ended = pass.endedProgressText(stopped: report.stopped != nil)
       try await store.run { db in
         try db.transaction(durable: false) {
           try db.setMeta("last_drain", kept.wireJSON.text)
           try db.setMeta("last_drain_at", Identifiers.now())
+          if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
         }
       }
       announceDrained()

@@ -74,13 +74,16 @@ public struct Status: Sendable, Hashable {
   public var lastDrainAt: String?
   /// Which program's store this is: this project's (read and written) or the Marfa core's (read only).
   public var kind: StoreKind = .verdicts(schemaVersion: StoreSchema.version)
+  /// Who holds the writer role and what it is doing (``WorkingCopy/writer()``), when known.
+  public var writer: WriterRecord?
 
   /// Creates a status.
   public init(
     store: String, handle: Handle, fill: FillState, expiredReason: String? = nil, origin: String? = nil,
     instanceId: String? = nil, cursor: String? = nil, counts: QueueCounts = QueueCounts(),
-    lastDrain: DrainReport? = nil, lastDrainAt: String? = nil
+    lastDrain: DrainReport? = nil, lastDrainAt: String? = nil, writer: WriterRecord? = nil
   ) {
+    self.writer = writer
     self.store = store
     self.handle = handle
     self.fill = fill

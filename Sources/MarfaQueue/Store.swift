@@ -35,9 +35,13 @@ final class Store: @unchecked Sendable {
 
   deinit { release() }
 
-  /// Closes the connection and gives up the writer role at once.
-  func shutdown() {
-    queue.sync { release() }
+  /// Closes the connection and gives up the writer role at once, after `last` (the writer's
+  /// closing word) when the connection is still open.
+  func shutdown(last: ((SQLite) -> Void)? = nil) {
+    queue.sync {
+      if let last, db.db != nil { last(db) }
+      release()
+    }
   }
 
   private func release() {
@@ -71,6 +75,8 @@ final class Store: @unchecked Sendable {
         throw QueueError.readingHandle(reason: StoreLock.heldReason(path + ".lock"))
       }
       handle = .writer
+      // Beside the role, a lock a watcher can see without taking it (WriterLock).
+      WriterLock.hold(lock)
       do {
         if StorePath.exists(path) {
           try checkSchema(path)
@@ -88,6 +94,7 @@ final class Store: @unchecked Sendable {
           lock = try openLock(path, creating: false)
           if StoreLock.take(lock) {
             handle = .writer
+            WriterLock.hold(lock)
           } else {
             close(lock)
             lock = -1

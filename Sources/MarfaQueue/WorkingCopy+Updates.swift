@@ -18,7 +18,10 @@ extension WorkingCopy {
       return holders.follower == nil
     }
     if start {
-      let task = Task.detached { [weak self] () async -> Void in await self?.followUpdates() }
+      let task = Task.detached { [weak self] () async -> Void in
+        await self?.publishWriter { $0.autoDrain = true }
+        await self?.followUpdates()
+      }
       updateHolders.withLock { $0.follower = task }
     }
     continuation.onTermination = { [weak self] _ in
@@ -31,7 +34,10 @@ extension WorkingCopy {
         }
         return nil
       }
-      task?.cancel()
+      if let task {
+        task.cancel()
+        Task.detached { [weak self] in await self?.publishWriter { $0.autoDrain = false } }
+      }
     }
     return stream
   }

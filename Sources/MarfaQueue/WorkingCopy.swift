@@ -15,6 +15,13 @@ public final class WorkingCopy: Sendable {
   let closed = Mutex(false)
   let clientBox = Mutex<HTTPClient?>(nil)
   let updateHolders = Mutex(UpdateHolders())
+  /// This writer's published record (nil for a reader).
+  let writerRecord = Mutex<WriterRecord?>(nil)
+  /// Whether this writer has written its record into the store (then it says so when it closes).
+  let writerPublished = Mutex(false)
+  let drainProgressPublished = Mutex(true)
+  /// Time spent writing drain progress into the writer's record, and how many writes (measurement).
+  let progressSpent = Mutex<(time: Duration, writes: Int)>((.zero, 0))
 
   /// The queue of writes and the calls that act on it.
   public let queue: Queue
@@ -45,7 +52,13 @@ public final class WorkingCopy: Sendable {
   public static func open(store: URL, server: Server?, create: Bool = true) async throws -> WorkingCopy {
     let s = try Store.open(path: store.path, create: create, wantWriter: true)
     let copy = WorkingCopy(store: s, server: server)
-    if !s.handle.isWriter { await copy.startFollowingSaves() }
+    if s.handle.isWriter {
+      // Kept in memory until the writer does something a watcher should see (a drain, auto-drain,
+      // `describeWriter`): opening and closing alone leave the store's bytes as they were.
+      copy.writerRecord.withLock { $0 = WorkingCopy.openingRecord() }
+    } else {
+      await copy.startFollowingSaves()
+    }
     return copy
   }
 
@@ -73,7 +86,8 @@ public final class WorkingCopy: Sendable {
       return Status(
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
-        counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"))
+        counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
+        writer: WorkingCopy.sighting(try db.meta(WorkingCopy.writerMetaKey), held: WriterLock.isHeld(lockPath: path + ".lock")))
     }
   }
 
@@ -84,17 +98,27 @@ public final class WorkingCopy: Sendable {
     guard !trimmed.isEmpty else { throw QueueError.invalid(message: "the key is empty") }
     guard serverBox.withLock({ $0 != nil }) else { throw QueueError.noServer }
     serverBox.withLock { $0?.key = trimmed }
+    await publishWriter { $0.keyRefused = false }
     hub.send(.refreshed(.keyChanged))
   }
 
   /// Stops every stream and background task; later calls throw ``QueueError/closed``.
   public func close() {
-    closed.withLock { $0 = true }
+    let closedAlready = closed.withLock { was in
+      defer { was = true }
+      return was
+    }
     pollTask.withLock { $0?.cancel(); $0 = nil }
     updateHolders.withLock { $0.follower?.cancel(); $0.follower = nil }
     clientBox.withLock { $0?.invalidate(); $0 = nil }
     hub.finish()
-    store.shutdown()
+    // A clean exit says so in the record, so a watcher tells it from a writer that died.
+    let closing = closedAlready || !writerPublished.withLock({ $0 }) ? nil : writerText { $0.closedAt = Date(); $0.drain = nil }
+    store.shutdown { db in
+      guard let closing else { return }
+      try? db.commitGroup()
+      try? db.setMeta(WorkingCopy.writerMetaKey, closing)
+    }
   }
 
   func checkOpen() throws {

@@ -39,9 +39,19 @@ public final class ScriptedInstance: Sendable {
 
   deinit { server.withLock { $0 }?.close() }
 
-  /// Answers one request with the state held.
+  /// How long each write request (any method but GET) waits before it is answered, in
+  /// seconds: a slow link or a busy instance, so a drain takes long enough to be watched.
+  public var writeDelay: Double {
+    get { delay.withLock { $0 } }
+    set { delay.withLock { $0 = newValue } }
+  }
+  private let delay = Mutex<Double>(0)
+
+  /// Answers one request with the state held (after ``writeDelay`` for a write, the state not held).
   func handle(_ request: HTTPRequest) -> HTTPReply {
-    state.withLock { $0.handle(request) }
+    let wait = request.method == "GET" ? 0 : writeDelay
+    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    return state.withLock { $0.handle(request) }
   }
 
   // MARK: Listening

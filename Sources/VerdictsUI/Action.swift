@@ -33,6 +33,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case back
   case copyID = "copy-id"
   case export
+  case tail
   case help
   case repaint
   case quit
@@ -84,6 +85,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .back: return "back to where the last jump or go-to left"
     case .copyID: return "copy the selected write's full ID (OSC 52)"
     case .export: return "write the selected (or marked) writes' detail to a file here"
+    case .tail: return "tail Answered (newest)"
     case .help: return "help"
     case .repaint: return "repaint"
     case .quit: return "quit"
@@ -110,6 +112,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .back: return "back"
     case .copyID: return "copy ID"
     case .export: return "export"
+    case .tail: return "tail"
     case .help: return "help"
     case .quit: return "quit"
     case .mark: return "mark"

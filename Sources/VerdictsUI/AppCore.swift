@@ -54,6 +54,8 @@ final class AppCore {
           }
         }
       })
+    let weakInbox = WeakInbox(inbox)
+    listeners.append(Task.detached { await AppCore.watchWriter { weakInbox.inbox } })
     run(state.start())
     if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
   }
@@ -134,7 +136,10 @@ final class AppCore {
     }
     statusLoading = true
     inbox.task { inbox in
-      if let s = try? await inbox.source.status() { inbox.post(.event(.status(s))) }
+      if let s = try? await inbox.source.status() {
+        inbox.post(.event(.status(s)))
+        if let w = s.writer { inbox.post(.event(.writer(w, at: Date()))) }
+      }
       inbox.post(.statusDone)
     }
   }

@@ -34,6 +34,11 @@ public protocol QueueSource: Sendable {
   /// The writes changed since `mark` (nil: none, and where the log stands), or nil when the
   /// source cannot say and the whole queue must be read (``Queue/changed(since:)``).
   func changed(since mark: Int?) async throws -> ChangedWrites?
+  /// Who holds the writer role and whether it is alive (``WorkingCopy/writer()``); nil when
+  /// the source cannot say.
+  func writer() async throws -> WriterRecord?
+  /// Whether the store file the source opened is still the one at its path.
+  func storeFileState() -> StoreFileState
 }
 
 extension QueueSource {
@@ -76,6 +81,12 @@ extension QueueSource {
     }
     return nil
   }
+
+  /// By default the source publishes no writer.
+  public func writer() async throws -> WriterRecord? { nil }
+
+  /// By default the source's file never goes away.
+  public func storeFileState() -> StoreFileState { .same }
 
   /// By default the source cannot say what changed: readers read the whole queue.
   public func changed(since mark: Int?) async throws -> ChangedWrites? { nil }

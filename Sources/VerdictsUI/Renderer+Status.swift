@@ -31,22 +31,27 @@ extension Renderer {
     if state.paused {
       parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
+    // With the writer's record shown, its line comes first and read-only (with its reason where
+    // there is a second row) after it.
+    var readOnly: TextLine?
     if let reason = state.readOnlyReason {
-      parts.append(TextLine("read-only (\(reason))", .statusError))
-    } else {
+      let line = TextLine(layout.status.height < 2 && state.writer != nil ? "read-only" : "read-only (\(reason))", .statusError)
+      if state.writer == nil || layout.status.height < 2 { parts.append(line) } else { readOnly = line }
+    } else if state.writer == nil {
       parts.append(TextLine("writer", .statusOK))
     }
+    parts += writerParts()  // the published writer, its auto-drain and its drain in progress
     switch state.reachable {
     case true?: parts.append(TextLine("reachable", .statusOK))
     case false?: parts.append(TextLine("unreachable", .statusError))
     case nil: break
     }
-    if state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
+    if state.writer == nil, state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
       parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
     }
-    if let d = state.lastDrain { parts.append(drainSummary(d)) }
+    if let d = state.lastDrain, !writerDraining { parts.append(drainSummary(d)) }
     let first = parts
-    parts = []
+    parts = readOnly.map { [$0] } ?? []
     if let s = state.status {
       switch s.fill {
       case .never: parts.append(TextLine("never filled", .statusError))
@@ -64,6 +69,7 @@ extension Renderer {
     if let s = state.status {
       parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
     }
+    if state.tailing { parts.append(TextLine("tailing Answered", .status)) }
     if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
     if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
     if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }

@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 /// Everything the state machine reacts to: keys, sizes, and results posted back by queue calls.
@@ -29,4 +30,10 @@ public enum UIEvent: Sendable, Hashable {
   /// Where a write gone to (`:`, `J`, backspace) is: its full ID, pane and index; nil pane and
   /// index when the filter hides it.
   case wentTo(id: String, pane: QueuePane?, index: Int?)
+  /// The writer's record as last read (it came, went, or died), and when it was read.
+  case writer(WriterRecord?, at: Date)
+  /// The store file was removed or replaced under the screen (or is back as it was), at this time.
+  case storeFile(StoreFileState, at: Date)
+  /// A minute passed: relative times (`3 min ago`) are drawn again.
+  case tick(Date)
 }

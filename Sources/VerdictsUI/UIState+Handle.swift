@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 extension UIState {
@@ -23,6 +24,17 @@ extension UIState {
       return []
     case .reachable(let r):
       reachable = r
+      return []
+    case .writer(let w, let at):
+      noteWriter(w, at: at)
+      return []
+    case .tick(let at):
+      now = at
+      return []
+    case .storeFile(let state, let at):
+      storeFile = state
+      storeFileChangedAt = at
+      now = at
       return []
     case .drained(let report):
       lastDrain = report
@@ -114,6 +126,7 @@ extension UIState {
     p.loaded = true
     self[pane] = p
     var effects: [UIEffect] = []
+    tailNewest(pane)
     if let followed = following, pane == focus {
       if let i = page.writes.firstIndex(where: { $0.id == followed }) {
         self[pane].selected = page.offset + i
@@ -195,5 +208,12 @@ extension UIState {
     guard p.loaded else { return nil }
     if p.covers(top: p.top, rows: layout.rows(pane)) { return nil }
     return .reload(pane, offset: p.top, limit: pageLimit(pane))
+  }
+
+  /// Keeps the writer's record and when it was last seen live.
+  mutating func noteWriter(_ w: WriterRecord?, at: Date) {
+    writer = w
+    now = at
+    if w?.state == .live { writerLastAlive = at }
   }
 }

@@ -95,6 +95,7 @@ extension UIState {
       message = StatusMessage("exporting \(ids.count)…")
       return [.export(ids)]
     case .back: return back()
+    case .tail: return toggleTail()
     case .help:
       showingHelp = true
       helpScroll = 0
@@ -138,6 +139,7 @@ extension UIState {
     keepSelectionVisible(focus)
     if self[focus].selected != before { detailScroll = 0 }
     if following != nil, let id = selectedWrite?.id { following = id }
+    stopTailingIfMoved()
     return reloadIfNeeded(focus).map { [$0] } ?? []
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 /// Everything the screen shows, as plain values; changed only by ``handle(_:)``.
@@ -20,6 +21,9 @@ public struct UIState: Sendable, Hashable {
   public var filter: String?
   /// The id of the write followed as it moves between panes.
   public var following: String?
+  /// Whether Answered keeps its newest write selected and on screen as verdicts land (on by
+  /// default in `watch`; `T` toggles it, moving the selection by hand stops it).
+  public var tailing = false
   /// Whether updates are paused (the panes hold still).
   public var paused = false
   /// Changes seen while paused.
@@ -49,6 +53,15 @@ public struct UIState: Sendable, Hashable {
   public var instanceURL: String?
   /// The last drain seen.
   public var lastDrain: DrainReport?
+  /// The writer's published record as last read (nil: none known).
+  public var writer: WriterRecord?
+  /// When this screen last saw the writer live (for `last seen 12 s ago`).
+  public var writerLastAlive: Date?
+  /// Whether the store file is still the one opened, and since when it is not.
+  public var storeFile: StoreFileState = .same
+  public var storeFileChangedAt: Date?
+  /// The time relative times are drawn against (set as records and ticks arrive; nil: none shown).
+  public var now: Date?
   /// Whether withdraw asks first.
   public var confirmWithdraw = true
   /// Whether discard asks first.

@@ -15,25 +15,33 @@ extension VerdictsApp {
   ///   - ascii: every line in ASCII only (`--ascii`, or a locale that is not UTF-8).
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
-    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false
+    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false,
+    writerLines: Bool = true
   ) async {
     let keepsFailures = (try? await source.status())?.kind.isOwned ?? true
     var known: [String: String] = [:]
     var order: [String] = []
+    var hadVerdict: [String: Bool] = [:]
     /// Prints the write's line when it differs from the one printed last.
     func show(_ w: QueuedWrite, time: String) {
       let print = PlainFormatter.line(w, time: "", ascii: ascii, keepsFailures: keepsFailures)
       if known[w.id] != print {
+        let had = known[w.id].map { _ in hadVerdict[w.id] ?? false }
         if known[w.id] == nil { order.append(w.id) }
         known[w.id] = print
-        emit(PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
+        hadVerdict[w.id] = w.verdict != nil
+        emit(
+          json
+            ? PlainJSON.write(w, event: PlainJSON.event(w, hadVerdict: had), time: time, ascii: ascii)
+            : PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
       }
     }
     /// Prints that the writes left, for those printed before.
     func leave(_ ids: Set<String>, time: String) {
       for id in order where ids.contains(id) {
         known[id] = nil
-        emit(PlainFormatter.gone(id, time: time, ascii: ascii))
+        hadVerdict[id] = nil
+        emit(json ? PlainJSON.gone(id, time: time, ascii: ascii) : PlainFormatter.gone(id, time: time, ascii: ascii))
       }
       order.removeAll { ids.contains($0) }
     }
@@ -93,6 +101,9 @@ extension VerdictsApp {
       tick.finish()
     }
     defer { listener.cancel() }
+    // The writer's lines (and the store file's), unless the caller is the writer itself (the demo).
+    let writer = writerLines ? Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) } : nil
+    defer { writer?.cancel() }
     await compareAll()
     var last = ContinuousClock.now
     for await _ in ticks {

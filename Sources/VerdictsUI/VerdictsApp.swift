@@ -97,6 +97,7 @@ public enum VerdictsApp {
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }
     state.autoDrain = options.autoDrain && !state.readOnly
+    state.tailing = state.readOnly  // a watcher is there to see verdicts land
     if let first = problems.first {
       let more = problems.count > 1 ? " (and \(problems.count - 1) more\(options.logFile == nil ? "" : " in the log"))" : ""
       state.message = StatusMessage(first + more, isError: true)

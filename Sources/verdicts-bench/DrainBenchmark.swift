@@ -1,5 +1,5 @@
 import Foundation
-import MarfaQueue
+@_spi(Measurement) import MarfaQueue
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +37,15 @@ struct DrainBenchmark: Benchmark {
     /// The same requests through URLSession, the client before libcurl.
     var urlSession: Double
     var urlSessionCPU: Double
+    /// The same drain of another store with the writer's record not updated while it runs.
+    var drainUnpublished: Double
+    /// Time the drain spent writing its progress into the writer's record (in-process), and how many writes.
+    var publishing: Double
+    var publishWrites: Int
   }
+
+  /// DESIGN 7: publishing the writer record costs at most 3 % of the drain's time.
+  static let publishTarget = 0.03
 
   /// A queued write as it goes on the wire.
   struct Wire: Sendable {
@@ -92,9 +100,23 @@ struct DrainBenchmark: Benchmark {
     lines.append(
       "median ratio drain/baseline: \(Stats.fixed(ratio)) (ratio of medians \(Stats.fixed(median(\.drain) / median(\.baseline))));"
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
+    let unpublished = Stats.median(rounds.map(\.drainUnpublished))
+    let cost = Stats.median(rounds.map { $0.drain / $0.drainUnpublished - 1 })
+    // The target is judged on the time the drain spends publishing (measured in-process around each
+    // record write): the difference of two whole drains on a shared machine is mostly noise.
+    let share = Stats.median(rounds.map { $0.publishing / $0.drain })
+    let publishMet = share <= Self.publishTarget
     lines.append(
       "median ratio drain/floor: \(Stats.fixed(floorRatio)); target ≤ \(Stats.fixed(Self.floorTarget, 1)): \(floorMet ? "met" : "MISSED")")
-    return BenchOutcome(lines: lines, metTargets: met && floorMet)
+    lines.append(
+      "publishing the writer record: median \(Stats.fixed(Stats.median(rounds.map(\.publishing)) * 1000, 2)) ms in"
+        + " \(Stats.whole(Stats.median(rounds.map { Double($0.publishWrites) }))) record writes per drain (in-process),"
+        + " \(Stats.fixed(share * 100, 2)) % of the drain's time; target ≤ \(Stats.fixed(Self.publishTarget * 100, 0)) %:"
+        + " \(publishMet ? "met" : "MISSED")")
+    lines.append(
+      "  for reference, whole drains: median \(Stats.fixed(median(\.drain), 3)) s publishing, \(Stats.fixed(unpublished, 3)) s not"
+        + " (the same writes to another store, same round); median per-round difference \(Stats.fixed(cost * 100, 1)) %")
+    return BenchOutcome(lines: lines, metTargets: met && floorMet && publishMet)
   }
 
   /// Queues `writes` creates into a fresh store, then times the baseline and the drain (in
@@ -113,6 +135,7 @@ struct DrainBenchmark: Benchmark {
     try await copy.fill()
 
     let clock = ContinuousClock()
+    let publishedBefore = copy.progressPublishing
     let queueStart = clock.now
     for i in 0..<n {
       _ = try await copy.createItem(
@@ -121,6 +144,26 @@ struct DrainBenchmark: Benchmark {
     let queueing = Stats.seconds(clock.now - queueStart)
     let wires = try await copy.queue.all().map { Wire(body: Array($0.body.text.utf8), key: $0.idempotencyKey) }
     guard wires.count == n else { throw BenchFailure(message: "queued \(wires.count) writes, wanted \(n)") }
+
+    // The same writes in a second store whose drain does not publish its progress.
+    let quietInstance = ScriptedInstance(scenario: Self.scenario)
+    let quietURL = try quietInstance.start()
+    defer { quietInstance.stop() }
+    let quiet = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: folder + "/quiet.store"),
+      server: Server(url: quietURL.absoluteString, key: Self.key, timeout: Self.timeout))
+    defer { quiet.close() }
+    quiet.publishesDrainProgress = false
+    try await quiet.fill()
+    for i in 0..<n {
+      _ = try await quiet.createItem(
+        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
+    }
+    var drainUnpublished = 0.0
+    if !baselineFirst {
+      settle()
+      drainUnpublished = try await runDrain(quiet, instance: quietInstance, writes: n)
+    }
 
     var baseline = (seconds: 0.0, cpu: 0.0)
     var drain = (seconds: 0.0, cpu: 0.0)
@@ -137,13 +180,20 @@ struct DrainBenchmark: Benchmark {
       settle()
       baseline = try await Self.withCPU { try await runBaseline(wires) }
     }
+    if baselineFirst {
+      settle()
+      drainUnpublished = try await runDrain(quiet, instance: quietInstance, writes: n)
+    }
     settle()
     let floor = try await Self.withCPU { try await runFloor(wires) }
     settle()
     let urlSession = try await Self.withCPU { try await runURLSession(wires) }
     return Round(
       queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu,
-      floor: floor.seconds, floorCPU: floor.cpu, urlSession: urlSession.seconds, urlSessionCPU: urlSession.cpu)
+      floor: floor.seconds, floorCPU: floor.cpu, urlSession: urlSession.seconds, urlSessionCPU: urlSession.cpu,
+      drainUnpublished: drainUnpublished,
+      publishing: Stats.seconds(copy.progressPublishing.time - publishedBefore.time),
+      publishWrites: copy.progressPublishing.writes - publishedBefore.writes)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.

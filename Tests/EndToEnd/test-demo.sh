@@ -61,7 +61,7 @@ grep -qF "refused: item_not_found" "$E2E_TMP/first.txt" || fail "tour-trashed is
 grep -qF "failing_alone streak 3" "$E2E_TMP/first.txt" || fail "tour-failing has no streak"
 [ "$(grep -c '^│◌.*waiting on' "$E2E_TMP/first.txt")" = 2 ] || fail "two writes should wait behind tour-failing"
 grep -qF "auto-drain on" "$E2E_TMP/first.txt" || fail "the demo's auto-drain is not on"
-grep -qE "^ writer · reachable" "$E2E_TMP/first.txt" || fail "the demo is not the writer, or not reachable"
+grep -qE "^ writer: verdicts demo \(pid [0-9]+\) · .*reachable" "$E2E_TMP/first.txt" || fail "the demo is not the writer, or not reachable"
 
 answered=$(count Answered)
 

@@ -48,7 +48,7 @@ shell_pane
 type_line "$VERDICTS demo"
 wait_re '┌─ Blocked 7 '
 wait_for "credential_refused"
-wait_re '^ writer · reachable · auto-drain on · drain at .*stopped'
+wait_re '^ writer: verdicts demo \(pid [0-9]+\) · auto-drain on · key refused · reachable · drain at .*stopped'
 check_size grid 120 40
 cp "$E2E_TMP/stable.txt" "$E2E_TMP/first.txt"
 

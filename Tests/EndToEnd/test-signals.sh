@@ -64,7 +64,7 @@ for sig in HUP TERM INT; do
   done
   type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'"
   wait_re '┌─ Waiting 6 '
-  wait_re '^ writer · '
+  wait_re '^ writer(: verdicts tui \(pid [0-9]+\))? · '
   keys d
   wait_for "draining…"
   wait_until stalled "stall-$sig"   # mid-drain: two writes answered, the third sent and never answered

@@ -29,6 +29,7 @@ final class DemoDriver: Sendable {
     let store = storePath.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("demo.store")
     let copy = try await WorkingCopy.open(
       store: store, server: Server(url: url.absoluteString, key: Scenario.tour.startKey ?? firstKey, timeout: 5))
+    await copy.describeWriter(program: "verdicts", mode: "demo")
     return DemoDriver(instance: instance, folder: folder, copy: copy, url: url)
   }
 

@@ -17,6 +17,10 @@ enum InstanceCommand {
       throw CommandFailure(code: "usage", message: context.visible("\(error)"), exit: .usage)
     }
     let instance = ScriptedInstance(scenario: scenario, port: UInt16(port ?? 0))
+    // A slow instance, for watching a drain as it runs (tests and demos): each write waits this long.
+    if let ms = context.environment["VERDICTS_INSTANCE_WRITE_DELAY_MS"].flatMap(Double.init), ms > 0, ms <= 10_000 {
+      instance.writeDelay = ms / 1000
+    }
     let url: URL
     do {
       url = try instance.start()

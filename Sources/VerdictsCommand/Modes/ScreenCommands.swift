@@ -40,19 +40,22 @@ enum ScreenCommands {
     let server = context.globals.url == nil ? nil : try context.server(warnIfClear: true)
     let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
     defer { copy.close() }
+    await copy.describeWriter(program: "verdicts", mode: "tui")
     return try await runUI(copy, context, autoDrain: false)
   }
 
   /// Read-only: the TUI, or with `plain` a line per change until interrupted.
   static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
+    if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let copy = try await context.openReader()
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
-    context.print(PlainFormatter.header)
+    let json = context.globals.json
+    if !json { context.print(PlainFormatter.header) }
     let output = context.output
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii, json: json)
     }
     await SignalWait.untilInterrupted()
     printer.cancel()
@@ -80,7 +83,7 @@ enum ScreenCommands {
     context.print(PlainFormatter.header)
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }, ascii: ascii)
+      await VerdictsApp.watchPlain(source: demo.copy, emit: { output.out($0 + "\n") }, ascii: ascii, writerLines: false)
     }
     let held = Task {
       for await _ in demo.copy.updates() {}

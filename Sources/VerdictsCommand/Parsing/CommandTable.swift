@@ -40,7 +40,10 @@ enum CommandTable {
       CommandSpec(name: "tui", summary: "the TUI: writer if the store is free, else read-only", id: .tui),
       CommandSpec(
         name: "watch", summary: "follow the queue read-only", id: .watch,
-        options: [.flag("--plain", help: "one line per change, no curses (logs, pipes, CI)")]),
+        options: [
+          .flag("--plain", help: "one line per change, no curses (logs, pipes, CI)"),
+          .flag("--wait", help: "wait for a store that does not exist yet (never creates it)"),
+        ]),
       CommandSpec(
         name: "demo", summary: "scripted instance + fresh store + the tour scenario + the TUI", id: .demo,
         options: [

@@ -65,7 +65,13 @@ public struct CommandContext: Sendable {
       let waited = Date().timeIntervalSince(started)
       do {
         let copy = try await WorkingCopy.open(store: store, server: server, create: create)
-        guard create, !copy.handle.isWriter, waited < Self.writerWait else { return copy }
+        guard create, !copy.handle.isWriter, waited < Self.writerWait else {
+          // Watchers see which command holds the writer role (`verdicts drain`, `verdicts hold`)
+          // once it drains or holds; a command that only queues, or fails, writes no record.
+          let mode = arguments.path.isEmpty ? "command" : arguments.path.joined(separator: " ")
+          await copy.describeWriter(program: "verdicts", mode: mode, publish: mode == "hold")
+          return copy
+        }
         copy.close()
       } catch QueueError.readingHandle(let reason) where create {
         // Another process is making the store (it holds the lock, the file is not there yet).

@@ -1,0 +1,64 @@
+import Foundation
+
+extension DrainPass {
+  /// The shortest gap between two writes of the drain's progress into the writer's record: at
+  /// most four extra store writes a second, whatever the drain's pace.
+  static let progressInterval: Duration = .milliseconds(250)
+
+  /// The progress the report says so far (verdicts tallied since the last call added).
+  mutating func currentProgress() -> WriterRecord.DrainProgress? {
+    guard var p = progress else { return nil }
+    let verdicts = report.verdicts
+    if tallied < verdicts.count {
+      for v in verdicts[tallied...] {
+        if let name = v.verdict?.wireName { p.verdicts[name, default: 0] += 1 }
+      }
+      tallied = verdicts.count
+    }
+    let r = report
+    p.sent = min(p.total, r.answered + r.held + r.undelivered + r.unsent + r.unmade)
+    p.answered = r.answered
+    progress = p
+    return p
+  }
+
+  /// Starts publishing progress for a pass over `total` waiting writes (written at once).
+  mutating func beginProgress(total: Int) async throws {
+    guard copy.publishesDrainProgress else { return }
+    progress = WriterRecord.DrainProgress(startedAt: Date(), total: total)
+    lastPublished = nil
+    try await publishProgress()
+  }
+
+  /// Writes the progress into the writer's record when the last write is older than
+  /// ``progressInterval`` (or always with `force`). On the store's queue, inside the pass's group.
+  mutating func publishProgress(force: Bool = false) async throws {
+    guard progress != nil else { return }
+    let now = ContinuousClock.now
+    if !force, let last = lastPublished, now - last < Self.progressInterval { return }
+    lastPublished = now
+    guard let p = currentProgress(), let text = copy.writerText({ $0.drain = p }) else { return }
+    try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
+    copy.notePublished()
+    let spent = ContinuousClock.now - now
+    copy.progressSpent.withLock { $0.time += spent; $0.writes += 1 }
+  }
+
+  /// The record's text for the pass's end: no drain in progress, this one as the last.
+  /// The caller writes it (the record is then in the store: noted here).
+  mutating func endedProgressText(stopped: Bool) -> String? {
+    guard var p = currentProgress() else {
+      guard stopped, let text = copy.writerText({ $0.keyRefused = true }) else { return nil }
+      copy.notePublished()
+      return text
+    }
+    p.endedAt = Date()
+    progress = nil
+    copy.notePublished()
+    return copy.writerText { r in
+      r.drain = nil
+      r.lastDrain = p
+      if stopped { r.keyRefused = true }
+    }
+  }
+}

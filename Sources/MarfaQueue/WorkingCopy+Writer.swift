@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension WorkingCopy {
+  /// The `meta` row that holds the writer's record.
+  static let writerMetaKey = "writer"
+
+  /// Who holds the store's writer role and what it is doing, as it published it, with whether
+  /// it is still there (``WriterRecord/state``); nil when no writer ever published one and none
+  /// holds the role now.
+  ///
+  /// Reads one `meta` row and asks the kernel about the writer's lock; takes nothing, so a
+  /// watcher never stands in a writer's way. A record whose writer closed cleanly says
+  /// ``WriterRecord/State/closed``; one whose writer died without closing says
+  /// ``WriterRecord/State/gone``.
+  public func writer() async throws -> WriterRecord? {
+    try checkOpen()
+    let text = try await store.run { try $0.meta(WorkingCopy.writerMetaKey) }
+    return Self.sighting(text, held: WriterLock.isHeld(lockPath: store.path + ".lock"))
+  }
+
+  /// A stored record read against the lock: live, closed or gone.
+  static func sighting(_ text: String?, held: Bool) -> WriterRecord? {
+    var record = text.flatMap(JSONValue.parse).flatMap(WriterRecord.init(storedJSON:))
+    switch (record?.closedAt, held) {
+    case (nil, true) where record != nil: record?.state = .live
+    case (nil, false) where record != nil: record?.state = .gone
+    case (.some, false): record?.state = .closed
+    default:
+      // Someone holds the role but published nothing of it (an earlier build), or nobody ever wrote.
+      guard held else { return nil }
+      return WriterRecord(program: "", mode: "", pid: 0, host: "", startedAt: record?.updatedAt ?? Date(timeIntervalSince1970: 0))
+    }
+    return record
+  }
+
+  /// Whether drains publish their progress in the writer's record (on unless a measurement
+  /// turns it off to time what publishing costs: `verdicts-bench drain`).
+  @_spi(Measurement) public var publishesDrainProgress: Bool {
+    get { drainProgressPublished.withLock { $0 } }
+    set { drainProgressPublished.withLock { $0 = newValue } }
+  }
+
+  /// Time this copy's drains spent publishing their progress, and how many record writes they
+  /// made (for `verdicts-bench drain`).
+  @_spi(Measurement) public var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
+
+  /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`,
+  /// and publishes it now; with `publish: false`, only from its next drain or auto-drain on (a short
+  /// command that fails leaves the store as it was). A reading handle has nothing to publish.
+  public func describeWriter(program: String, mode: String, publish: Bool = true) async {
+    if publish {
+      await publishWriter { $0.program = program; $0.mode = mode }
+    } else {
+      writerRecord.withLock { $0?.program = program; $0?.mode = mode }
+    }
+  }
+
+  /// The record a writer publishes when it opens the store: the library, until the program says more.
+  static func openingRecord() -> WriterRecord {
+    var name = [CChar](repeating: 0, count: 256)
+    let host = gethostname(&name, name.count) == 0 ? String(cString: name) : ""
+    return WriterRecord(
+      program: ProcessInfo.processInfo.processName, mode: "library", pid: getpid(), host: host, startedAt: Date())
+  }
+
+  /// Changes this writer's record and writes it to the store (nothing for a reader).
+  func publishWriter(_ change: (inout WriterRecord) -> Void) async {
+    guard let text = writerText(change) else { return }
+    if (try? await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }) != nil { notePublished() }
+  }
+
+  /// The record's text with `change` applied, kept as this writer's record: for callers already
+  /// on the store's queue (the drain), which write it themselves.
+  func writerText(_ change: (inout WriterRecord) -> Void) -> String? {
+    guard store.handle.isWriter else { return nil }
+    return writerRecord.withLock { r -> String? in
+      guard var record = r else { return nil }
+      change(&record)
+      record.updatedAt = Date()
+      r = record
+      return record.storedJSON.text
+    }
+  }
+
+  /// Notes that the record is in the store (the caller wrote `writerText`'s text).
+  func notePublished() { writerPublished.withLock { $0 = true } }
+}

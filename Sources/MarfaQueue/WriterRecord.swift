@@ -1,0 +1,105 @@
+import Foundation
+
+/// Who holds a store's writer role and what it is doing, as the writer publishes it in the store
+/// (the `meta` row `writer`) and a watcher reads it (``WorkingCopy/writer()``).
+///
+/// Never holds the key: only whether the instance refused it.
+public struct WriterRecord: Sendable, Hashable {
+  /// Whether the writer that published the record is still there.
+  public enum State: String, Sendable, Hashable {
+    /// It holds the writer lock now.
+    case live
+    /// It closed the store cleanly (``WriterRecord/closedAt``).
+    case closed
+    /// Its record says open, but no process holds the writer lock: it ended without closing
+    /// (killed, crashed, or a library user that never called `close()`).
+    case gone
+  }
+
+  /// The program, e.g. `verdicts` or the app embedding `MarfaQueue`.
+  public var program: String
+  /// What it runs as: `tui`, `drain`, `queue`, `library`, …
+  public var mode: String
+  /// Its process id (0 when unknown: a writer of an earlier build publishes nothing).
+  public var pid: Int32
+  /// The host it runs on.
+  public var host: String
+  /// When it took the writer role.
+  public var startedAt: Date
+  /// When it last wrote this record.
+  public var updatedAt: Date
+  /// When it closed the store, if it did.
+  public var closedAt: Date?
+  /// Whether it drains on its own (auto-drain).
+  public var autoDrain: Bool
+  /// Whether the instance refused its key (the key itself is never published).
+  public var keyRefused: Bool
+  /// The drain in progress, if one runs.
+  public var drain: DrainProgress?
+  /// When its last drain ended, and what it came to.
+  public var lastDrain: DrainProgress?
+  /// Alive, closed or gone, as the reader found it (not stored: told by the writer lock).
+  public var state: State = .live
+
+  /// Creates a record.
+  public init(
+    program: String, mode: String, pid: Int32, host: String, startedAt: Date, updatedAt: Date? = nil,
+    closedAt: Date? = nil, autoDrain: Bool = false, keyRefused: Bool = false, drain: DrainProgress? = nil,
+    lastDrain: DrainProgress? = nil, state: State = .live
+  ) {
+    self.program = program
+    self.mode = mode
+    self.pid = pid
+    self.host = host
+    self.startedAt = startedAt
+    self.updatedAt = updatedAt ?? startedAt
+    self.closedAt = closedAt
+    self.autoDrain = autoDrain
+    self.keyRefused = keyRefused
+    self.drain = drain
+    self.lastDrain = lastDrain
+    self.state = state
+  }
+
+  /// How far a drain is, as its writer last said.
+  public struct DrainProgress: Sendable, Hashable {
+    /// When the pass began.
+    public var startedAt: Date
+    /// When it ended (nil while it runs).
+    public var endedAt: Date?
+    /// The writes waiting when it began.
+    public var total: Int
+    /// Writes the pass came to so far (sent, or settled without a request).
+    public var sent: Int
+    /// Writes the instance answered so far.
+    public var answered: Int
+    /// Verdicts so far, by wire name (`accepted`, `refused`, …).
+    public var verdicts: [String: Int]
+
+    /// Writes not yet come to.
+    public var left: Int { max(0, total - sent) }
+
+    /// Writes come to per second since the pass began, as of `now` (nil in the first moment).
+    public func rate(now: Date) -> Double? {
+      let span = (endedAt ?? now).timeIntervalSince(startedAt)
+      guard span >= 0.2, sent > 0 else { return nil }
+      return Double(sent) / span
+    }
+
+    /// Seconds left at the rate so far (nil when no rate yet).
+    public func secondsLeft(now: Date) -> Double? {
+      guard let r = rate(now: now), r > 0 else { return nil }
+      return Double(left) / r
+    }
+
+    /// Creates a progress.
+    public init(startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0, verdicts: [String: Int] = [:]) {
+      self.startedAt = startedAt
+      self.endedAt = endedAt
+      self.total = total
+      self.sent = sent
+      self.answered = answered
+      self.verdicts = verdicts
+    }
+  }
+}

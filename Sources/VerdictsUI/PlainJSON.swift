@@ -1,0 +1,37 @@
+import MarfaQueue
+
+/// `watch --plain --json`: one JSON object per line per change, for log shippers and tickets.
+/// A write's line is the write as `queue --json` shows it plus `time` and `event` (`queued`,
+/// `answered`, `released`, `forgotten`); a writer's line is `{"time", "event": "writer"|"drain",
+/// "writer": {…}}`; a store file's line is `{"time", "event": "store", "store": "removed"|…}`.
+enum PlainJSON {
+  /// The write with its event and time.
+  static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool) -> String {
+    guard case .object(let members) = w.wireJSON else { return "" }
+    return JSONValue.object([("time", .string(time)), ("event", .string(event))] + members).text(escaping: ascii ? .ascii : .visible)
+  }
+
+  /// A write that left the queue.
+  static func gone(_ id: String, time: String, ascii: Bool) -> String {
+    JSONValue.object([("time", .string(time)), ("event", .string("forgotten")), ("id", .string(id))])
+      .text(escaping: ascii ? .ascii : .visible)
+  }
+
+  /// The writer came, went, or started or ended a drain (`drain`).
+  static func writer(_ w: WriterRecord?, event: String, time: String, ascii: Bool) -> String {
+    JSONValue.object([("time", .string(time)), ("event", .string(event)), ("writer", w?.wireJSON ?? .null)])
+      .text(escaping: ascii ? .ascii : .visible)
+  }
+
+  /// The store file was removed or replaced (or is back).
+  static func store(_ state: StoreFileState, time: String) -> String {
+    JSONValue.object([("time", .string(time)), ("event", .string("store")), ("store", .string(state.rawValue))]).text
+  }
+
+  /// What a write's change was, from whether it had a verdict when last printed (nil: not printed).
+  static func event(_ w: QueuedWrite, hadVerdict: Bool?) -> String {
+    if w.verdict != nil { return "answered" }
+    if hadVerdict == true { return "released" }
+    return "queued"
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import MarfaQueue
+
+/// The writer's published record in words, for the status line and `watch --plain`:
+/// `writer: verdicts tui (pid 4211) · auto-drain on · draining 154 of 300 · 212/s · about 1 s left`,
+/// `writer: none since 09:40:46 (3 min ago)`,
+/// `writer: gone — pid 4211 ended without closing (last seen 12 s ago)`.
+enum WriterText {
+  /// One part of the line, and whether it is bad news (drawn as an error).
+  struct Part: Sendable, Hashable {
+    var text: String
+    var isError = false
+  }
+
+  /// The parts, in order; `lastAlive` is when this watcher last saw the writer live (the record's
+  /// own last write when later or unknown).
+  static func parts(_ record: WriterRecord?, now: Date, lastAlive: Date? = nil, ascii: Bool = false) -> [Part] {
+    guard let r = record else { return [Part(text: "writer: none")] }
+    switch r.state {
+    case .closed:
+      let at = r.closedAt ?? r.updatedAt
+      return [Part(text: "writer: none since \(clock(at)) (\(ago(at, now: now)))")]
+    case .gone:
+      let seen = max(r.updatedAt, lastAlive ?? r.updatedAt)
+      let dash = ascii ? "--" : "—"
+      let who = r.pid > 0 ? "pid \(r.pid)" : "the writer"
+      return [Part(text: "writer: gone \(dash) \(who) ended without closing (last seen \(ago(seen, now: now)))", isError: true)]
+    case .live:
+      var parts: [Part] = []
+      if r.program.isEmpty {
+        parts.append(Part(text: "writer: another process (it publishes no record)"))
+        return parts
+      }
+      parts.append(Part(text: "writer: \(Sanitizer.clean(r.program)) \(Sanitizer.clean(r.mode)) (pid \(r.pid))"))
+      parts.append(Part(text: "auto-drain " + (r.autoDrain ? "on" : "off")))
+      if r.keyRefused { parts.append(Part(text: "key refused", isError: true)) }
+      if let d = r.drain { parts += progress(d, now: now) }
+      return parts
+    }
+  }
+
+  /// `draining 154 of 300 · 212/s · about 1 s left`.
+  static func progress(_ d: WriterRecord.DrainProgress, now: Date) -> [Part] {
+    var parts = [Part(text: "draining \(d.sent) of \(d.total)")]
+    if let rate = d.rate(now: now) {
+      parts.append(Part(text: rate >= 10 ? "\(Int(rate.rounded()))/s" : String(format: "%.1f/s", rate)))
+      if let left = d.secondsLeft(now: now) { parts.append(Part(text: "about \(duration(left)) left")) }
+    }
+    return parts
+  }
+
+  /// `store removed at 09:41:02 (shown as it was; watch again to read a new one)`; nil while the
+  /// file is the one opened.
+  static func storeFile(_ state: StoreFileState, at: Date?) -> String? {
+    let when = at.map { " at \(clock($0))" } ?? ""
+    switch state {
+    case .same: return nil
+    case .removed: return "store removed\(when) (shown as it was; watch again once it is back)"
+    case .replaced: return "store replaced\(when) (shown as it was; watch again to read the new one)"
+    }
+  }
+
+  /// `1 s`, `3 min`, `2 h`.
+  static func duration(_ seconds: Double) -> String {
+    let s = max(0, Int(seconds.rounded(.up)))
+    if s < 60 { return "\(s) s" }
+    if s < 3600 { return "\((s + 30) / 60) min" }
+    if s < 86_400 { return "\((s + 1800) / 3600) h" }
+    return "\(s / 86_400) d"
+  }
+
+  /// `12 s ago`, `3 min ago`; `just now` under a second.
+  static func ago(_ date: Date, now: Date) -> String {
+    let s = now.timeIntervalSince(date)
+    if s < 1 { return "just now" }
+    let whole = Int(s)
+    if whole < 60 { return "\(whole) s ago" }
+    if whole < 3600 { return "\(whole / 60) min ago" }
+    if whole < 86_400 { return "\(whole / 3600) h ago" }
+    return "\(whole / 86_400) d ago"
+  }
+
+  /// `HH:MM:SS` in UTC, as the store's times are shown.
+  static func clock(_ date: Date) -> String {
+    let text = Timestamp.text(date)
+    guard let t = text.firstIndex(of: "T") else { return text }
+    return String(text[text.index(after: t)...].prefix(8))
+  }
+
+  /// What a `watch --plain` line is said for: the writer came or went, started or ended a drain,
+  /// turned auto-drain on or off, or had its key refused (not each step of a drain's progress).
+  static func phase(_ r: WriterRecord?) -> String {
+    guard let r else { return "none" }
+    let times = [r.startedAt, r.drain?.startedAt, r.lastDrain?.endedAt].map { $0.map { "\($0.timeIntervalSince1970)" } ?? "-" }
+    return "\(r.state.rawValue) \(r.pid) \(r.autoDrain) \(r.keyRefused) " + times.joined(separator: " ")
+  }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A live drain seen from a second terminal (issue 9), as support staff would watch it:
+# - a scripted instance that waits 15 ms before answering each write, a store of 200 queued writes;
+# - the writer TUI in one pane turns auto-drain on (`a`); `verdicts watch` in a pane at 80x24 and
+#   another at 160x48 show `writer: verdicts tui (pid N) · auto-drain on · draining N of 200` with N
+#   rising and a rate, and Answered tails the newest verdict (its last row is on screen);
+# - `kill -9` of the writer: both watchers say `writer: gone — pid N ended without closing` within 3 s;
+# - a writer that quits cleanly (`q`) is `writer: none since HH:MM:SS`;
+# - `watch --plain` prints a writer line when the writer comes, and when it goes.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init live-drain
+
+STORE="$E2E_TMP/live.store"
+WRITES=${LIVE_WRITES:-200}
+SHOWN=$(python3 -c "print(f'{$WRITES:,}')")   # pane titles group thousands
+VERDICTS_INSTANCE_WRITE_DELAY_MS=15 start_instance --scenario empty
+V() { "$VERDICTS" --store "$STORE" --url "$INSTANCE_URL" "$@"; }
+
+echo "live-drain: fill, queue $WRITES writes"
+V fill >/dev/null
+for i in $(seq 1 "$WRITES"); do
+  V items create --type note --properties "{\"title\":\"note $i\"}" >/dev/null
+done
+
+"$VERDICTS" watch --plain --store "$STORE" >"$E2E_TMP/plain.out" 2>"$E2E_TMP/plain.err" &
+PLAIN_PID=$!
+E2E_PIDS+=("$PLAIN_PID")
+
+shell_pane 120 40 writer
+shell_pane 80 24 small
+shell_pane 160 48 large
+type_line "$VERDICTS watch --store '$STORE'" small
+type_line "$VERDICTS watch --store '$STORE'" large
+wait_re "┌─ Waiting $SHOWN " large
+type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'" writer
+wait_re "┌─ Waiting $SHOWN " writer
+wait_re "writer: verdicts tui \(pid [0-9]+\) · auto-drain off" large
+WRITER_PID=$(screen large | sed -nE 's/.*writer: verdicts tui \(pid ([0-9]+)\).*/\1/p' | head -1)
+[ -n "$WRITER_PID" ] || fail "no writer pid on the watcher's screen"
+
+echo "live-drain: auto-drain on in the writer; the watchers follow the drain"
+keys_to writer a
+wait_re "draining [0-9]+ of $WRITES · [0-9.]+/s" large
+first=$(screen large | sed -nE "s/.*draining ([0-9]+) of $WRITES.*/\1/p" | head -1)
+wait_re "writer: verdicts tui \(pid $WRITER_PID\) · auto-drain on · draining" small
+sleep 1
+second=$(screen large | sed -nE "s/.*draining ([0-9]+) of $WRITES.*/\1/p" | head -1)
+[ -n "$second" ] && [ "$second" -gt "$first" ] || fail "the progress did not rise ($first, then ${second:-none})"
+echo "live-drain: draining $first, then $second of $WRITES"
+# Answered tails the newest: its last write is on screen as the drain ends.
+wait_re "┌─ Answered $SHOWN .*$SHOWN of $SHOWN" large 60
+wait_re "drain at [0-9:]+: $WRITES answered" large
+
+echo "live-drain: kill -9 of the writer; the watchers say it is gone"
+kill -9 "$WRITER_PID"
+killed=$(date +%s.%N)
+wait_for "writer: gone — pid $WRITER_PID ended without closing" large 3
+wait_for "writer: gone — pid $WRITER_PID ended without closing" small 3
+lag=$(python3 -c "import time; print(round(time.time() - $killed, 2))")
+echo "live-drain: gone seen within ${lag}s"
+
+echo "live-drain: a writer that quits cleanly"
+type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'" writer
+wait_re "writer: verdicts tui \(pid [0-9]+\)" large
+keys_to writer q
+wait_for "writer: none since" large 5
+
+wait_until grep -q "writer: none since" "$E2E_TMP/plain.out"
+kill -TERM "$PLAIN_PID"
+wait_ended "$PLAIN_PID" "watch --plain"
+grep -qE "writer: verdicts tui \(pid $WRITER_PID\)" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer came"
+grep -qE "writer: gone — pid $WRITER_PID ended without closing" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer died"
+grep -qE "writer: none since" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer closed"
+[ ! -s "$E2E_TMP/plain.err" ] || fail "watch --plain wrote to stderr: $(cat "$E2E_TMP/plain.err")"
+keys_to small q
+keys_to large q
+e2e_done

@@ -1,0 +1,38 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+/// `verdicts watch --wait` on a store that does not exist yet: says so, creates nothing, and
+/// follows the store once it is made.
+@Suite struct WatchWaitTests {
+  @Test func watchPlainWaitWaitsForAMissingStoreCreatingNothingThenFollowsIt() async throws {
+    let folder = TempFolder()
+    let store = folder.store
+    let watch = try Spawned(
+      ["watch", "--plain", "--wait"], environment: Binary.environment(store: store, home: folder.path, [:]))
+    defer { watch.kill() }
+    let deadline = Date().addingTimeInterval(10)
+    while !watch.stderr.contains("waiting for it"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(watch.stderr.contains("no store at \(store) yet; waiting for it"))
+    try await Task.sleep(for: .milliseconds(600))
+    #expect(watch.process.isRunning)
+    #expect(!FileManager.default.fileExists(atPath: store), "the watcher made the store")
+    let writer = try await WorkingCopy.open(store: URL(fileURLWithPath: store), server: nil)
+    let queued = try await writer.createItem(type: "note", properties: .object([]))
+    writer.close()
+    while !watch.stdout.contains(queued.id), Date() < deadline.addingTimeInterval(5) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(watch.stdout.contains("\(queued.id) create_item"), "\(watch.stdout)")
+  }
+
+  @Test func watchWithoutWaitOnAMissingStoreStillEndsAtOnce() async throws {
+    let folder = TempFolder()
+    let watch = try Spawned(["watch", "--plain"], environment: Binary.environment(store: folder.store, home: folder.path, [:]))
+    defer { watch.kill() }
+    #expect(try await WriterRecordBinaryTests.ended(watch, timeout: 20))
+    let r = watch.result()
+    #expect(r.code == 2 || r.code == 4, "\(r)")
+    #expect(!FileManager.default.fileExists(atPath: folder.store))
+  }
+}

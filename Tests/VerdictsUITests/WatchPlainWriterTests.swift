@@ -1,0 +1,83 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `watch --plain` prints a line when a writer comes, changes what it does, and goes.
+@Suite struct WatchPlainWriterTests {
+  @Test func aLineWhenTheWriterIsThereAndAnotherWhenItClosesButNoneWhileNothingChanges() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let writer = try await WorkingCopy.open(store: url, server: nil)
+    await writer.describeWriter(program: "verdicts", mode: "tui")
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }) }
+    defer { watcher.cancel() }
+    await lines.wait(forCount: 1)
+    #expect(lines.all == ["T writer: verdicts tui (pid \(getpid())) · auto-drain off"])
+    // Nothing changes for two probes: nothing is printed.
+    try await Task.sleep(for: .milliseconds(2_200))
+    #expect(lines.all.count == 1)
+    writer.close()
+    await lines.wait(forCount: 2, patience: .seconds(5))
+    let last = try #require(lines.all.last)
+    #expect(last.hasPrefix("T writer: none since "), "\(lines.all)")
+  }
+}
+
+@Suite struct WatchPlainStoreFileTests {
+  @Test func aStoreDeletedUnderWatchPlainIsSaidWithinTwoSeconds() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    try await WorkingCopy.open(store: url, server: nil).close()
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }) }
+    defer { watcher.cancel() }
+    try await Task.sleep(for: .milliseconds(300))
+    let before = lines.all.count
+    try FileManager.default.removeItem(at: url)
+    let removed = Date()
+    await lines.wait(forCount: before + 1, patience: .seconds(3))
+    #expect(Date().timeIntervalSince(removed) < 2)
+    #expect(lines.all.last?.hasPrefix("T store removed at ") == true, "\(lines.all)")
+  }
+}
+
+@Suite struct WatchPlainJSONTests {
+  @Test func everyJSONLineParsesAndNamesItsEvent() async throws {
+    let url = try WorkingCopyTests.temporaryStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let writer = try await WorkingCopy.open(store: url, server: nil)
+    await writer.describeWriter(program: "verdicts", mode: "tui")
+    let first = try await writer.createItem(type: "note", properties: .object([]))
+    let reader = try await WorkingCopy.openReader(store: url)
+    defer { reader.close() }
+    let lines = LineSink()
+    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }, json: true) }
+    defer { watcher.cancel() }
+    await lines.wait(forCount: 2)
+    let second = try await writer.createItem(type: "note", properties: .object([]))
+    await lines.wait(forCount: 3)
+    writer.close()
+    await lines.wait(forCount: 4, patience: .seconds(5))
+    let parsed = lines.all.map { JSONValue.parse($0) }
+    #expect(parsed.allSatisfy { $0 != nil }, "\(lines.all)")
+    let events = parsed.compactMap { $0?["event"]?.stringValue }
+    #expect(events.filter { $0 == "queued" }.count == 2, "\(lines.all)")
+    #expect(events.filter { $0 == "writer" }.count == 2, "\(lines.all)")
+    let queuedIds = parsed.filter { $0?["event"] == .string("queued") }.compactMap { $0?["id"]?.stringValue }
+    #expect(Set(queuedIds) == [first.id, second.id])
+    let writers = parsed.filter { $0?["event"] == .string("writer") }.compactMap { $0?["writer"]?["state"]?.stringValue }
+    #expect(writers == ["live", "closed"])
+    #expect(parsed.allSatisfy { $0?["time"] == .string("T") })
+  }
+}

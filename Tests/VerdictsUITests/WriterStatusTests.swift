@@ -1,0 +1,103 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+/// The writer's published record on the status line, in every form the issue names, writer and
+/// read-only alike (golden screens at 80×24 and 120×40), and the words themselves.
+@Suite struct WriterStatusTests {
+  static let t0 = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
+
+  static func live(drain: WriterRecord.DrainProgress? = nil, autoDrain: Bool = true, keyRefused: Bool = false) -> WriterRecord {
+    WriterRecord(
+      program: "verdicts", mode: "tui", pid: 4211, host: "device", startedAt: t0, autoDrain: autoDrain,
+      keyRefused: keyRefused, drain: drain)
+  }
+
+  /// 154 of 300 sent in 0.726 s: 212 a second, about 1 s left.
+  static let draining = WriterRecord.DrainProgress(
+    startedAt: t0.addingTimeInterval(100), total: 300, sent: 154, answered: 154, verdicts: ["accepted": 150, "refused": 4])
+  static let drainingNow = t0.addingTimeInterval(100.726)
+
+  static func closed() -> WriterRecord {
+    var r = live()
+    r.closedAt = t0.addingTimeInterval(200)
+    r.state = .closed
+    return r
+  }
+
+  static func gone() -> WriterRecord {
+    var r = live(drain: draining)
+    r.updatedAt = t0.addingTimeInterval(300)
+    r.state = .gone
+    return r
+  }
+
+  static func joined(_ r: WriterRecord?, now: Date, lastAlive: Date? = nil) -> String {
+    WriterText.parts(r, now: now, lastAlive: lastAlive).map(\.text).joined(separator: " · ")
+  }
+
+  @Test func aDrainingWriterSaysWhoItIsHowFarHowFastAndHowLongLeft() {
+    #expect(
+      Self.joined(Self.live(drain: Self.draining), now: Self.drainingNow)
+        == "writer: verdicts tui (pid 4211) · auto-drain on · draining 154 of 300 · 212/s · about 1 s left")
+  }
+
+  @Test func aWriterThatClosedSaysNoneSinceItsCloseWithHowLongAgo() {
+    #expect(Self.joined(Self.closed(), now: Self.t0.addingTimeInterval(380)) == "writer: none since 08:03:20 (3 min ago)")
+  }
+
+  @Test func aWriterThatDiedSaysGoneWithItsPidAndWhenItWasLastSeen() {
+    // The watcher saw it live 12 s ago, later than its record's last write.
+    #expect(
+      Self.joined(Self.gone(), now: Self.t0.addingTimeInterval(400), lastAlive: Self.t0.addingTimeInterval(388))
+        == "writer: gone — pid 4211 ended without closing (last seen 12 s ago)")
+  }
+
+  @Test func aRefusedKeyIsSaidAndAnIdleWriterShowsNoProgress() {
+    #expect(
+      Self.joined(Self.live(autoDrain: false, keyRefused: true), now: Self.t0)
+        == "writer: verdicts tui (pid 4211) · auto-drain off · key refused")
+  }
+
+  static func screen(_ record: WriterRecord?, now: Date, readOnly: Bool, width: Int, height: Int, lastAlive: Date? = nil) -> String {
+    var s = Fixtures.state(width: width, height: height)
+    if readOnly { s.readOnlyReason = "opened to read" }
+    _ = s.handle(.writer(record, at: now))
+    if let lastAlive { s.writerLastAlive = lastAlive }
+    return ScreenTests.screen(s)
+  }
+
+  @Test(arguments: [(80, 24), (120, 40)])
+  func everyFormOnTheStatusLineForWriterAndWatcher(size: (Int, Int)) {
+    let forms: [(String, WriterRecord?, Date, Date?)] = [
+      ("draining", Self.live(drain: Self.draining), Self.drainingNow, nil),
+      ("closed", Self.closed(), Self.t0.addingTimeInterval(380), nil),
+      ("gone", Self.gone(), Self.t0.addingTimeInterval(400), Self.t0.addingTimeInterval(388)),
+    ]
+    for (name, record, now, alive) in forms {
+      for readOnly in [false, true] {
+        let text = Self.screen(record, now: now, readOnly: readOnly, width: size.0, height: size.1, lastAlive: alive)
+        Golden.check("writer-\(name)-\(readOnly ? "watcher" : "writer")-\(size.0)x\(size.1)", text)
+      }
+    }
+  }
+
+  @Test func aWatcherShowsTheWritersAutoDrainNotItsOwn() {
+    let text = Self.screen(Self.live(drain: Self.draining), now: Self.drainingNow, readOnly: true, width: 160, height: 48)
+    #expect(text.contains("auto-drain on"))
+    #expect(!text.contains("auto-drain off"))
+    #expect(text.contains("read-only"))
+  }
+
+  @Test func whileTheWriterDrainsTheLastDrainsSummaryGivesWayToItsProgress() {
+    var s = Fixtures.state(width: 160, height: 48)
+    _ = s.handle(.drained(DrainReport(answered: 200)))
+    #expect(ScreenTests.screen(s).contains("200 answered"))
+    _ = s.handle(.writer(Self.live(drain: Self.draining), at: Self.drainingNow))
+    let text = ScreenTests.screen(s)
+    #expect(!text.contains("200 answered"))
+    #expect(text.contains("draining 154 of 300"))
+  }
+}
