@@ -1,5 +1,5 @@
-/// SHA-256 over bytes that come in pieces (a file read a chunk at a time): the same digest as
-/// ``SHA256/digest(_:)`` of the whole, in constant memory.
+/// SHA-256 over bytes that come in pieces (a file read a chunk at a time), in constant memory: the
+/// project's one implementation (``SHA256/digest(_:)`` of bytes held whole goes through it).
 public struct SHA256Hasher: Sendable {
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,

@@ -29,7 +29,7 @@ enum CoreStoreCommands {
     let args = context.arguments
     switch id {
     case .tui, .watch:
-      if id == .watch, args.flag("--plain") { return try await watchPlain(core, context) }
+      if id == .watch, args.flag("--plain") { return await ScreenCommands.printPlain(core, context) }
       do {
         try await VerdictsApp.run(
           source: core, options: ScreenCommands.options(context, autoDrain: false))
@@ -94,19 +94,5 @@ enum CoreStoreCommands {
     guard !typed.isEmpty else { return [] }
     let resolver = WriteIDResolver(ids: try core.readAll().map(\.id))
     return try typed.map { try resolver.id(for: $0) }
-  }
-
-  /// `watch --plain` on a core store: a line per write, then one per change.
-  static func watchPlain(_ core: CoreStore, _ context: CommandContext) async throws -> ExitCode {
-    context.print(PlainFormatter.header)
-    let output = context.output
-    let ascii = context.globals.ascii
-    let printer = Task {
-      await VerdictsApp.watchPlain(source: core, emit: { output.out($0 + "\n") }, ascii: ascii)
-    }
-    await SignalWait.untilInterrupted()
-    printer.cancel()
-    _ = await printer.value
-    return .done
   }
 }

@@ -50,12 +50,18 @@ enum ScreenCommands {
     let copy = try await context.openReader()
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
+    return await printPlain(copy, context)
+  }
+
+  /// `watch --plain` on any source: the header (not with `--json`), a line per write and per
+  /// change, until interrupted.
+  static func printPlain(_ source: QueueSource, _ context: CommandContext) async -> ExitCode {
     let json = context.globals.json
     if !json { context.print(PlainFormatter.header) }
     let output = context.output
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: copy, emit: { output.out($0 + "\n") }, ascii: ascii, json: json)
+      await VerdictsApp.watchPlain(source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json)
     }
     await SignalWait.untilInterrupted()
     printer.cancel()
