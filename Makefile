@@ -2,7 +2,7 @@
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time
 
-.PHONY: deps build demo test unit e2e bench soak clean
+.PHONY: deps build demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing.
 deps:
@@ -35,7 +35,11 @@ unit: deps
 e2e: build
 	bash Tests/EndToEnd/run.sh
 
-test: unit e2e
+## lint: the house style (.swift-format), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+
+test: lint unit e2e
 
 bench: deps
 	$(SWIFT) build -c release --product verdicts

@@ -40,7 +40,8 @@ let package = Package(
     // core-store fixtures.
     .target(name: "TestSupport", dependencies: ["CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
-    .testTarget(name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "Digest", "TestSupport"]),
+    .testTarget(
+      name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "Digest", "TestSupport"]),
     .testTarget(name: "DigestTests", dependencies: ["Digest"]),
     .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire"]),
     .testTarget(

@@ -55,7 +55,9 @@ public struct SHA256Hasher: Sendable {
     var tail = pending
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     tail.withUnsafeBytes { raw in
       for block in stride(from: 0, to: raw.count, by: 64) { compress(raw, at: block) }
     }

@@ -27,7 +27,8 @@ public enum ActionObstacle: Sendable, Hashable {
         return "is \(state); only a blocked or dead write, or one the drain refused unsent, goes again"
       case .withdraw:
         let reasons = BlockedReason.allCases.filter(\.withdrawable).map(\.wireName)
-        return "is \(state); only a write blocked \(reasons.dropLast().joined(separator: ", ")) or \(reasons.last ?? "") can be withdrawn"
+        return
+          "is \(state); only a write blocked \(reasons.dropLast().joined(separator: ", ")) or \(reasons.last ?? "") can be withdrawn"
       case .discard:
         return "is \(state); only a refused write is discarded"
       case .forget:

@@ -88,7 +88,10 @@ final class CurlDriver: @unchecked Sendable {
     var closing = false
     while !closing {
       let (adding, cancelling, close) = inbox.withLock { box in
-        defer { box.adding = []; box.cancelling = [] }
+        defer {
+          box.adding = []
+          box.cancelling = []
+        }
         return (box.adding, box.cancelling, box.closing)
       }
       closing = close

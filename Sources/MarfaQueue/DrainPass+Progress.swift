@@ -41,7 +41,10 @@ extension DrainPass {
     try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
     copy.notePublished()
     let spent = ContinuousClock.now - now
-    copy.progressSpent.withLock { $0.time += spent; $0.writes += 1 }
+    copy.progressSpent.withLock {
+      $0.time += spent
+      $0.writes += 1
+    }
   }
 
   /// The record's text for the pass's end: no drain in progress, this one as the last.

@@ -60,9 +60,13 @@ struct DrainPass {
     try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
 
     let owed = try await store.run { db in
-      try db.rows("SELECT id, kind, row_id FROM read_backs", []) { ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "") }
+      try db.rows("SELECT id, kind, row_id FROM read_backs", []) {
+        ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "")
+      }
     }
-    let pendingCount = try await store.run { try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0 }
+    let pendingCount = try await store.run {
+      try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0
+    }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
@@ -90,13 +94,16 @@ struct DrainPass {
         try await store.run { db in
           try db.transaction(durable: false) {
             if case .row(let row) = read { try db.takeRow(kind: kind, row) }
-            if case .absent = read { try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)]) }
+            if case .absent = read {
+              try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
+            }
             try db.query("DELETE FROM read_backs WHERE id = ?", [.text(id)])
           }
         }
       } catch QueueError.network(let message) {
         machine.report.undelivered = pendingCount
-        machine.report.unavailable = "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
+        machine.report.unavailable =
+          "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
         return machine.report
       }
     }
@@ -131,11 +138,13 @@ struct DrainPass {
       let now = DrainPass.now()
       try await store.run { db in
         try db.transaction(durable: false) {
-          try db.recordVerdict(id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
+          try db.recordVerdict(
+            id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
         }
       }
       record(
-        DrainVerdict(id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
+        DrainVerdict(
+          id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
     }
     return machine.report
@@ -239,7 +248,8 @@ struct DrainPass {
     } else {
       try await payOwed()
       plan = try await store.run { db in
-        try DrainPass.plan(w0, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+        try DrainPass.plan(
+          w0, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
       }
     }
     primed = nil
@@ -293,7 +303,8 @@ struct DrainPass {
       let answer = try await inFlight.get().answer()
       answerText = KeptAnswer.text(of: answer.body)
       if let seconds = answer.retryAfterSeconds {
-        machine.report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
+        machine.report.retryAfterSeconds = min(
+          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }
       outcome = Outcome.classify(answer, for: w)
     } catch let e as TransportError {
@@ -308,7 +319,8 @@ struct DrainPass {
       machine.report.verdicts.append(settled)
       self.owed = (
         { db in
-          try DrainPass.store(w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
+          try DrainPass.store(
+            w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
           try db.markSent(nextWrite.id)
         }, settled
       )
@@ -360,7 +372,8 @@ struct DrainPass {
   ) async throws {
     try await store.run { db in
       try DrainPass.store(
-        w, verdict, now: now, clearFailure: clearFailure, sent: sent, answer: answer, replayed: replayed, row: row, in: db)
+        w, verdict, now: now, clearFailure: clearFailure, sent: sent, answer: answer, replayed: replayed, row: row,
+        in: db)
     }
     listSettled(w, verdict, replayed: replayed)
   }
@@ -373,7 +386,8 @@ struct DrainPass {
   ) throws {
     try db.transaction(durable: false) {
       try db.recordVerdict(
-        id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed, clearFailure: clearFailure)
+        id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed, clearFailure: clearFailure
+      )
       if let row {
         try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row.value, text: row.text)
         if w.kind == .createItem, let id = row.value["id"]?.stringValue, let version = row.value["version"]?.intValue {
@@ -406,7 +420,8 @@ struct DrainPass {
       }
     }
     record(
-      DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= QueueLimits.ceiling ? .dead : nil,
+      DrainVerdict(
+        id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= QueueLimits.ceiling ? .dead : nil,
         refusals: n))
   }
 
@@ -419,8 +434,11 @@ struct DrainPass {
       try await settle(w, .refused(refusal), now: now, clearFailure: true, answer: answer)
       try await readBack(w)
     case .blockSource(let source, let refusal):
-      try await settle(w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
-      let others = try await store.run { db in try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) } }
+      try await settle(
+        w, .blocked(reason: .credentialRefused, refusal: refusal), now: now, clearFailure: true, answer: answer)
+      let others = try await store.run { db in
+        try db.transaction(durable: false) { try db.blockSource(source, refusal: refusal) }
+      }
       if !machine.report.unclaimedSources.contains(source) { machine.report.unclaimedSources.append(source) }
       for id in others {
         record(DrainVerdict(id: id, kind: .createItem, verdict: .blocked(reason: .credentialRefused, refusal: refusal)))
@@ -433,21 +451,29 @@ struct DrainPass {
           return try db.parkAll(refusal: refusal)
         }
       }
-      _ = machine.event(.keyRefused(why: "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"))
+      _ = machine.event(
+        .keyRefused(
+          why:
+            "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"
+        ))
       record(
-        DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
+        DrainVerdict(
+          id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
           verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
     case .countRefusal:
       try await countFailure(w, answer: answer, now: now)
     case .recordFailure(let status, let text, let addToStreak):
-      try await store.run { db in try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: addToStreak) }
+      try await store.run { db in try db.recordEnvironmental(w.id, status: status, text: text, addToStreak: addToStreak)
+      }
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
       if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
       record(
         DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
     case .fail(let error, let keepAnswer):
       if keepAnswer {
-        try await store.run { db in try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)]) }
+        try await store.run { db in
+          try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
+        }
       }
       throw error
     case .none, .send, .checkReadiness, .stop, .blockFailingAlone:
@@ -469,7 +495,8 @@ struct DrainPass {
       }
     } catch QueueError.network(let message) {
       try await store.run { db in
-        try db.query("INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
+        try db.query(
+          "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
           [.text(w.id), .text(kind), .text(rowId)])
       }
       _ = machine.event(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))

@@ -72,7 +72,10 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
 
   func head(status code: Int, headers: [String: String]) -> Bool {
     let contract = headers["x-marfa-contract"]
-    let ours = contract.map { $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract } } ?? false
+    let ours =
+      contract.map {
+        $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract }
+      } ?? false
     if !(200..<300).contains(code) {
       if contract == nil || HTTPStatus.isEnvironmental(code) {
         failure = .transport("the event stream was answered \(code)\(contract == nil ? " naming no contract" : "")")

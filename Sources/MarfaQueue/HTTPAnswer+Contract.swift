@@ -14,7 +14,9 @@ extension HTTPAnswer {
 
   /// `Retry-After` in whole seconds, when given as a number.
   var retryAfterSeconds: Int? {
-    guard let v = header("Retry-After")?.trimmingCharacters(in: .whitespaces), let n = Int(v), n >= 0 else { return nil }
+    guard let v = header("Retry-After")?.trimmingCharacters(in: .whitespaces), let n = Int(v), n >= 0 else {
+      return nil
+    }
     return n
   }
 

@@ -102,7 +102,9 @@ enum Outcome: Sendable {
         return .counted("the answer was not {\"ok\":true}")
       }
     case .createEdge, .updateEdge:
-      guard let edge = json["edge"], edge["id"]?.stringValue != nil else { return .counted("the answer carried no edge") }
+      guard let edge = json["edge"], edge["id"]?.stringValue != nil else {
+        return .counted("the answer carried no edge")
+      }
       row = carried("edge", edge)
     case .replaceMetadata, .mergeMetadata, .addTag, .removeTag:
       guard case .object = json["metadata"] ?? .null else { return .counted("the answer carried no metadata") }

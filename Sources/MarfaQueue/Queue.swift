@@ -50,7 +50,8 @@ public struct Queue: Sendable {
     _ = try copy
     return try await store.run { db in
       var counts: [BlockedReason: Int] = [:]
-      try db.query("SELECT reason, count(*) FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason") { (r: SQLite.Row) in
+      try db.query("SELECT reason, count(*) FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason") {
+        (r: SQLite.Row) in
         if let reason = r.text(0).flatMap(BlockedReason.init(rawValue:)), let n = r.int(1), n > 0 { counts[reason] = n }
       }
       return counts
@@ -82,7 +83,9 @@ public struct Queue: Sendable {
   /// JSON body parsed per write.
   public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
     _ = try copy
-    let rows = try await store.run { try $0.summaries(pane, after: cursor, limit: limit).map { Summary(seq: $0.0, write: $0.1) } }
+    let rows = try await store.run {
+      try $0.summaries(pane, after: cursor, limit: limit).map { Summary(seq: $0.0, write: $0.1) }
+    }
     return (rows.map(\.write), rows.last?.seq ?? cursor)
   }
 
@@ -117,7 +120,9 @@ public struct Queue: Sendable {
   /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
   public func answer(_ action: WriteAction, for id: String) async throws -> ActionAnswer {
     _ = try copy
-    let answer = try await store.run { db -> ActionAnswer? in try db.write(id: id).map { try db.answer(action, for: $0) } }
+    let answer = try await store.run { db -> ActionAnswer? in
+      try db.write(id: id).map { try db.answer(action, for: $0) }
+    }
     guard let answer else { throw QueueError.notFound(id: id) }
     return answer
   }
@@ -194,7 +199,6 @@ public struct Queue: Sendable {
     return n
   }
 }
-
 
 /// A write and its send order.
 struct Summary: Sendable {

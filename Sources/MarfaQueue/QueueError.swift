@@ -83,7 +83,8 @@ public enum QueueError: Error, Sendable, Hashable {
     case .noCursor: return "the copy was never filled; fill it before draining"
     case .noServer: return "no instance URL was given"
     case .contractMismatch(let served):
-      return "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
+      return
+        "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
     case .redirected(let status, let location):
       return "the instance answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
     case .storageFull(let message): return "the store's disk is full: \(message)"

@@ -28,9 +28,12 @@ extension QueuedWrite {
       ("body", body),
       ("conflicted_copy_id", Wire.str(conflictedCopyId)),
       ("refusals", .int(refusals)),
-      ("last_failure", lastFailure.map {
-        .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
-      } ?? .null),
+      (
+        "last_failure",
+        lastFailure.map {
+          .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
+        } ?? .null
+      ),
       ("environmental_streak", .int(environmentalStreak)),
       ("instance_id", Wire.str(instanceId)),
       ("sent", .bool(sent)),

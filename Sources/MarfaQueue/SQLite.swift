@@ -74,7 +74,10 @@ final class SQLite {
   /// Runs one statement with bound values, calling `row` for each result row.
   func query(_ sql: String, _ values: [SQLValue] = [], row: (Row) throws -> Void = { _ in }) throws {
     let stmt = try prepared(sql)
-    defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+    defer {
+      sqlite3_reset(stmt)
+      sqlite3_clear_bindings(stmt)
+    }
     for (i, v) in values.enumerated() {
       let index = Int32(i + 1)
       switch v {

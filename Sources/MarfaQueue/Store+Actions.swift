@@ -14,7 +14,8 @@ extension SQLite {
   /// Whether a waiting write depends on the write: the part of the rules for discard and
   /// forget that the write alone cannot know (``QueuedWrite/allows(_:)``).
   func hasWaitingDependant(_ id: String) throws -> Bool {
-    let n = try scalar("SELECT count(*) FROM queue q WHERE q.id = ? AND NOT \(SQLite.noWaitingDependant)", [.text(id)]) ?? 0
+    let n =
+      try scalar("SELECT count(*) FROM queue q WHERE q.id = ? AND NOT \(SQLite.noWaitingDependant)", [.text(id)]) ?? 0
     return n > 0
   }
 
@@ -50,7 +51,8 @@ extension SQLite {
   /// (``QueuedWrite/allows(_:)`` with ``WriteAction/forget``, and no waiting write depending on them).
   func takeClearable(ids: [String]?) throws -> [QueuedWrite] {
     var taken: [QueuedWrite] = []
-    let candidates = "SELECT \(SQLite.writeColumns) FROM queue q WHERE q.\(QueuePane.answered.sqlTest) AND \(SQLite.noWaitingDependant)"
+    let candidates =
+      "SELECT \(SQLite.writeColumns) FROM queue q WHERE q.\(QueuePane.answered.sqlTest) AND \(SQLite.noWaitingDependant)"
     if let ids {
       for id in Set(ids) {
         taken += try rows(candidates + " AND q.id = ?", [.text(id)], SQLite.write(from:))
@@ -92,7 +94,10 @@ extension SQLite {
           instance_id = CASE WHEN reason = ? AND ? IS NOT NULL THEN ? ELSE instance_id END
         WHERE id = ?
         """,
-        [.text(Identifiers.key()), .text(BlockedReason.instanceChanged.rawValue), .of(instanceId), .of(instanceId), .text(w.id)])
+        [
+          .text(Identifiers.key()), .text(BlockedReason.instanceChanged.rawValue), .of(instanceId), .of(instanceId),
+          .text(w.id),
+        ])
       released += 1
       // The writes the drain refused unsent because this one was refused or dead go with it.
       let refusedBehind = try rows(
@@ -107,7 +112,9 @@ extension SQLite {
 
   /// Ids of the writes blocked for `reason`, in send order.
   func blocked(for reason: BlockedReason) throws -> [String] {
-    try rows("SELECT id FROM queue WHERE \(QueuePane.blocked.sqlTest) AND reason = ? ORDER BY seq", [.text(reason.rawValue)]) {
+    try rows(
+      "SELECT id FROM queue WHERE \(QueuePane.blocked.sqlTest) AND reason = ? ORDER BY seq", [.text(reason.rawValue)]
+    ) {
       $0.text(0) ?? ""
     }
   }
@@ -124,7 +131,8 @@ extension SQLite {
         """
         SELECT q.id FROM queue q WHERE (q.id IN (SELECT id FROM queue_deps WHERE on_id = ?) OR q.follows = ?)
           AND \(SQLite.waiting("q"))
-        """, [.text(next), .text(next)]) { $0.text(0) ?? "" }
+        """, [.text(next), .text(next)]
+      ) { $0.text(0) ?? "" }
       for behindId in behind where seen.insert(behindId).inserted {
         try query(
           """

@@ -21,7 +21,8 @@ extension SQLite {
     guard mark < newest, oldest <= mark + 1 else { return nil }
     let ids = try rows(
       "SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?",
-      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]) { $0.text(0) ?? "" }
+      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]
+    ) { $0.text(0) ?? "" }
     guard ids.count <= SQLite.changedWritesLimit else { return nil }
     var found: [(Int, QueuedWrite)] = []
     var gone: [String] = []

@@ -63,17 +63,20 @@ extension SQLite {
 
   /// Clears the last failure and streak: the write was answered, refused or released.
   func clearFailure(_ id: String) throws {
-    try query("UPDATE queue SET last_failure_status = NULL, last_failure_text = NULL, environmental_streak = 0 WHERE id = ?",
+    try query(
+      "UPDATE queue SET last_failure_status = NULL, last_failure_text = NULL, environmental_streak = 0 WHERE id = ?",
       [.text(id)])
   }
 
   /// Counts one refusal; the fifth makes the write dead. Returns the new count.
   func countRefusal(_ id: String, answer: String?, now: String) throws -> Int {
-    try query("UPDATE queue SET refusals = MIN(refusals + 1, ?), answer = COALESCE(?, answer) WHERE id = ?",
+    try query(
+      "UPDATE queue SET refusals = MIN(refusals + 1, ?), answer = COALESCE(?, answer) WHERE id = ?",
       [.int(QueueLimits.ceiling), .of(answer), .text(id)])
     let n = try scalar("SELECT refusals FROM queue WHERE id = ?", [.text(id)]) ?? 0
     if n >= QueueLimits.ceiling {
-      try query("UPDATE queue SET verdict = ?, reason = NULL, answered_at = ? WHERE id = ?",
+      try query(
+        "UPDATE queue SET verdict = ?, reason = NULL, answered_at = ? WHERE id = ?",
         [.text(VerdictName.dead.rawValue), .text(now), .text(id)])
     }
     return n
@@ -86,7 +89,10 @@ extension SQLite {
   func parkAll(refusal: Refusal) throws -> Int {
     try query(
       "UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE \(QueuePane.waiting.sqlTest) AND waiting = 0",
-      [.text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue), .text(refusal.wireJSON.text)])
+      [
+        .text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue),
+        .text(refusal.wireJSON.text),
+      ])
     return changes
   }
 
@@ -94,10 +100,15 @@ extension SQLite {
   func blockSource(_ source: String, refusal: Refusal) throws -> [String] {
     let ids = try rows(
       "SELECT id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND kind = ? AND json_extract(payload, '$.source') = ?",
-      [.text(WriteKind.createItem.rawValue), .text(source)]) { $0.text(0) ?? "" }
+      [.text(WriteKind.createItem.rawValue), .text(source)]
+    ) { $0.text(0) ?? "" }
     for id in ids {
-      try query("UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE id = ?",
-        [.text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue), .text(refusal.wireJSON.text), .text(id)])
+      try query(
+        "UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE id = ?",
+        [
+          .text(VerdictName.blocked.rawValue), .text(BlockedReason.credentialRefused.rawValue),
+          .text(refusal.wireJSON.text), .text(id),
+        ])
     }
     return ids
   }
@@ -110,7 +121,8 @@ extension SQLite {
       """
       SELECT id FROM queue WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0
         AND kind = 'update_item'
-      """, [.text(item)]) { $0.text(0) ?? "" }
+      """, [.text(item)]
+    ) { $0.text(0) ?? "" }
     var intact: [String] = []
     for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
     try query(
@@ -127,6 +139,7 @@ extension SQLite {
   func takeRow(kind: String, _ row: JSONValue, text: String? = nil) throws {
     guard let id = row["id"]?.stringValue else { return }
     try putRow(
-      kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row, bodyText: text)
+      kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row, bodyText: text
+    )
   }
 }

@@ -11,7 +11,9 @@ extension SQLite {
 
   /// Puts a row into the copy; `bodyText`, when given, is stored as the body (the same value as
   /// the instance sent it), else `body` is written.
-  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil) throws {
+  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil)
+    throws
+  {
     try query(
       """
       INSERT INTO rows (kind, id, version, state, body) VALUES (?, ?, ?, ?, ?)
@@ -81,13 +83,17 @@ extension SQLite {
         // A version that is not the copy's is taken only when the caller says it read it.
         if let rowId, let held = try row(kind: rowKind, id: rowId), let v = held.version, v != named, !draft.asRead {
           throw QueueError.invalid(
-            message: "the copy holds \(rowKind) \(rowId) at version \(v), not \(named); pass --as-read if the edit was made against \(named)")
+            message:
+              "the copy holds \(rowKind) \(rowId) at version \(v), not \(named); pass --as-read if the edit was made against \(named)"
+          )
         }
         baseVersion = named
       } else {
         guard let rowId, let held = try row(kind: rowKind, id: rowId) else {
           throw QueueError.invalid(
-            message: "the copy holds no \(rowKind) \(draft.kind.isEdgeWrite ? draft.edgeId ?? "" : draft.itemId ?? ""); name the version it was read at (--version N)")
+            message:
+              "the copy holds no \(rowKind) \(draft.kind.isEdgeWrite ? draft.edgeId ?? "" : draft.itemId ?? ""); name the version it was read at (--version N)"
+          )
         }
         baseVersion = held.version ?? 0
       }
@@ -107,9 +113,11 @@ extension SQLite {
         idempotency_key, payload, depends_on, follows, queued_at, instance_id\(checksummed ? ", payload_sha" : ""))
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(checksummed ? ", ?" : ""))
       """,
-      [.text(id), .text(draft.kind.rawValue), .of(draft.itemId), .of(draft.targetId), .of(draft.edgeId),
-       .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(payload),
-       .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance)]
+      [
+        .text(id), .text(draft.kind.rawValue), .of(draft.itemId), .of(draft.targetId), .of(draft.edgeId),
+        .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(payload),
+        .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance),
+      ]
         + (checksummed ? [.text(SQLite.payloadChecksum(payload))] : []))
     for d in depends {
       try query("INSERT OR IGNORE INTO queue_deps (id, on_id) VALUES (?, ?)", [.text(id), .text(d)])
@@ -119,12 +127,15 @@ extension SQLite {
       if let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId {
         let current = try row(kind: rowKind, id: rowId)
         if let laid = lay(current?.body) {
-          let version = draft.kind == .createItem || draft.kind == .createEdge ? (current?.version ?? 0) : current?.version
+          let version =
+            draft.kind == .createItem || draft.kind == .createEdge ? (current?.version ?? 0) : current?.version
           try putRow(kind: rowKind, id: rowId, version: version, body: laid)
         }
       }
     }
-    guard let written = try write(id: id) else { throw QueueError.store(path: path, message: "the queued write vanished") }
+    guard let written = try write(id: id) else {
+      throw QueueError.store(path: path, message: "the queued write vanished")
+    }
     return written
   }
 }

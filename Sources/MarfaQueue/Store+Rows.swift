@@ -10,9 +10,11 @@ extension SQLite {
 
   /// ``writeColumns`` without the body and the answer (each read as empty): for lines and
   /// lists that never show them, at a fraction of the cost (no JSON body parsed per write).
-  static let summaryColumns = writeColumns
+  static let summaryColumns =
+    writeColumns
     .replacingOccurrences(of: "idempotency_key, payload,", with: "idempotency_key, '{}',")
-    .replacingOccurrences(of: "verdict, reason, answer, conflicted_copy_id", with: "verdict, reason, NULL, conflicted_copy_id")
+    .replacingOccurrences(
+      of: "verdict, reason, answer, conflicted_copy_id", with: "verdict, reason, NULL, conflicted_copy_id")
 
   /// Up to `limit` writes of a pane after send order `seq`, without bodies and answers; with
   /// the send order of each (keyset paging: no OFFSET to step over).
@@ -54,7 +56,8 @@ extension SQLite {
       answer: r.text(16), verdict: verdict, waiting: r.int(28) == 1, refusals: r.int(18) ?? 0,
       lastFailure: failure.flatMap { $0.status == nil && $0.text == nil ? nil : $0 },
       environmentalStreak: r.int(27) ?? 0, instanceId: r.text(21), sent: r.int(11) == 1,
-      conflictedCopyId: conflicted, dependencyGone: r.int(30) == 1, replayed: r.int(24) == 1, queuedAt: r.text(19) ?? "",
+      conflictedCopyId: conflicted, dependencyGone: r.int(30) == 1, replayed: r.int(24) == 1,
+      queuedAt: r.text(19) ?? "",
       answeredAt: r.text(20))
   }
 
@@ -76,7 +79,8 @@ extension SQLite {
   /// Sets (or, with nil, removes) a meta value.
   func setMeta(_ key: String, _ value: String?) throws {
     if let value {
-      try query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      try query(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         [.text(key), .text(value)])
     } else {
       try query("DELETE FROM meta WHERE key = ?", [.text(key)])
@@ -151,7 +155,9 @@ extension SQLite {
   func position(of id: String, filter: String?) throws -> (QueuePane, Int)? {
     guard let seq = try seq(of: id), let w = try write(id: id) else { return nil }
     let (clause, values) = SQLite.paneFilter(w.pane, filter)
-    guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else { return nil }
+    guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else {
+      return nil
+    }
     let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND seq < ?", values + [.int(seq)]) ?? 0
     return (w.pane, index)
   }

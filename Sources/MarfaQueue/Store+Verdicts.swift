@@ -38,8 +38,10 @@ extension SQLite {
         environmental_streak = CASE WHEN ? THEN 0 ELSE environmental_streak END
       WHERE id = ?
       """,
-      [.of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
-       .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName),
-       .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .text(id)])
+      [
+        .of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
+        .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName),
+        .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .text(id),
+      ])
   }
 }

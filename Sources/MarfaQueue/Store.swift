@@ -293,11 +293,15 @@ final class Store: @unchecked Sendable {
     guard let identity else { return }
     guard let now = StorePath.identity(path) else {
       throw QueueError.store(
-        path: path, message: "the store file was deleted while this process had it open; it stops draining (open the store again)")
+        path: path,
+        message: "the store file was deleted while this process had it open; it stops draining (open the store again)")
     }
     if now != identity {
       throw QueueError.store(
-        path: path, message: "the store file was replaced by another while this process had it open; it stops draining (open the store again)")
+        path: path,
+        message:
+          "the store file was replaced by another while this process had it open; it stops draining (open the store again)"
+      )
     }
   }
 

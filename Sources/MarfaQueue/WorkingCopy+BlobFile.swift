@@ -25,7 +25,8 @@ extension WorkingCopy {
     defer { Glibc.close(source) }
     var st = Glibc.stat()
     guard Glibc.fstat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-      throw QueueError.invalid(message: "cannot read \(path): it is \(ConfigFile.kind(st.st_mode & S_IFMT)), not a file")
+      throw QueueError.invalid(
+        message: "cannot read \(path): it is \(ConfigFile.kind(st.st_mode & S_IFMT)), not a file")
     }
     let folder = store.blobFolder
     if !StorePath.exists(folder), Glibc.mkdir(folder, 0o700) != 0, errno != EEXIST {
@@ -82,7 +83,9 @@ extension WorkingCopy {
   /// The queue error a failed write beside the store means: a full disk is `storage_full`.
   static func writeFailure(_ code: Int32, path: String) -> QueueError {
     let reason = String(cString: strerror(code))
-    if code == ENOSPC || code == EDQUOT { return .storageFull(message: "the bytes could not be copied beside the store: \(reason)") }
+    if code == ENOSPC || code == EDQUOT {
+      return .storageFull(message: "the bytes could not be copied beside the store: \(reason)")
+    }
     return .store(path: path, message: "the bytes could not be copied beside the store: \(reason)")
   }
 }

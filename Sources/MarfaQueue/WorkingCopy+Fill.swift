@@ -30,12 +30,20 @@ extension WorkingCopy {
       } catch let e as TransportError {
         throw QueueError.network(message: e.message)
       }
-      guard answer.namesAContract else { throw QueueError.network(message: "the item pages were answered \(answer.status) naming no contract") }
-      guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
+      guard answer.namesAContract else {
+        throw QueueError.network(message: "the item pages were answered \(answer.status) naming no contract")
+      }
+      guard answer.namesOurContract else {
+        throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract"))
+      }
       guard answer.status == 200, let json = answer.json, let data = json["data"]?.arrayValue else {
-        if HTTPStatus.isEnvironmental(answer.status) { throw QueueError.network(message: "the item pages were answered \(answer.status)") }
+        if HTTPStatus.isEnvironmental(answer.status) {
+          throw QueueError.network(message: "the item pages were answered \(answer.status)")
+        }
         let err = answer.json?["error"]
-        throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue ?? "the item pages could not be read")
+        throw QueueError.server(
+          status: answer.status, code: err?["code"]?.stringValue,
+          message: err?["message"]?.stringValue ?? "the item pages could not be read")
       }
       rows += data.compactMap { $0["item"] }
       pageCursor = json["next_cursor"]?.stringValue
@@ -45,10 +53,13 @@ extension WorkingCopy {
     try await store.run { db in
       try db.transaction(durable: true) {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
-        let beneath = Set(try db.rows("SELECT DISTINCT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL", []) {
-          $0.text(0) ?? ""
-        })
-        try db.query("DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL)")
+        let beneath = Set(
+          try db.rows("SELECT DISTINCT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL", []) {
+            $0.text(0) ?? ""
+          })
+        try db.query(
+          "DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL)"
+        )
         for row in filled {
           guard let id = row["id"]?.stringValue, !beneath.contains(id) else { continue }
           try db.takeRow(kind: "item", row)
@@ -141,14 +152,17 @@ extension WorkingCopy {
       }
       throw QueueError.copyExpired(reason: expiry)
     }
-    if last?.type == "stream_incomplete" { throw QueueError.network(message: "the instance could not finish the catch-up") }
+    if last?.type == "stream_incomplete" {
+      throw QueueError.network(message: "the instance could not finish the catch-up")
+    }
     try await store.run { db in
       try db.transaction(durable: false) {
         var newCursor = cursor
         for frame in frames {
           if let item = frame.json?["item"], let id = item["id"]?.stringValue {
             // Rows beneath waiting writes keep the copy's values laid over them.
-            let waiting = try db.scalar("SELECT count(*) FROM queue WHERE item_id = ? AND verdict IS NULL", [.text(id)]) ?? 0
+            let waiting =
+              try db.scalar("SELECT count(*) FROM queue WHERE item_id = ? AND verdict IS NULL", [.text(id)]) ?? 0
             if waiting == 0 { try db.takeRow(kind: "item", item) }
           }
           if let id = frame.id { newCursor = id }

@@ -56,7 +56,8 @@ extension WorkingCopy {
         throw QueueError.network(message: "the root answered \(answer.status)")
       }
       let err = answer.json?["error"]
-      throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
+      throw QueueError.server(
+        status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
     }
     guard let id = answer.json?["instance_id"]?.stringValue, !id.isEmpty else {
       throw QueueError.network(message: "the root did not say which instance it is")
@@ -85,8 +86,11 @@ extension WorkingCopy {
   /// - Throws: ``QueueError/network(message:)`` when it could not be read for the network's reasons.
   func readRow(kind: String, id: String) async throws -> RowRead {
     let (client, server) = try client()
-    let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? id
-    let url = kind == "edge"
+    let encoded =
+      id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
+      ?? id
+    let url =
+      kind == "edge"
       ? try Self.url(server, "/edges/\(encoded)")
       : try Self.url(server, "/items/\(encoded)", query: "include=metadata")
     let answer: HTTPAnswer
@@ -111,7 +115,9 @@ extension WorkingCopy {
       let row = kind == "edge" ? (json["edge"] ?? json) : json["item"]
     else {
       let err = answer.json?["error"]
-      throw QueueError.server(status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue ?? "the row could not be read")
+      throw QueueError.server(
+        status: answer.status, code: err?["code"]?.stringValue,
+        message: err?["message"]?.stringValue ?? "the row could not be read")
     }
     return .row(row)
   }

@@ -21,7 +21,8 @@ extension WorkingCopy {
           switch query {
           case .queue:
             result = try? await store.run { db in
-              LiveResult.queue(try db.rows("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq", [], SQLite.write(from:)))
+              LiveResult.queue(
+                try db.rows("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq", [], SQLite.write(from:)))
             }
           case .counts:
             result = try? await store.run { LiveResult.counts(try $0.counts()) }
@@ -33,7 +34,10 @@ extension WorkingCopy {
           // Wait for the next change that touches the queue.
           var woke = false
           while let change = await iterator.next() {
-            if change.touchesQueue { woke = true; break }
+            if change.touchesQueue {
+              woke = true
+              break
+            }
           }
           if !woke { break }
           pending = true

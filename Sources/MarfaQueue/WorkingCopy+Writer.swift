@@ -32,7 +32,8 @@ extension WorkingCopy {
     default:
       // Someone holds the role but published nothing of it (an earlier build), or nobody ever wrote.
       guard held else { return nil }
-      return WriterRecord(program: "", mode: "", pid: 0, host: "", startedAt: record?.updatedAt ?? Date(timeIntervalSince1970: 0))
+      return WriterRecord(
+        program: "", mode: "", pid: 0, host: "", startedAt: record?.updatedAt ?? Date(timeIntervalSince1970: 0))
     }
     return record
   }
@@ -53,9 +54,15 @@ extension WorkingCopy {
   /// command that fails leaves the store as it was). A reading handle has nothing to publish.
   public func describeWriter(program: String, mode: String, publish: Bool = true) async {
     if publish {
-      await publishWriter { $0.program = program; $0.mode = mode }
+      await publishWriter {
+        $0.program = program
+        $0.mode = mode
+      }
     } else {
-      writerRecord.withLock { $0?.program = program; $0?.mode = mode }
+      writerRecord.withLock {
+        $0?.program = program
+        $0?.mode = mode
+      }
     }
   }
 

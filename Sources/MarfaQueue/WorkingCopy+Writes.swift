@@ -118,7 +118,8 @@ extension WorkingCopy {
       ("edge_type", .string(type)), ("properties", properties),
     ])
     return try await enqueue(
-      WriteDraft(kind: .createEdge, itemId: source, targetId: target, edgeId: edgeId, body: { _ in body },
+      WriteDraft(
+        kind: .createEdge, itemId: source, targetId: target, edgeId: edgeId, body: { _ in body },
         layRow: { _ in body }))
   }
 
@@ -187,7 +188,8 @@ extension WorkingCopy {
     let fm = FileManager.default
     do {
       if !fm.fileExists(atPath: folder) {
-        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try fm.createDirectory(
+          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       }
       let file = folder + "/" + hash
       if !fm.fileExists(atPath: file) {

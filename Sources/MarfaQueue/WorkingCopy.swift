@@ -87,7 +87,8 @@ public final class WorkingCopy: Sendable {
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
-        writer: WorkingCopy.sighting(try db.meta(WorkingCopy.writerMetaKey), held: WriterLock.isHeld(lockPath: path + ".lock")))
+        writer: WorkingCopy.sighting(
+          try db.meta(WorkingCopy.writerMetaKey), held: WriterLock.isHeld(lockPath: path + ".lock")))
     }
   }
 
@@ -108,12 +109,27 @@ public final class WorkingCopy: Sendable {
       defer { was = true }
       return was
     }
-    pollTask.withLock { $0?.cancel(); $0 = nil }
-    updateHolders.withLock { $0.follower?.cancel(); $0.follower = nil }
-    clientBox.withLock { $0?.invalidate(); $0 = nil }
+    pollTask.withLock {
+      $0?.cancel()
+      $0 = nil
+    }
+    updateHolders.withLock {
+      $0.follower?.cancel()
+      $0.follower = nil
+    }
+    clientBox.withLock {
+      $0?.invalidate()
+      $0 = nil
+    }
     hub.finish()
     // A clean exit says so in the record, so a watcher tells it from a writer that died.
-    let closing = closedAlready || !writerPublished.withLock({ $0 }) ? nil : writerText { $0.closedAt = Date(); $0.drain = nil }
+    let closing =
+      closedAlready || !writerPublished.withLock({ $0 })
+      ? nil
+      : writerText {
+        $0.closedAt = Date()
+        $0.drain = nil
+      }
     store.shutdown { db in
       guard let closing else { return }
       try? db.commitGroup()

@@ -83,8 +83,11 @@ public struct WriteFilter: Sendable, Hashable {
     let rows = [w.itemId, w.edgeId, w.tag, w.namespace].compactMap { $0 }
     switch term {
     case .text(let t):
-      let fields = [w.id, w.kind.wireName, reason, w.verdict?.wireName, w.lastFailure?.status.map(String.init),
-        w.lastFailure?.text] + rows.map(Optional.some)
+      let fields =
+        [
+          w.id, w.kind.wireName, reason, w.verdict?.wireName, w.lastFailure?.status.map(String.init),
+          w.lastFailure?.text,
+        ] + rows.map(Optional.some)
       return fields.contains { $0?.range(of: t, options: .caseInsensitive) != nil }
     case .reason(let r): return reason?.lowercased() == r
     case .kind(let k): return w.kind.wireName == k
@@ -130,7 +133,8 @@ public struct WriteFilter: Sendable, Hashable {
 
   static func like(_ t: String) -> SQLValue {
     .text(
-      "%" + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+      "%"
+        + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
         .replacingOccurrences(of: "_", with: "\\_") + "%")
   }
 
@@ -138,18 +142,24 @@ public struct WriteFilter: Sendable, Hashable {
     let rowColumns = ["item_id", "edge_id", "tag", "namespace"]
     switch term {
     case .text(let t):
-      let columns = ["id", "kind", "item_id", "edge_id", "tag", "namespace", "reason", "verdict",
-        "CAST(last_failure_status AS TEXT)", "last_failure_text"]
-      return ("(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")",
-        Array(repeating: like(t), count: columns.count))
+      let columns = [
+        "id", "kind", "item_id", "edge_id", "tag", "namespace", "reason", "verdict",
+        "CAST(last_failure_status AS TEXT)", "last_failure_text",
+      ]
+      return (
+        "(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")",
+        Array(repeating: like(t), count: columns.count)
+      )
     case .reason(let r): return ("(lower(reason) = ?)", [.text(r)])
     case .kind(let k): return ("(kind = ?)", [.text(k)])
     case .status(let s): return ("(last_failure_status = ?)", [.int(s)])
     case .verdict(let v): return v == "waiting" ? ("(verdict IS NULL)", []) : ("(verdict = ?)", [.text(v)])
     case .row(let pattern):
       let glob = pattern.replacingOccurrences(of: "[", with: "[[]").replacingOccurrences(of: "?", with: "[?]")
-      return ("(" + rowColumns.map { "\($0) GLOB ?" }.joined(separator: " OR ") + ")",
-        Array(repeating: .text(glob), count: rowColumns.count))
+      return (
+        "(" + rowColumns.map { "\($0) GLOB ?" }.joined(separator: " OR ") + ")",
+        Array(repeating: .text(glob), count: rowColumns.count)
+      )
     case .streak(let c, let n): return ("(environmental_streak \(c == .equal ? "=" : c.rawValue) ?)", [.int(n)])
     }
   }

@@ -20,24 +20,54 @@ struct WriteRequest: Sendable {
     }
     body = Array(w.body.text.utf8)
     switch w.kind {
-    case .createItem: method = "POST"; path = "/items"
+    case .createItem:
+      method = "POST"
+      path = "/items"
     case .updateItem:
-      method = "PATCH"; path = "/items/\(try seg(w.itemId))"; query = [("conflict", "auto")]
+      method = "PATCH"
+      path = "/items/\(try seg(w.itemId))"
+      query = [("conflict", "auto")]
     case .deleteItem:
-      method = "DELETE"; path = "/items/\(try seg(w.itemId))"; query = [("version", String(w.baseVersion ?? 0))]
-    case .restoreItem: method = "POST"; path = "/items/\(try seg(w.itemId))/restore"
-    case .transitionItem: method = "POST"; path = "/items/\(try seg(w.itemId))/transition"
-    case .createEdge: method = "POST"; path = "/edges"
-    case .updateEdge: method = "PATCH"; path = "/edges/\(try seg(w.edgeId))"
-    case .deleteEdge: method = "DELETE"; path = "/edges/\(try seg(w.edgeId))"
-    case .replaceMetadata: method = "PUT"; path = "/items/\(try seg(w.itemId))/metadata"
-    case .mergeMetadata: method = "PATCH"; path = "/items/\(try seg(w.itemId))/metadata"
-    case .addTag: method = "POST"; path = "/items/\(try seg(w.itemId))/tags"
-    case .removeTag: method = "DELETE"; path = "/items/\(try seg(w.itemId))/tags/\(try seg(w.tag))"
-    case .writeExtension: method = "PUT"; path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
-    case .deleteExtension: method = "DELETE"; path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
+      method = "DELETE"
+      path = "/items/\(try seg(w.itemId))"
+      query = [("version", String(w.baseVersion ?? 0))]
+    case .restoreItem:
+      method = "POST"
+      path = "/items/\(try seg(w.itemId))/restore"
+    case .transitionItem:
+      method = "POST"
+      path = "/items/\(try seg(w.itemId))/transition"
+    case .createEdge:
+      method = "POST"
+      path = "/edges"
+    case .updateEdge:
+      method = "PATCH"
+      path = "/edges/\(try seg(w.edgeId))"
+    case .deleteEdge:
+      method = "DELETE"
+      path = "/edges/\(try seg(w.edgeId))"
+    case .replaceMetadata:
+      method = "PUT"
+      path = "/items/\(try seg(w.itemId))/metadata"
+    case .mergeMetadata:
+      method = "PATCH"
+      path = "/items/\(try seg(w.itemId))/metadata"
+    case .addTag:
+      method = "POST"
+      path = "/items/\(try seg(w.itemId))/tags"
+    case .removeTag:
+      method = "DELETE"
+      path = "/items/\(try seg(w.itemId))/tags/\(try seg(w.tag))"
+    case .writeExtension:
+      method = "PUT"
+      path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
+    case .deleteExtension:
+      method = "DELETE"
+      path = "/items/\(try seg(w.itemId))/extensions/\(try seg(w.namespace))"
     case .uploadBlob:
-      method = "POST"; path = "/blobs"; sendsKey = false
+      method = "POST"
+      path = "/blobs"
+      sendsKey = false
       contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
       let path = blobFolder + "/" + hash
@@ -63,7 +93,9 @@ struct WriteRequest: Sendable {
 
   /// Why `text` cannot be a path segment (an id, a tag, a namespace), or nil.
   static func segmentProblem(_ text: String) -> String? {
-    if text.isEmpty { return "an id, tag or namespace cannot be empty: it would leave an empty step in the request path" }
+    if text.isEmpty {
+      return "an id, tag or namespace cannot be empty: it would leave an empty step in the request path"
+    }
     if text == "." || text == ".." {
       return "an id, tag or namespace cannot be '\(text)': it would name another place in the instance's paths"
     }
@@ -78,7 +110,9 @@ struct WriteRequest: Sendable {
     var text = origin.hasSuffix("/") ? String(origin.dropLast()) : origin
     text += path
     if !query.isEmpty {
-      text += "?" + query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
+      text +=
+        "?"
+        + query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
         .joined(separator: "&")
     }
     return URL(string: text)

@@ -27,7 +27,8 @@ extension WriterRecord {
       program: program, mode: mode, pid: Int32(clamping: pid), host: j["host"]?.stringValue ?? "",
       startedAt: started, updatedAt: Self.date(j["updated_at_ms"]) ?? started, closedAt: Self.date(j["closed_at_ms"]),
       autoDrain: j["auto_drain"] == .bool(true), keyRefused: j["key_refused"] == .bool(true),
-      drain: j["drain"].flatMap(DrainProgress.init(storedJSON:)), lastDrain: j["last_drain"].flatMap(DrainProgress.init(storedJSON:)))
+      drain: j["drain"].flatMap(DrainProgress.init(storedJSON:)),
+      lastDrain: j["last_drain"].flatMap(DrainProgress.init(storedJSON:)))
   }
 
   static func ms(_ d: Date) -> JSONValue { .int(Int((d.timeIntervalSince1970 * 1000).rounded())) }
@@ -69,14 +70,17 @@ extension WriterRecord {
     func drainJSON(_ p: DrainProgress?) -> JSONValue {
       guard let p else { return .null }
       return .object([
-        ("started_at", iso(p.startedAt)), ("ended_at", iso(p.endedAt)), ("total", .int(p.total)), ("sent", .int(p.sent)),
+        ("started_at", iso(p.startedAt)), ("ended_at", iso(p.endedAt)), ("total", .int(p.total)),
+        ("sent", .int(p.sent)),
         ("answered", .int(p.answered)), ("left", .int(p.left)),
         ("verdicts", .object(p.verdicts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
       ])
     }
     return .object([
-      ("state", .string(state.rawValue)), ("program", .string(program)), ("mode", .string(mode)), ("pid", .int(Int(pid))),
-      ("host", .string(host)), ("started_at", iso(startedAt)), ("updated_at", iso(updatedAt)), ("closed_at", iso(closedAt)),
+      ("state", .string(state.rawValue)), ("program", .string(program)), ("mode", .string(mode)),
+      ("pid", .int(Int(pid))),
+      ("host", .string(host)), ("started_at", iso(startedAt)), ("updated_at", iso(updatedAt)),
+      ("closed_at", iso(closedAt)),
       ("auto_drain", .bool(autoDrain)), ("key_refused", .bool(keyRefused)), ("drain", drainJSON(drain)),
       ("last_drain", drainJSON(lastDrain)),
     ])

@@ -93,7 +93,9 @@ public struct WriterRecord: Sendable, Hashable {
     }
 
     /// Creates a progress.
-    public init(startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0, verdicts: [String: Int] = [:]) {
+    public init(
+      startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0, verdicts: [String: Int] = [:]
+    ) {
       self.startedAt = startedAt
       self.endedAt = endedAt
       self.total = total

@@ -70,7 +70,10 @@ struct JSONParser {
     index += 1
     var members: [(String, JSONValue)] = []
     skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(members)
+    }
     while true {
       skipSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return fail("expected a member name") }
@@ -85,8 +88,14 @@ struct JSONParser {
       members.append((key, value))
       skipSpace()
       guard index < bytes.count else { return fail("unexpected end of text in an object") }
-      if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-      if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return .object(members)
+      }
       return fail("expected ',' or '}'")
     }
   }
@@ -95,14 +104,23 @@ struct JSONParser {
     index += 1
     var items: [JSONValue] = []
     skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(items)
+    }
     while true {
       guard let value = parseValue(depth: depth + 1) else { return nil }
       items.append(value)
       skipSpace()
       guard index < bytes.count else { return fail("unexpected end of text in an array") }
-      if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-      if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return .array(items)
+      }
       return fail("expected ',' or ']'")
     }
   }

@@ -71,7 +71,10 @@ extension JSONValue {
     case .number(let n): out += n.text
     case .string(let s): JSONValue.writeString(s, into: &out, escaping: escaping)
     case .array(let items):
-      if items.isEmpty { out += "[]"; return }
+      if items.isEmpty {
+        out += "[]"
+        return
+      }
       out += "["
       for (i, item) in items.enumerated() {
         if i > 0 { out += "," }
@@ -81,7 +84,10 @@ extension JSONValue {
       newline(&out, indent, level)
       out += "]"
     case .object(let members):
-      if members.isEmpty { out += "{}"; return }
+      if members.isEmpty {
+        out += "{}"
+        return
+      }
       out += "{"
       for (i, (key, value)) in members.enumerated() {
         if i > 0 { out += "," }
@@ -114,7 +120,8 @@ extension JSONValue {
     let plain: Bool
     switch escaping {
     case .wire: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F })
-    case .visible: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) && Sanitizer.isSafe(s)
+    case .visible:
+      plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) && Sanitizer.isSafe(s)
     case .ascii: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F })
     }
     if plain {

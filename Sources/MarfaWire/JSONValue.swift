@@ -29,7 +29,10 @@ public enum JSONValue: Sendable, Hashable {
     case .string(let s): hasher.combine(s)
     case .array(let a): hasher.combine(a)
     case .object(let o):
-      for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+      for (k, v) in o {
+        hasher.combine(k)
+        hasher.combine(v)
+      }
     }
   }
 

@@ -46,7 +46,8 @@ public enum Sanitizer {
   /// Whether a terminal with this environment's locale shows UTF-8 (`LC_ALL`, else `LC_CTYPE`,
   /// else `LANG`, naming UTF-8); unset means the C locale, which is ASCII.
   public static func localeIsUTF8(_ environment: [String: String]) -> Bool {
-    let name = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+    let name =
+      [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
       .compactMap { $0 }.first { !$0.isEmpty } ?? ""
     let lower = name.lowercased()
     return lower.contains("utf-8") || lower.contains("utf8")

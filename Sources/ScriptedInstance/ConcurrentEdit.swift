@@ -10,7 +10,9 @@ public struct ConcurrentEdit: Sendable, Hashable {
   public var forgetHistory: Bool
 
   /// An edit of `itemId`.
-  public init(itemId: String, properties: [String: ScriptedJSON] = [:], state: String? = nil, forgetHistory: Bool = false) {
+  public init(
+    itemId: String, properties: [String: ScriptedJSON] = [:], state: String? = nil, forgetHistory: Bool = false
+  ) {
     self.itemId = itemId
     self.properties = properties
     self.state = state

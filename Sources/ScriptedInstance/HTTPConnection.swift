@@ -113,10 +113,14 @@ struct HTTPConnection {
     var headers: [(name: String, value: String)] = []
     for line in lines.dropFirst() where !line.isEmpty {
       guard let colon = line.firstIndex(of: ":") else { return .refused(Self.refusal(400, "bad_request")) }
-      headers.append((String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                      String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+      headers.append(
+        (
+          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        ))
     }
-    var request = HTTPRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: [])
+    var request = HTTPRequest(
+      method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: [])
     request.http10 = requestLine[2] == "HTTP/1.0"
 
     // The body.

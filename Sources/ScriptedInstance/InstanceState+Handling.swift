@@ -83,9 +83,11 @@ extension InstanceState {
     let segments = request.segments
     let id = segments.count >= 2 ? segments[1] : body?["id"]?.stringValue ?? ""
     let current: ScriptedJSON =
-      segments.first == "edges" ? (model.edges[id]?.json ?? ["id": .string(id)]) : (model.items[id]?.summary ?? ["id": .string(id)])
+      segments.first == "edges"
+      ? (model.edges[id]?.json ?? ["id": .string(id)]) : (model.items[id]?.summary ?? ["id": .string(id)])
     if versionConflict {
-      return .error(409, "version_conflict", "\(id) changed since the version the write was based on", extra: ["current": current])
+      return .error(
+        409, "version_conflict", "\(id) changed since the version the write was based on", extra: ["current": current])
     }
     let requested = body?["version"]?.intValue ?? request.query("version").flatMap { Int($0) } ?? 0
     return .error(
@@ -110,7 +112,8 @@ extension InstanceState {
     guard Self.isKeyedDoor(request.method, segments), let key = request.header("Idempotency-Key") else {
       let answer = door(request, body: body)
       if answer == nil { unscriptedSeqs.append(recorded[index].seq) }
-      var response = Self.http(answer ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)"))
+      var response = Self.http(
+        answer ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)"))
       if request.method == "GET", let view = request.header("X-Marfa-Read-View") {
         response.headers += [("X-Marfa-Read-View", view), ("Cache-Control", "no-store")]
       }
@@ -134,7 +137,8 @@ extension InstanceState {
       response.headers.append(("Idempotency-Replayed", "true"))
       return .response(response)
     }
-    let answer = door(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
+    let answer =
+      door(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
     let response = Self.http(answer)
     if ![401, 403].contains(answer.status) && answer.status < 500 {
       records[key] = IdempotencyRecord(
@@ -152,7 +156,8 @@ extension InstanceState {
     switch (request.method, s.count, s.first ?? "") {
     case ("GET", 0, _): return ModelAnswer(status: 200, body: rootBody(instanceId: currentInstanceId))
     case ("GET", 1, "types"):
-      return ModelAnswer(status: 200, body: ["data": .array(model.types.values.sorted { $0.name < $1.name }.map(\.json))])
+      return ModelAnswer(
+        status: 200, body: ["data": .array(model.types.values.sorted { $0.name < $1.name }.map(\.json))])
     case ("GET", 1, "items"):
       let limit = min(max(Int(request.query("limit") ?? "") ?? 50, 1), 200)
       let cursor = request.query("cursor")

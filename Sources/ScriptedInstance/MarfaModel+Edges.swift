@@ -1,4 +1,5 @@
 import MarfaWire
+
 extension MarfaModel {
   /// `POST /edges`: a new edge (201), a repeat of the same edge (200 `acknowledged`), or a refusal.
   mutating func createEdge(_ body: ScriptedJSON) -> ModelAnswer {

@@ -1,4 +1,5 @@
 import MarfaWire
+
 extension MarfaModel {
   /// `POST /items`: a new item (201), a natural-key upsert (200), or a refusal.
   mutating func createItem(_ body: ScriptedJSON) -> ModelAnswer {
@@ -39,7 +40,8 @@ extension MarfaModel {
   }
 
   /// A create whose natural key names a row already held.
-  private mutating func upsert(_ existing: ItemRecord, properties: [String: ScriptedJSON], version: Int?) -> ModelAnswer {
+  private mutating func upsert(_ existing: ItemRecord, properties: [String: ScriptedJSON], version: Int?) -> ModelAnswer
+  {
     if version == 0 {
       return .error(
         409, "ancestor_unavailable", "The create was based on no row, but the key names one",
@@ -166,7 +168,8 @@ extension MarfaModel {
     guard let version else { return .validation([("version", "is required")]) }
     guard version == item.version else {
       return .error(
-        409, "version_conflict", "\(id) is at version \(item.version), not \(version)", extra: ["current": item.summary])
+        409, "version_conflict", "\(id) is at version \(item.version), not \(version)", extra: ["current": item.summary]
+      )
     }
     item.state = "trashed"
     item.updatedAt = Timestamp.now()
@@ -220,7 +223,9 @@ extension MarfaModel {
     let data = page.map { item -> ScriptedJSON in
       var entry = item.withMetadata.objectValue!
       if withEdges {
-        let touching = edges.values.filter { $0.sourceId == item.id || $0.targetId == item.id }.sorted { $0.seq < $1.seq }
+        let touching = edges.values.filter { $0.sourceId == item.id || $0.targetId == item.id }.sorted {
+          $0.seq < $1.seq
+        }
         entry["edges"] = .array(touching.map(\.json))
       }
       return .object(entry)

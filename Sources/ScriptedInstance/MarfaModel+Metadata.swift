@@ -1,4 +1,5 @@
 import Digest
+
 extension MarfaModel {
   /// How a metadata door changes the tags.
   enum TagChange {

@@ -1,4 +1,5 @@
 import MarfaWire
+
 /// The instance's data: items with their versions, edges, metadata, blobs and the event log.
 ///
 /// A value type: the instance mutates it under its lock.
@@ -151,7 +152,9 @@ struct MarfaModel: Sendable {
   }
 
   /// `changes` laid over `properties`, a null removing the field.
-  static func applying(_ changes: [String: ScriptedJSON], to properties: [String: ScriptedJSON]) -> [String: ScriptedJSON] {
+  static func applying(_ changes: [String: ScriptedJSON], to properties: [String: ScriptedJSON]) -> [String:
+    ScriptedJSON]
+  {
     var result = properties
     for (key, value) in changes {
       if value == .null { result[key] = nil } else { result[key] = value }

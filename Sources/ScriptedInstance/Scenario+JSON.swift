@@ -1,5 +1,5 @@
-import MarfaWire
 import Foundation
+import MarfaWire
 
 #if canImport(Glibc)
   import Glibc

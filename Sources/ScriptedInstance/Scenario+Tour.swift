@@ -12,25 +12,31 @@ extension Scenario {
     }
     let writes: [ScenarioWrite] = [
       update("tour-accepted", #"{"title":"Groceries for Sunday"}"#, expect: "accepted"),
-      update("tour-inflight", #"{"title":"Still sending"}"#, expect: "idempotency_key_in_flight every time: dead after 5"),
+      update(
+        "tour-inflight", #"{"title":"Still sending"}"#, expect: "idempotency_key_in_flight every time: dead after 5"),
       update("tour-merged", #"{"priority":"medium"}"#, expect: "merged: priority (last_writer_wins)"),
-      update("tour-conflicted", #"{"body":"Day 1: Lisbon, then Sintra"}"#, expect: "conflicted: a copy keeps this body"),
+      update(
+        "tour-conflicted", #"{"body":"Day 1: Lisbon, then Sintra"}"#, expect: "conflicted: a copy keeps this body"),
       ScenarioWrite(
         kind: "create_item", itemId: "tour-invalid", type: "task", properties: #"{"notes":"a task with no title"}"#,
         expect: "refused validation_error: properties.title is required"),
       update("tour-trashed", #"{"title":"Old idea, revived"}"#, expect: "refused item_not_found (trashed)"),
-      update("tour-grant", #"{"title":"Payroll 2026"}"#, expect: "blocked credential_refused: missing grant type secret write"),
+      update(
+        "tour-grant", #"{"title":"Payroll 2026"}"#,
+        expect: "blocked credential_refused: missing grant type secret write"),
       update("tour-spent", #"{"title":"Spent key"}"#, expect: "blocked key_spent (422 idempotency_key_reused)"),
       update("tour-ancestor", #"{"title":"Draft, mine"}"#, expect: "blocked ancestor_unavailable (409)"),
       update("tour-overtaken", #"{"title":"Overtaken"}"#, expect: "blocked conflict_unresolved (409 version_conflict)"),
       ScenarioWrite(
         kind: "create_item", itemId: "tour-failing", type: "note", properties: #"{"title":"Never lands"}"#,
         expect: "500 three times while others land: blocked failing_alone after 3 drains; lands once released"),
-      ScenarioWrite(kind: "add_tag", itemId: "tour-failing", tag: "urgent", expect: "waiting behind the blocked create"),
+      ScenarioWrite(
+        kind: "add_tag", itemId: "tour-failing", tag: "urgent", expect: "waiting behind the blocked create"),
       ScenarioWrite(
         kind: "write_extension", itemId: "tour-failing", namespace: "tour", body: #"{"pinned":true}"#,
         expect: "waiting behind the blocked create"),
-      update("tour-gateway", #"{"title":"Through the gateway"}"#, expect: "a 502 gateway page (no contract), then accepted"),
+      update(
+        "tour-gateway", #"{"title":"Through the gateway"}"#, expect: "a 502 gateway page (no contract), then accepted"),
       update("tour-ratelimited", #"{"title":"Slow down"}"#, expect: "429 Retry-After: 2, then accepted"),
       ScenarioWrite(
         kind: "create_item", itemId: "tour-new", type: "note", properties: #"{"title":"A new note","body":"hello"}"#,
@@ -55,7 +61,8 @@ extension Scenario {
       items: [
         note("tour-accepted", "Groceries", body: "milk, eggs"),
         note("tour-inflight", "Sending"),
-        SeedItem(id: "tour-merged", type: "task", properties: ["title": "Ship v1", "priority": "low", "status": "open"]),
+        SeedItem(
+          id: "tour-merged", type: "task", properties: ["title": "Ship v1", "priority": "low", "status": "open"]),
         note("tour-conflicted", "Trip", body: "Day 1: Lisbon"),
         note("tour-trashed", "Old idea"),
         SeedItem(id: "tour-grant", type: "secret", properties: ["title": "Payroll"]),

@@ -13,7 +13,8 @@ extension ScenarioReader {
       instanceId: try string(o, "instance_id", at: "scenario") ?? Scenario.defaultInstanceId,
       types: try each(o, "types", at: "", itemType), items: try each(o, "items", at: "", item),
       edges: try each(o, "edges", at: "", edge), concurrentEdits: try each(o, "concurrent_edits", at: "", edit),
-      rules: try each(o, "rules", at: "", rule), acceptedKeys: keys, startKey: try string(o, "start_key", at: "scenario"),
+      rules: try each(o, "rules", at: "", rule), acceptedKeys: keys,
+      startKey: try string(o, "start_key", at: "scenario"),
       writes: try each(o, "writes", at: "", write), steps: try strings(o, "steps", at: "scenario") ?? [])
   }
 
@@ -130,7 +131,8 @@ extension ScenarioReader {
     case "status":
       guard let status = try int(o, "status", at: at) else { throw fail("\(at).status", "is required") }
       let body: String = o["body"].map { $0.stringValue ?? $0.text } ?? ""
-      let contentType: String? = o.keys.contains("content_type") ? try string(o, "content_type", at: at) : "application/json"
+      let contentType: String? =
+        o.keys.contains("content_type") ? try string(o, "content_type", at: at) : "application/json"
       answer = .status(status, body: body, contentType: contentType)
     case "missing_grant":
       answer = .missingGrant(
@@ -181,7 +183,8 @@ extension ScenarioReader {
     return ScenarioWrite(
       kind: kind, itemId: try string(o, "item_id", at: at), edgeId: try string(o, "edge_id", at: at),
       targetId: try string(o, "target_id", at: at), edgeType: try string(o, "edge_type", at: at),
-      type: try string(o, "type", at: at), properties: try properties(o, "properties", at: at).map { ScriptedJSON.object($0).text },
+      type: try string(o, "type", at: at),
+      properties: try properties(o, "properties", at: at).map { ScriptedJSON.object($0).text },
       version: try int(o, "version", at: at), tags: try strings(o, "tags", at: at), tag: try string(o, "tag", at: at),
       namespace: try string(o, "namespace", at: at), body: o["body"].map(\.text), state: try string(o, "state", at: at),
       content: try string(o, "content", at: at), mimeType: try string(o, "mime_type", at: at),

@@ -54,7 +54,9 @@ struct ScenarioReader {
   }
 
   /// Each element of an array member (absent → none), with its path.
-  func each<T>(_ o: [String: ScriptedJSON], _ key: String, at: String, _ read: (ScriptedJSON, String) throws -> T) throws -> [T] {
+  func each<T>(_ o: [String: ScriptedJSON], _ key: String, at: String, _ read: (ScriptedJSON, String) throws -> T)
+    throws -> [T]
+  {
     guard let v = o[key], v != .null else { return [] }
     guard let a = v.arrayValue else { throw fail(at.isEmpty ? key : "\(at).\(key)", "must be an array") }
     let base = at.isEmpty ? key : "\(at).\(key)"

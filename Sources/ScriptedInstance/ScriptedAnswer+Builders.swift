@@ -7,12 +7,15 @@ extension ScriptedAnswer {
   public static let stall = ScriptedAnswer(.stall)
 
   /// Any status with a body (JSON by default).
-  public static func status(_ status: Int, body: String = "", contentType: String? = "application/json") -> ScriptedAnswer {
+  public static func status(_ status: Int, body: String = "", contentType: String? = "application/json")
+    -> ScriptedAnswer
+  {
     ScriptedAnswer(.reply(status: status, body: body, contentType: contentType))
   }
 
   /// Any status with these exact body bytes (which need not be UTF-8 or JSON).
-  public static func bytes(_ status: Int, _ body: [UInt8], contentType: String? = "application/json") -> ScriptedAnswer {
+  public static func bytes(_ status: Int, _ body: [UInt8], contentType: String? = "application/json") -> ScriptedAnswer
+  {
     ScriptedAnswer(.replyBytes(status: status, body: body, contentType: contentType))
   }
 
@@ -22,7 +25,8 @@ extension ScriptedAnswer {
   }
 
   /// An error envelope `{"error":{code,message,details?}}` with `X-Error-Code`.
-  public static func error(_ status: Int, code: String, message: String, details: ScriptedJSON? = nil) -> ScriptedAnswer {
+  public static func error(_ status: Int, code: String, message: String, details: ScriptedJSON? = nil) -> ScriptedAnswer
+  {
     let answer = ModelAnswer.error(status, code, message, details: details)
     return ScriptedAnswer(.reply(status: status, body: answer.body.text, contentType: "application/json"))
   }
@@ -39,7 +43,8 @@ extension ScriptedAnswer {
 
   /// `403 forbidden` with `details: {source}`: the key does not claim that source.
   public static func unclaimedSource(_ source: String) -> ScriptedAnswer {
-    error(403, code: "forbidden", message: "The key does not claim source \(source)", details: ["source": .string(source)])
+    error(
+      403, code: "forbidden", message: "The key does not claim source \(source)", details: ["source": .string(source)])
   }
 
   /// `400 validation_error` with `details.errors [{field, message}]`.
@@ -65,7 +70,8 @@ extension ScriptedAnswer {
   public static let unreadable2xx = status(200, body: "not json")
 
   /// `500 internal_error`, exactly as the contract words it.
-  public static let serverFault = status(500, body: #"{"error":{"code":"internal_error","message":"Internal server error"}}"#)
+  public static let serverFault = status(
+    500, body: #"{"error":{"code":"internal_error","message":"Internal server error"}}"#)
 
   /// `429 rate_limited` with `Retry-After: seconds`.
   public static func rateLimited(seconds: Int) -> ScriptedAnswer {
@@ -75,7 +81,8 @@ extension ScriptedAnswer {
   /// A gateway's HTML page with this status and no contract header.
   public static func gatewayPage(status: Int = 502) -> ScriptedAnswer {
     let reason = HTTPResponse.reason(status)
-    let page = "<html><head><title>\(status) \(reason)</title></head><body><h1>\(status) \(reason)</h1><hr>gateway</body></html>"
+    let page =
+      "<html><head><title>\(status) \(reason)</title></head><body><h1>\(status) \(reason)</h1><hr>gateway</body></html>"
     return ScriptedAnswer(.reply(status: status, body: page, contentType: "text/html"), contract: .absent)
   }
 

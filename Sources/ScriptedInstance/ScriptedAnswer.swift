@@ -40,7 +40,9 @@ public struct ScriptedAnswer: Sendable, Hashable {
   public var headers: [String: String]
 
   /// An answer of `kind` with the standard contract header.
-  public init(_ kind: Kind, contract: ContractHeader = .standard, retryAfter: Int? = nil, headers: [String: String] = [:]) {
+  public init(
+    _ kind: Kind, contract: ContractHeader = .standard, retryAfter: Int? = nil, headers: [String: String] = [:]
+  ) {
     self.kind = kind
     self.contract = contract
     self.retryAfter = retryAfter

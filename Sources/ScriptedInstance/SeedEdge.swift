@@ -12,7 +12,9 @@ public struct SeedEdge: Sendable, Hashable {
   public var properties: [String: ScriptedJSON]
 
   /// An edge at version 1.
-  public init(id: String, sourceId: String, targetId: String, edgeType: String, properties: [String: ScriptedJSON] = [:]) {
+  public init(
+    id: String, sourceId: String, targetId: String, edgeType: String, properties: [String: ScriptedJSON] = [:]
+  ) {
     self.id = id
     self.sourceId = sourceId
     self.targetId = targetId

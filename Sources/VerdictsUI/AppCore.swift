@@ -157,7 +157,10 @@ final class AppCore {
         case .reachable(let r): inbox.post(.event(.reachable(r)))
         case .drained(let report):
           inbox.post(.event(.drained(report)))
-          inbox.post(.event(.outcome("auto-drain: " + AppCore.summary(report), isError: report.unavailable != nil || report.stopped != nil)))
+          inbox.post(
+            .event(
+              .outcome(
+                "auto-drain: " + AppCore.summary(report), isError: report.unavailable != nil || report.stopped != nil)))
         case .failed(let error): inbox.post(.event(.outcome("auto-drain: \(error.message)", isError: true)))
         case .retrying(let s): inbox.post(.event(.outcome("auto-drain: next try in \(s)s", isError: false)))
         }
@@ -188,25 +191,32 @@ final class AppCore {
             inbox.outcome("withdrew \(ShortID.of(id))")
           } else {
             let w = try? await inbox.source.write(id)
-            let why = w.map { $0.allows(.withdraw).isAllowed ? "the copy moved during the read: ask again" : Self.why(.withdraw, $0) }
+            let why = w.map {
+              $0.allows(.withdraw).isAllowed ? "the copy moved during the read: ask again" : Self.why(.withdraw, $0)
+            }
             inbox.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
           }
         case .discard(let id):
           if try await inbox.source.discard(id) {
             inbox.outcome("discarded \(ShortID.of(id))")
           } else {
-            inbox.outcome("discard: \(ShortID.of(id)) not discarded (\(await AppCore.whyNot(.discard, id, in: inbox.source)))", error: true)
+            inbox.outcome(
+              "discard: \(ShortID.of(id)) not discarded (\(await AppCore.whyNot(.discard, id, in: inbox.source)))",
+              error: true)
           }
         case .take:
           let taken = try await inbox.source.takeAnswered()
           inbox.outcome("took \(taken.count) answered")
         case .forget(let ids):
           let n = try await inbox.source.forgetAnswered(ids: ids)
-          inbox.outcome(n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)", error: n == 0)
+          inbox.outcome(
+            n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)",
+            error: n == 0)
         case .drain:
           let report = try await inbox.source.drain()
           inbox.post(.event(.drained(report)))
-          inbox.outcome("drained: " + AppCore.summary(report), error: report.unavailable != nil || report.stopped != nil)
+          inbox.outcome(
+            "drained: " + AppCore.summary(report), error: report.unavailable != nil || report.stopped != nil)
         case .useKey(let key):
           try await inbox.source.useKey(key)
           inbox.outcome("using the new key; the next drain sends writes blocked credential_refused again")

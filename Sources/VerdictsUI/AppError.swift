@@ -11,7 +11,8 @@ public enum AppError: Error, Sendable, Hashable {
     case .noTerminal:
       return "the TUI needs a terminal on standard input and output; for pipes and logs use `verdicts watch --plain`"
     case .cannotAddressCursor(let term):
-      return "TERM=\(term.map { $0.isEmpty ? "(empty)" : $0 } ?? "(unset)") cannot address the cursor, which the TUI needs; "
+      return
+        "TERM=\(term.map { $0.isEmpty ? "(empty)" : $0 } ?? "(unset)") cannot address the cursor, which the TUI needs; "
         + "use `verdicts watch --plain`, or a TERM such as xterm-256color"
     }
   }

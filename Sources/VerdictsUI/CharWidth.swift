@@ -24,7 +24,10 @@ public enum CharWidth {
       let w = of(scalar)
       if w < 0 { return -1 }
       if !sawBase {
-        if w > 0 { width = w; sawBase = true }
+        if w > 0 {
+          width = w
+          sawBase = true
+        }
       } else if scalar.value == 0xFE0F, scalar != character.unicodeScalars.first,
         character.unicodeScalars.first?.properties.isEmoji == true
       {

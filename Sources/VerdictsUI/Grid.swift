@@ -1,4 +1,5 @@
 import MarfaWire
+
 /// An in-memory screen of cells, which the renderer draws into and terminals copy out.
 public struct Grid: Sendable, Hashable {
   /// Columns.

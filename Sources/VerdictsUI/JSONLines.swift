@@ -18,7 +18,10 @@ enum JSONLines {
     case .number(let n): current.append(number(n), .jsonNumber)
     case .string(let s): current.append(quoted(s), .jsonString)
     case .array(let items):
-      if items.isEmpty { current.append("[]"); return }
+      if items.isEmpty {
+        current.append("[]")
+        return
+      }
       current.append("[")
       for (i, item) in items.enumerated() {
         out.append(current)
@@ -29,7 +32,10 @@ enum JSONLines {
       out.append(current)
       current = TextLine(pad(level) + "]")
     case .object(let members):
-      if members.isEmpty { current.append("{}"); return }
+      if members.isEmpty {
+        current.append("{}")
+        return
+      }
       current.append("{")
       for (i, (k, v)) in members.enumerated() {
         out.append(current)

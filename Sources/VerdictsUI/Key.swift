@@ -20,7 +20,8 @@ public enum Key: Sendable, Hashable {
       return
     }
     if lower.hasPrefix("ctrl-") || lower.hasPrefix("c-") || lower.hasPrefix("^") {
-      let rest = lower.hasPrefix("^") ? String(lower.dropFirst()) : String(lower.split(separator: "-", maxSplits: 1).last ?? "")
+      let rest =
+        lower.hasPrefix("^") ? String(lower.dropFirst()) : String(lower.split(separator: "-", maxSplits: 1).last ?? "")
       if rest.count == 1, let c = rest.first, c.isASCII, c.isLetter {
         self = .ctrl(c)
         return

@@ -1,5 +1,5 @@
-import MarfaWire
 import Foundation
+import MarfaWire
 
 /// Which key does what: the defaults of DESIGN 6.2, remapped by a key file.
 ///
@@ -69,7 +69,8 @@ public struct KeyMap: Sendable, Hashable {
           continue
         }
         if action.destructive, case .ctrl = key {
-          problems.append(ConfigProblem(line: number, message: "\(action.rawValue) may not sit on a control key (\(key.spelling))"))
+          problems.append(
+            ConfigProblem(line: number, message: "\(action.rawValue) may not sit on a control key (\(key.spelling))"))
           bad = true
           continue
         }
@@ -82,8 +83,10 @@ public struct KeyMap: Sendable, Hashable {
       }
       for key in bound {
         if let (other, otherLine) = userKeyLine[key], other != action {
-          problems.append(ConfigProblem(
-            line: number, message: "\(key.spelling) was bound to \(other.rawValue) on line \(otherLine); now \(action.rawValue)"))
+          problems.append(
+            ConfigProblem(
+              line: number,
+              message: "\(key.spelling) was bound to \(other.rawValue) on line \(otherLine); now \(action.rawValue)"))
           keys[other]?.removeAll { $0 == key }
         }
         userKeyLine[key] = (action, number)
@@ -91,10 +94,11 @@ public struct KeyMap: Sendable, Hashable {
           keys[other]?.removeAll { $0 == key }
           if userKeyLine[key]?.1 == number, base.keys[other]?.contains(key) == true {
             let left = keys[other]?.isEmpty ?? true
-            problems.append(ConfigProblem(
-              line: number,
-              message: "\(key.spelling) was \(other.rawValue)'s; now \(action.rawValue)"
-                + (left ? " (\(other.rawValue) has no key left)" : "")))
+            problems.append(
+              ConfigProblem(
+                line: number,
+                message: "\(key.spelling) was \(other.rawValue)'s; now \(action.rawValue)"
+                  + (left ? " (\(other.rawValue) has no key left)" : "")))
           }
         }
       }

@@ -70,7 +70,10 @@ enum Palette {
     var bestDistance = Int.max
     for i in range {
       let d = distance(basic[i], c)
-      if d < bestDistance { best = i; bestDistance = d }
+      if d < bestDistance {
+        best = i
+        bestDistance = d
+      }
     }
     return best
   }

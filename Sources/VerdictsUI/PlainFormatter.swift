@@ -65,7 +65,9 @@ public enum PlainFormatter {
 
   /// Text in double quotes, with `"` and `\` escaped, on one line.
   static func quoted(_ s: String) -> String {
-    guard s.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return "\"" + s + "\"" }
+    guard s.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
+      return "\"" + s + "\""
+    }
     return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 

@@ -8,7 +8,8 @@ enum PlainJSON {
   /// The write with its event and time.
   static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool) -> String {
     guard case .object(let members) = w.wireJSON else { return "" }
-    return JSONValue.object([("time", .string(time)), ("event", .string(event))] + members).text(escaping: ascii ? .ascii : .visible)
+    return JSONValue.object([("time", .string(time)), ("event", .string(event))] + members).text(
+      escaping: ascii ? .ascii : .visible)
   }
 
   /// A write that left the queue.

@@ -15,12 +15,15 @@ extension Renderer {
     let scroll = min(state.detailScroll, maxScroll)
     var right: TextLine?
     if lines.count > inner.height {
-      right = TextLine("\(scroll + 1)\(glyphs.dash)\(min(lines.count, scroll + inner.height)) of \(lines.count) lines", .dim)
+      right = TextLine(
+        "\(scroll + 1)\(glyphs.dash)\(min(lines.count, scroll + inner.height)) of \(lines.count) lines", .dim)
     }
     if layout.detailBoxed {
       drawBox(into: &grid, r, title: title, right: right, focused: state.detailFocused)
     } else {
-      drawRule(into: &grid, Rect(x: r.x, y: r.y, width: r.width, height: 1), title: title, right: right, focused: state.detailFocused)
+      drawRule(
+        into: &grid, Rect(x: r.x, y: r.y, width: r.width, height: 1), title: title, right: right,
+        focused: state.detailFocused)
     }
     for (i, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
       line.draw(into: &grid, x: inner.x, y: inner.y + i, limit: inner.width, ellipsis: glyphs.ellipsis)
@@ -28,7 +31,8 @@ extension Renderer {
   }
 
   var emptyDetailText: String {
-    state[state.focus].loaded && state[state.focus].total == 0 ? "no write selected: \(state.focus.title) is empty" : "no write selected"
+    state[state.focus].loaded && state[state.focus].total == 0
+      ? "no write selected: \(state.focus.title) is empty" : "no write selected"
   }
 
   func field(_ label: String, _ value: TextLine) -> TextLine {
@@ -102,7 +106,11 @@ extension Renderer {
       }
       if r.trashed { lines.append(field("trashed", "yes: the row is in the bin and can be restored", .refused)) }
       if let g = r.grant {
-        lines.append(field("grant", "the key lacks \(g.level.rawValue) on \(g.kind.rawValue.replacingOccurrences(of: "_", with: " ")) \(g.name)", .refused))
+        lines.append(
+          field(
+            "grant",
+            "the key lacks \(g.level.rawValue) on \(g.kind.rawValue.replacingOccurrences(of: "_", with: " ")) \(g.name)",
+            .refused))
       }
     }
 
@@ -128,7 +136,8 @@ extension Renderer {
     }
     if w.environmentalStreak > 0 || w.lastFailure != nil {
       let n = w.environmentalStreak
-      lines.append(field("streak", TextLine("\(n) drain\(n == 1 ? "" : "s") in a row met an environmental failure", .streak)))
+      lines.append(
+        field("streak", TextLine("\(n) drain\(n == 1 ? "" : "s") in a row met an environmental failure", .streak)))
     }
     if w.refusals > 0 { lines.append(field("refusals", "\(w.refusals) of \(QueueLimits.ceiling)", .refused)) }
     if !w.dependsOn.isEmpty { lines.append(field("depends on", w.dependsOn.joined(separator: ", "))) }

@@ -71,7 +71,8 @@ extension Renderer {
     func entry(_ action: Action) {
       let keys = (state.keyMap.keys[action] ?? []).map(\.spelling).joined(separator: " ")
       let greyed = action.writes && state.readOnly
-      term(keys.isEmpty ? "(none)" : keys, greyed ? .dim : .key, action.summary, greyed ? .dim : .dialog, column: keyWidth)
+      term(
+        keys.isEmpty ? "(none)" : keys, greyed ? .dim : .key, action.summary, greyed ? .dim : .dialog, column: keyWidth)
     }
     if let reason = state.readOnlyReason {
       text(TextLine("read-only: \(reason); greyed keys are refused", .statusError))
@@ -111,7 +112,10 @@ extension Renderer {
       ("answered", "the instance answered, whatever the verdict"),
       ("held", "waited behind a write it depends on or follows that did not go this pass"),
       ("undelivered", "met an environmental failure (5xx, 408, 425, 429, no answer), or came after one"),
-      ("unsent", "settled without a request: refused unsent by the drain (behind a refused or dead write, bytes gone, a delete with no version)"),
+      (
+        "unsent",
+        "settled without a request: refused unsent by the drain (behind a refused or dead write, bytes gone, a delete with no version)"
+      ),
       ("unmade", "its request could not be built (no URL for it); counted as a failure, tried again next drain"),
     ]
     for (word, meaning) in words { term(word, .key, meaning, .dialog, column: keyWidth) }
@@ -172,9 +176,12 @@ extension Renderer {
     let countWidth = counts.map { c in reasons.map { "\(c[$0] ?? 0)".count }.max() ?? 1 } ?? 0
     let rows: [String] = reasons.enumerated().map { i, reason in
       let n = counts.map { "\($0[reason] ?? 0)" } ?? ""
-      return "\(i + 1) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
+      return
+        "\(i + 1) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
     }
-    let footer = counts == nil ? "counting\(glyphs.ellipsis)" : "enter or 1-\(reasons.count) releases \(glyphs.separator) esc cancels"
+    let footer =
+      counts == nil
+      ? "counting\(glyphs.ellipsis)" : "enter or 1-\(reasons.count) releases \(glyphs.separator) esc cancels"
     let width = max(rows.map(\.count).max() ?? 0, footer.count, 28) + 4
     let inner = overlayBox(
       into: &grid, width: width, height: reasons.count + 3, title: TextLine("Release blocked by reason", .titleFocus))

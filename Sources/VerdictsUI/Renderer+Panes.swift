@@ -53,7 +53,8 @@ extension Renderer {
       return
     }
     if p.total == 0 {
-      grid.put(state.filter == nil ? "none" : "none match the filter", x: r.x + 1, y: r.y, role: .dim, limit: r.width - 1)
+      grid.put(
+        state.filter == nil ? "none" : "none match the filter", x: r.x + 1, y: r.y, role: .dim, limit: r.width - 1)
       return
     }
     for row in 0..<r.height {
@@ -107,7 +108,8 @@ extension Renderer {
       if w.environmentalStreak > 0 { t.append(" streak \(w.environmentalStreak)", .streak) }
     case .accepted: t.append("accepted", .answered)
     case .merged(let fields): t.append("merged" + (fields.isEmpty ? "" : " " + fields.joined(separator: ",")), .merged)
-    case .conflicted(let sibling, _): t.append("conflicted \(glyphs.arrow) \(ShortID.of(sibling, ellipsis: glyphs.ellipsis))", .conflicted)
+    case .conflicted(let sibling, _):
+      t.append("conflicted \(glyphs.arrow) \(ShortID.of(sibling, ellipsis: glyphs.ellipsis))", .conflicted)
     case .refused(let r): t.append("refused: \(r.reason)", .refused)
     case .blocked(let reason, _):
       t.append(reason.wireName, .blocked)
@@ -158,6 +160,7 @@ extension Renderer {
       return t
     }
     let long = make(true)
-    (long.width <= r.width ? long : make(false)).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+    (long.width <= r.width ? long : make(false)).draw(
+      into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
   }
 }

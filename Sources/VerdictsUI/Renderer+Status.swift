@@ -29,13 +29,15 @@ extension Renderer {
   func statusParts() -> ([TextLine], [TextLine]) {
     var parts: [TextLine] = []
     if state.paused {
-      parts.append(TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
+      parts.append(
+        TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
     }
     // With the writer's record shown, its line comes first and read-only (with its reason where
     // there is a second row) after it.
     var readOnly: TextLine?
     if let reason = state.readOnlyReason {
-      let line = TextLine(layout.status.height < 2 && state.writer != nil ? "read-only" : "read-only (\(reason))", .statusError)
+      let line = TextLine(
+        layout.status.height < 2 && state.writer != nil ? "read-only" : "read-only (\(reason))", .statusError)
       if state.writer == nil || layout.status.height < 2 { parts.append(line) } else { readOnly = line }
     } else if state.writer == nil {
       parts.append(TextLine("writer", .statusOK))
@@ -46,7 +48,8 @@ extension Renderer {
     case false?: parts.append(TextLine("unreachable", .statusError))
     case nil: break
     }
-    if state.writer == nil, state.status?.kind.isOwned != false {  // a store another program owns is drained by its owner
+    // A store another program owns is drained by its owner: no auto-drain there.
+    if state.writer == nil, state.status?.kind.isOwned != false {
       parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
     }
     if let d = state.lastDrain, !writerDraining { parts.append(drainSummary(d)) }
@@ -61,7 +64,8 @@ extension Renderer {
       }
     }
     if let url = state.instanceURL ?? state.status?.origin {
-      let instance = state.status?.instanceId.map { " (\(ShortID.instance(Sanitizer.clean($0), ellipsis: glyphs.ellipsis)))" } ?? ""
+      let instance =
+        state.status?.instanceId.map { " (\(ShortID.instance(Sanitizer.clean($0), ellipsis: glyphs.ellipsis)))" } ?? ""
       parts.append(TextLine(abbreviate(url, 40) + instance, .status))
     } else {
       parts.append(TextLine("no instance", .status))
@@ -70,7 +74,9 @@ extension Renderer {
       parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
     }
     if state.tailing { parts.append(TextLine("tailing Answered", .status)) }
-    if let f = state.following { parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status)) }
+    if let f = state.following {
+      parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status))
+    }
     if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
     if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }
     return (first, parts)
@@ -112,7 +118,9 @@ extension Renderer {
       var t = TextLine(p.label, .key)
       t.append(p.shown)
       t.append(state.ascii ? "_" : "▏", .key)
-      t.append("  enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it") \(glyphs.separator) esc cancels", .dim)
+      t.append(
+        "  enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it") \(glyphs.separator) esc cancels",
+        .dim)
       t.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
       return
     }
@@ -132,7 +140,9 @@ extension Renderer {
       return [.down, .up, .focusDetail, .help, .quit]
     }
     // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
-    let ruled: [(WriteAction, Action)] = [(.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget)]
+    let ruled: [(WriteAction, Action)] = [
+      (.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget),
+    ]
     if !state.marks.isEmpty {
       // An action the rule allows for some marked write (one not loaded may be any).
       let marked = state.marks.map { state.loadedWrite($0) }

@@ -6,13 +6,16 @@ extension Renderer {
   /// store file's fate when it was removed or replaced under this screen.
   func writerParts() -> [TextLine] {
     var file: [TextLine] = []
-    if let text = WriterText.storeFile(state.storeFile, at: state.storeFileChangedAt) { file.append(TextLine(text, .statusError)) }
+    if let text = WriterText.storeFile(state.storeFile, at: state.storeFileChangedAt) {
+      file.append(TextLine(text, .statusError))
+    }
     guard let w = state.writer else { return file }
     let now = state.now ?? w.updatedAt
-    return file + WriterText.parts(w, now: now, lastAlive: state.writerLastAlive, ascii: state.ascii).map { part in
-      let ok = part.text.hasPrefix("writer:") && w.state == .live
-      return TextLine(part.text, part.isError ? .statusError : ok ? .statusOK : .status)
-    }
+    return file
+      + WriterText.parts(w, now: now, lastAlive: state.writerLastAlive, ascii: state.ascii).map { part in
+        let ok = part.text.hasPrefix("writer:") && w.state == .live
+        return TextLine(part.text, part.isError ? .statusError : ok ? .statusOK : .status)
+      }
   }
 
   /// Whether the writer is draining now (its progress replaces the last drain's summary).

@@ -1,4 +1,5 @@
 import MarfaWire
+
 /// A run of text in one role.
 struct Span: Sendable, Hashable {
   var text: String

@@ -1,4 +1,5 @@
 import MarfaWire
+
 extension String {
   /// Padded with blanks to a display width.
   func padding(_ width: Int) -> String {

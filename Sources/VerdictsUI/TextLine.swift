@@ -1,4 +1,5 @@
 import MarfaWire
+
 /// A line of spans, drawn left to right, which can be cut or wrapped to a width.
 struct TextLine: Sendable, Hashable {
   var spans: [Span]

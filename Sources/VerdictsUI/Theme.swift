@@ -27,7 +27,9 @@ public struct Theme: Sendable, Hashable {
   }
 
   /// The built-in default theme.
-  public static let builtinDefault: Theme = ThemeReader.read(name: "default", text: BuiltinThemes.text(of: "default") ?? "").theme
+  public static let builtinDefault: Theme = ThemeReader.read(
+    name: "default", text: BuiltinThemes.text(of: "default") ?? ""
+  ).theme
 
   /// A built-in theme by name, or nil.
   public static func builtin(_ name: String) -> Theme? {

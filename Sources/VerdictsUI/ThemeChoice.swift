@@ -1,6 +1,6 @@
-import MarfaWire
 import Foundation
 import MarfaQueue
+import MarfaWire
 
 /// Picks the theme: `--theme` > `VERDICTS_THEME` > the config file > `default`;
 /// `NO_COLOR` or `--no-color` → `mono` with no colour at all.
@@ -35,6 +35,8 @@ public enum ThemeChoice {
       return (read.theme, read.problems.map { "theme \(Sanitizer.clean(path)) \($0)" })
     }
     let names = BuiltinThemes.names.joined(separator: ", ")
-    return (Theme.builtinDefault, ["no theme '\(Sanitizer.clean(name))' (built in: \(names); or a file); using default"])
+    return (
+      Theme.builtinDefault, ["no theme '\(Sanitizer.clean(name))' (built in: \(names); or a file); using default"]
+    )
   }
 }

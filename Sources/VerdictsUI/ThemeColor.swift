@@ -13,14 +13,26 @@ public enum ThemeColor: Sendable, Hashable {
   /// Reads a colour: `default`, a name, `bright-NAME`, `grey`, `0`–`255` or `#rrggbb`; nil if none.
   public init?(parsing token: String) {
     let t = token.lowercased()
-    if t == "default" { self = .terminalDefault; return }
-    if t == "grey" || t == "gray" { self = .indexed(8); return }
-    if let i = Self.names.firstIndex(of: t) { self = .indexed(i); return }
+    if t == "default" {
+      self = .terminalDefault
+      return
+    }
+    if t == "grey" || t == "gray" {
+      self = .indexed(8)
+      return
+    }
+    if let i = Self.names.firstIndex(of: t) {
+      self = .indexed(i)
+      return
+    }
     if t.hasPrefix("bright-"), let i = Self.names.firstIndex(of: String(t.dropFirst(7))) {
       self = .indexed(i + 8)
       return
     }
-    if let n = Int(t), (0...255).contains(n), t.allSatisfy(\.isASCII) { self = .indexed(n); return }
+    if let n = Int(t), (0...255).contains(n), t.allSatisfy(\.isASCII) {
+      self = .indexed(n)
+      return
+    }
     if t.hasPrefix("#"), t.count == 7, let v = UInt32(t.dropFirst(), radix: 16) {
       self = .rgb(UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
       return
@@ -53,7 +65,11 @@ public enum ThemeColor: Sendable, Hashable {
     case .indexed(let n) where n < 16: return "bright-" + Self.names[n - 8]
     case .indexed(let n): return String(n)
     case .rgb(let r, let g, let b):
-      return "#" + [r, g, b].map { let h = String($0, radix: 16); return h.count == 1 ? "0" + h : h }.joined()
+      return "#"
+        + [r, g, b].map {
+          let h = String($0, radix: 16)
+          return h.count == 1 ? "0" + h : h
+        }.joined()
     }
   }
 }

@@ -1,5 +1,5 @@
-import MarfaWire
 import Foundation
+import MarfaWire
 
 /// Reads theme files: `# comments`, then `role = FG BG [bold|dim|underline|reverse]…`.
 ///
@@ -38,7 +38,10 @@ public enum ThemeReader {
       var tokens: [String] = []
       for t in line[line.index(after: eq)...].split(whereSeparator: { $0 == " " || $0 == "\t" }) {
         let token = String(t)
-        if token == "#" || (token.hasPrefix("#") && !(token.dropFirst().first?.isLetter ?? false) && !(token.dropFirst().first?.isNumber ?? false)) {
+        if token == "#"
+          || (token.hasPrefix("#") && !(token.dropFirst().first?.isLetter ?? false)
+            && !(token.dropFirst().first?.isNumber ?? false))
+        {
           break  // a trailing comment: `# ...`
         }
         tokens.append(token)
@@ -46,7 +49,9 @@ public enum ThemeReader {
       switch parseStyle(tokens) {
       case .success(let style):
         if let first = firstLine[role] {
-          problems.append(ConfigProblem(line: number, message: "role '\(roleName)' set again (first on line \(first)); this line wins"))
+          problems.append(
+            ConfigProblem(
+              line: number, message: "role '\(roleName)' set again (first on line \(first)); this line wins"))
         }
         firstLine[role] = number
         styles[role] = style

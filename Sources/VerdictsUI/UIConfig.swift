@@ -1,5 +1,5 @@
-import MarfaWire
 import Foundation
+import MarfaWire
 
 /// The TUI's settings file, `$XDG_CONFIG_HOME/verdicts/config`: `name = value` lines.
 ///
@@ -43,7 +43,8 @@ public struct UIConfig: Sendable, Hashable {
         case "yes", "true", "on", "1": return true
         case "no", "false", "off", "0": return false
         default:
-          problems.append(ConfigProblem(line: i + 1, message: "\(name) takes yes or no, not '\(Sanitizer.clean(value))'"))
+          problems.append(
+            ConfigProblem(line: i + 1, message: "\(name) takes yes or no, not '\(Sanitizer.clean(value))'"))
           return nil
         }
       }

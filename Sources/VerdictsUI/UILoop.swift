@@ -36,7 +36,9 @@ final class UILoop {
     if !terminal.supportsUnicode { state.ascii = true }
     terminal.setTheme(prepared.theme, depth: prepared.colorOff ? .none : terminal.colorDepth)
     terminal.setMouse(state.mouseOn)
-    log.log("started: \(state.readOnly ? "read-only" : "writer"), theme \(prepared.theme.name), \(terminal.colorDepth.rawValue) colours")
+    log.log(
+      "started: \(state.readOnly ? "read-only" : "writer"), theme \(prepared.theme.name), \(terminal.colorDepth.rawValue) colours"
+    )
     let core = AppCore(source: source, state: state, log: log, wake: { pipe.wake() })
     // A log that cannot be written is said once on the status line; the program goes on.
     let inbox = core.inbox

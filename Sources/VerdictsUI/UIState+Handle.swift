@@ -40,7 +40,8 @@ extension UIState {
       lastDrain = report
       return []
     case .outcome(let text, let isError):
-      var told = StatusMessage(Self.withNextStep(text, after: lastDrain, keyHint: keyHint, keys: keyMap), isError: isError)
+      var told = StatusMessage(
+        Self.withNextStep(text, after: lastDrain, keyHint: keyHint, keys: keyMap), isError: isError)
       if let note = skipNote, !Self.isDrainReport(text) {
         told = StatusMessage(text + "; " + note, isError: isError)
         skipNote = nil
@@ -79,7 +80,9 @@ extension UIState {
     for p in drainPrefixes {
       if let r = action.range(of: " · " + p) { action = String(action[..<r.lowerBound]) }
     }
-    if action.isEmpty || action.hasPrefix("auto-drain") || drainPrefixes.contains(where: action.hasPrefix) { return new }
+    if action.isEmpty || action.hasPrefix("auto-drain") || drainPrefixes.contains(where: action.hasPrefix) {
+      return new
+    }
     return StatusMessage(action + " · " + new.text, isError: new.isError || old.isError)
   }
 

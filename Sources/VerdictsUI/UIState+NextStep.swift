@@ -16,7 +16,8 @@ extension UIState {
       let r = keys.hint(.release) ?? "r"
       let w = keys.hint(.withdraw) ?? "w"
       let what = moved.count == 1 ? "\(ShortID.of(moved[0].id)) was" : "\(moved.count) writes were"
-      out += "; \(what) queued against another instance than the one there now (instance_changed): "
+      out +=
+        "; \(what) queued against another instance than the one there now (instance_changed): "
         + "\(r) sends to the new one, \(w) withdraws"
     }
     return out

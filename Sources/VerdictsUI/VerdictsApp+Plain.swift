@@ -102,7 +102,9 @@ extension VerdictsApp {
     }
     defer { listener.cancel() }
     // The writer's lines (and the store file's), unless the caller is the writer itself (the demo).
-    let writer = writerLines ? Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) } : nil
+    let writer =
+      writerLines
+      ? Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) } : nil
     defer { writer?.cancel() }
     await compareAll()
     var last = ContinuousClock.now

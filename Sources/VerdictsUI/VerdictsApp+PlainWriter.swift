@@ -18,7 +18,10 @@ extension VerdictsApp {
       let file = source.storeFileState()
       if file != lastFile {
         lastFile = file
-        emit(json ? PlainJSON.store(file, time: clock()) : clock() + " " + (WriterText.storeFile(file, at: Date()) ?? "store back as it was opened"))
+        emit(
+          json
+            ? PlainJSON.store(file, time: clock())
+            : clock() + " " + (WriterText.storeFile(file, at: Date()) ?? "store back as it was opened"))
       }
       let w = try? await source.writer()
       let now = Date()
@@ -27,7 +30,8 @@ extension VerdictsApp {
       if phase != last || first {
         if json {
           // A change of the drain in progress, or of the last drain's end, is a `drain` event.
-          let drainMoved = phase.split(separator: " ").suffix(2) != last.split(separator: " ").suffix(2) && !first && w?.state == .live
+          let drainMoved =
+            phase.split(separator: " ").suffix(2) != last.split(separator: " ").suffix(2) && !first && w?.state == .live
           if w != nil { emit(PlainJSON.writer(w, event: drainMoved ? "drain" : "writer", time: clock(), ascii: ascii)) }
         } else if let line = writerLine(w, now: now, lastAlive: lastAlive, ascii: ascii) {
           emit(clock() + " " + line)
@@ -45,7 +49,8 @@ extension VerdictsApp {
     var parts = WriterText.parts(w, now: now, lastAlive: lastAlive, ascii: ascii).map(\.text)
     if w.state == .live, w.drain == nil, let d = w.lastDrain, let ended = d.endedAt {
       let verdicts = d.verdicts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: " ")
-      parts.append("drain ended \(WriterText.clock(ended)): \(d.sent) of \(d.total)" + (verdicts.isEmpty ? "" : ", " + verdicts))
+      parts.append(
+        "drain ended \(WriterText.clock(ended)): \(d.sent) of \(d.total)" + (verdicts.isEmpty ? "" : ", " + verdicts))
     }
     let text = parts.joined(separator: ascii ? " | " : " · ")
     return ascii ? String(text.unicodeScalars.map { $0.isASCII ? Character($0) : "?" }) : text

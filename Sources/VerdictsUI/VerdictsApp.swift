@@ -99,7 +99,8 @@ public enum VerdictsApp {
     state.autoDrain = options.autoDrain && !state.readOnly
     state.tailing = state.readOnly  // a watcher is there to see verdicts land
     if let first = problems.first {
-      let more = problems.count > 1 ? " (and \(problems.count - 1) more\(options.logFile == nil ? "" : " in the log"))" : ""
+      let more =
+        problems.count > 1 ? " (and \(problems.count - 1) more\(options.logFile == nil ? "" : " in the log"))" : ""
       state.message = StatusMessage(first + more, isError: true)
     } else if let reason = state.readOnlyReason {
       state.message = StatusMessage("read-only: \(reason)", isError: false)

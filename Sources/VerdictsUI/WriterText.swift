@@ -24,7 +24,10 @@ enum WriterText {
       let seen = max(r.updatedAt, lastAlive ?? r.updatedAt)
       let dash = ascii ? "--" : "—"
       let who = r.pid > 0 ? "pid \(r.pid)" : "the writer"
-      return [Part(text: "writer: gone \(dash) \(who) ended without closing (last seen \(ago(seen, now: now)))", isError: true)]
+      return [
+        Part(
+          text: "writer: gone \(dash) \(who) ended without closing (last seen \(ago(seen, now: now)))", isError: true)
+      ]
     case .live:
       var parts: [Part] = []
       if r.program.isEmpty {
@@ -91,7 +94,9 @@ enum WriterText {
   /// turned auto-drain on or off, or had its key refused (not each step of a drain's progress).
   static func phase(_ r: WriterRecord?) -> String {
     guard let r else { return "none" }
-    let times = [r.startedAt, r.drain?.startedAt, r.lastDrain?.endedAt].map { $0.map { "\($0.timeIntervalSince1970)" } ?? "-" }
+    let times = [r.startedAt, r.drain?.startedAt, r.lastDrain?.endedAt].map {
+      $0.map { "\($0.timeIntervalSince1970)" } ?? "-"
+    }
     return "\(r.state.rawValue) \(r.pid) \(r.autoDrain) \(r.keyRefused) " + times.joined(separator: " ")
   }
 }

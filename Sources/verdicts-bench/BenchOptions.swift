@@ -54,7 +54,9 @@ struct BenchOptions {
     }
     func positive(_ flag: String) throws -> Int {
       let text = try value(flag)
-      guard let n = Int(text), n > 0 else { throw UsageError(message: "\(flag) takes a whole number above 0, not \(text)") }
+      guard let n = Int(text), n > 0 else {
+        throw UsageError(message: "\(flag) takes a whole number above 0, not \(text)")
+      }
       return n
     }
     while i < arguments.count {

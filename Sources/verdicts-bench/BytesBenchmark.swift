@@ -8,7 +8,8 @@ import ScriptedInstance
 /// committed by this process, the store's writer, draining one write to the instance.
 struct BytesBenchmark: Benchmark {
   let name = "bytes"
-  let summary = "bytes from the real ncurses `verdicts watch` on a 120×40 pty: first paint, one verdict (≤ 1 KB), 10 s idle (0)"
+  let summary =
+    "bytes from the real ncurses `verdicts watch` on a 120×40 pty: first paint, one verdict (≤ 1 KB), 10 s idle (0)"
   static let changeTarget = 1024
   static let idleSeconds = 10
   static let storeWrites = 100_000
@@ -71,7 +72,9 @@ struct BytesBenchmark: Benchmark {
       try await Task.sleep(for: .milliseconds(1_500))
       // The verdict's commit is the drain's last store write but one: the frame that shows it is
       // the last to arrive after the drain returned (or, sooner, the one before).
-      if let last = pty.arrivals(from: before, to: clock.now).last { screenMs.append(max(0, Stats.seconds(last - drained)) * 1000) }
+      if let last = pty.arrivals(from: before, to: clock.now).last {
+        screenMs.append(max(0, Stats.seconds(last - drained)) * 1000)
+      }
       verdictBytes.append(Double(pty.bytes(from: before, to: clock.now).count))
       let queued = clock.now
       _ = try await copy.createItem(type: "note", properties: .object([("title", .string("watched write \(r + 2)"))]))

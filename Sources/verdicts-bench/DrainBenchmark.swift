@@ -1,10 +1,10 @@
 import Foundation
 @_spi(Measurement) import MarfaQueue
+import ScriptedInstance
 
 #if canImport(Glibc)
   import Glibc
 #endif
-import ScriptedInstance
 
 /// DESIGN 7, row 1: a drain of N creates to the in-process scripted instance over loopback,
 /// against the same HTTP client sending the same N requests with no queue, in the same run.
@@ -76,16 +76,21 @@ struct DrainBenchmark: Benchmark {
           + " (\(Stats.whole(Double(n) / result.floor))/s); URLSession \(Stats.fixed(result.urlSession, 3)) s"
           + " (\(Stats.whole(Double(n) / result.urlSession))/s); drain/baseline \(Stats.fixed(result.drain / result.baseline)),"
           + " drain/floor \(Stats.fixed(result.drain / result.floor)); CPU per write \(perWrite(result.baselineCPU)) µs baseline,"
-          + " \(perWrite(result.drainCPU)) µs drain, \(perWrite(result.floorCPU)) µs floor, \(perWrite(result.urlSessionCPU)) µs URLSession")
+          + " \(perWrite(result.drainCPU)) µs drain, \(perWrite(result.floorCPU)) µs floor, \(perWrite(result.urlSessionCPU)) µs URLSession"
+      )
     }
     func median(_ key: (Round) -> Double) -> Double { Stats.median(rounds.map(key)) }
-    func rate(_ seconds: Double) -> String { "\(Stats.fixed(seconds, 3)) s, \(Stats.whole(Double(n) / seconds)) writes/s" }
+    func rate(_ seconds: Double) -> String {
+      "\(Stats.fixed(seconds, 3)) s, \(Stats.whole(Double(n) / seconds)) writes/s"
+    }
     let ratio = median { $0.drain / $0.baseline }
     let floorRatio = median { $0.drain / $0.floor }
     let met = ratio <= Self.target
     let floorMet = floorRatio <= Self.floorTarget
     let queueing = median(\.queueing)
-    lines.append("median queueing: \(Stats.fixed(queueing)) s (\(Stats.whole(Double(n) / queueing)) writes/s, not timed against the target)")
+    lines.append(
+      "median queueing: \(Stats.fixed(queueing)) s (\(Stats.whole(Double(n) / queueing)) writes/s, not timed against the target)"
+    )
     lines.append("median baseline (libcurl HTTPClient, no queue): \(rate(median(\.baseline)))")
     lines.append("median drain:                                   \(rate(median(\.drain)))")
     lines.append("median floor (raw keep-alive socket client):    \(rate(median(\.floor)))")
@@ -107,7 +112,8 @@ struct DrainBenchmark: Benchmark {
     let share = Stats.median(rounds.map { $0.publishing / $0.drain })
     let publishMet = share <= Self.publishTarget
     lines.append(
-      "median ratio drain/floor: \(Stats.fixed(floorRatio)); target ≤ \(Stats.fixed(Self.floorTarget, 1)): \(floorMet ? "met" : "MISSED")")
+      "median ratio drain/floor: \(Stats.fixed(floorRatio)); target ≤ \(Stats.fixed(Self.floorTarget, 1)): \(floorMet ? "met" : "MISSED")"
+    )
     lines.append(
       "publishing the writer record: median \(Stats.fixed(Stats.median(rounds.map(\.publishing)) * 1000, 2)) ms in"
         + " \(Stats.whole(Stats.median(rounds.map { Double($0.publishWrites) }))) record writes per drain (in-process),"
@@ -115,7 +121,8 @@ struct DrainBenchmark: Benchmark {
         + " \(publishMet ? "met" : "MISSED")")
     lines.append(
       "  for reference, whole drains: median \(Stats.fixed(median(\.drain), 3)) s publishing, \(Stats.fixed(unpublished, 3)) s not"
-        + " (the same writes to another store, same round); median per-round difference \(Stats.fixed(cost * 100, 1)) %")
+        + " (the same writes to another store, same round); median per-round difference \(Stats.fixed(cost * 100, 1)) %"
+    )
     return BenchOutcome(lines: lines, metTargets: met && floorMet && publishMet)
   }
 
@@ -189,7 +196,8 @@ struct DrainBenchmark: Benchmark {
     settle()
     let urlSession = try await Self.withCPU { try await runURLSession(wires) }
     return Round(
-      queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu, drainCPU: drain.cpu,
+      queueing: queueing, baseline: baseline.seconds, drain: drain.seconds, baselineCPU: baseline.cpu,
+      drainCPU: drain.cpu,
       floor: floor.seconds, floorCPU: floor.cpu, urlSession: urlSession.seconds, urlSessionCPU: urlSession.cpu,
       drainUnpublished: drainUnpublished,
       publishing: Stats.seconds(copy.progressPublishing.time - publishedBefore.time),
@@ -253,9 +261,13 @@ struct DrainBenchmark: Benchmark {
     for w in wires {
       let status = try client.send(
         "POST", "/items",
-        headers: [("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key)],
+        headers: [
+          ("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key),
+        ],
         body: w.body)
-      guard status == 201 || status == 200 else { throw BenchFailure(message: "the floor got \(status) for POST /items") }
+      guard status == 201 || status == 200 else {
+        throw BenchFailure(message: "the floor got \(status) for POST /items")
+      }
     }
     let elapsed = Stats.seconds(clock.now - start)
     try Self.check(instance, applied: wires.count, by: "the floor")

@@ -26,8 +26,10 @@ struct Machine: CustomStringConvertible {
       return 0
     }
     let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-      .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+    let model =
+      cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+      .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+      ?? "unknown"
     var u = utsname()
     uname(&u)
     func field<T>(_ value: T) -> String {

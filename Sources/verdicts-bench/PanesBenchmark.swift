@@ -11,14 +11,17 @@ import VerdictsUI
 /// each store size gets its own memory peak (`VmHWM`) and its own cold start.
 struct PanesBenchmark: Benchmark {
   let name = "panes"
-  let summary = "first frame, peak memory and one verdict → frame at 100k and 1M writes (targets 300 ms/100 MB, 1 s/200 MB, 50 ms)"
+  let summary =
+    "first frame, peak memory and one verdict → frame at 100k and 1M writes (targets 300 ms/100 MB, 1 s/200 MB, 50 ms)"
 
   struct Target {
     var writes: Int
     var firstMs: Double
     var peakMB: Double
   }
-  static let targets = [Target(writes: 100_000, firstMs: 300, peakMB: 100), Target(writes: 1_000_000, firstMs: 1000, peakMB: 200)]
+  static let targets = [
+    Target(writes: 100_000, firstMs: 300, peakMB: 100), Target(writes: 1_000_000, firstMs: 1000, peakMB: 200),
+  ]
   static let updateTargetMs = 50.0
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
@@ -29,12 +32,15 @@ struct PanesBenchmark: Benchmark {
     var met = true
     let sizes = options.panesSizes ?? Self.targets.map(\.writes)
     for writes in sizes {
-      let target = Self.targets.first { $0.writes == writes } ?? Target(writes: writes, firstMs: .infinity, peakMB: .infinity)
+      let target =
+        Self.targets.first { $0.writes == writes } ?? Target(writes: writes, firstMs: .infinity, peakMB: .infinity)
       let path = folder + "/store-\(writes).store"
       let stamp = path + ".generated"
       // A store kept from an earlier run is reused when it was generated whole.
       if !FileManager.default.fileExists(atPath: stamp) {
-        for suffix in ["", "-wal", "-shm", ".lock", ".generated"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", ".lock", ".generated"] {
+          try? FileManager.default.removeItem(atPath: path + suffix)
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let made = try await StoreGenerator(writes: writes).generate(at: path)
@@ -110,7 +116,10 @@ struct PanesBenchmark: Benchmark {
     guard p.terminationStatus == 0, let line = String(data: data, encoding: .utf8)?.split(separator: "\n").last,
       let result = try? JSONDecoder().decode(ChildResult.self, from: Data(line.utf8))
     else {
-      throw BenchFailure(message: "panes-child \(arguments.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: data, as: UTF8.self))")
+      throw BenchFailure(
+        message:
+          "panes-child \(arguments.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: data, as: UTF8.self))"
+      )
     }
     return result
   }
@@ -133,8 +142,12 @@ enum PanesChild {
     var i = 0
     while i < arguments.count {
       switch arguments[i] {
-      case "--store": i += 1; store = i < arguments.count ? arguments[i] : nil
-      case "--updates": i += 1; updates = i < arguments.count ? Int(arguments[i]) ?? 0 : 0
+      case "--store":
+        i += 1
+        store = i < arguments.count ? arguments[i] : nil
+      case "--updates":
+        i += 1
+        updates = i < arguments.count ? Int(arguments[i]) ?? 0 : 0
       case "--at-end": atEnd = true
       default: break
       }
@@ -161,7 +174,10 @@ enum PanesChild {
     let start = clock.now
     // As the TUI starts: `verdicts` opens as the writer when the store is free, `watch` as a reader.
     let url = URL(fileURLWithPath: store)
-    let copy = updates > 0 ? try await WorkingCopy.openReader(store: url) : try await WorkingCopy.open(store: url, server: nil, create: false)
+    let copy =
+      updates > 0
+      ? try await WorkingCopy.openReader(store: url)
+      : try await WorkingCopy.open(store: url, server: nil, create: false)
     defer { copy.close() }
     let changes = copy.changes()
     var screen = Screen(copy: copy)
@@ -283,7 +299,8 @@ final class RawConnection {
     var stmt: OpaquePointer?
     guard
       sqlite3_prepare_v2(
-        db, "UPDATE queue SET verdict = 'accepted', sent = 1, waiting = 0, answered_at = ?2 WHERE id = ?1", -1, &stmt, nil)
+        db, "UPDATE queue SET verdict = 'accepted', sent = 1, waiting = 0, answered_at = ?2 WHERE id = ?1", -1, &stmt,
+        nil)
         == SQLITE_OK, let stmt
     else { throw BenchFailure(message: "preparing the verdict: \(String(cString: sqlite3_errmsg(db)))") }
     self.db = db

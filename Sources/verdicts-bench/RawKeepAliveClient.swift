@@ -30,7 +30,9 @@ final class RawKeepAliveClient {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     let ok = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard ok == 0 else { throw BenchFailure(message: "the raw client could not connect to port \(port)") }
   }
@@ -67,7 +69,9 @@ final class RawKeepAliveClient {
     var chunked = false
     for line in lines.dropFirst() {
       let lower = line.lowercased()
-      if lower.hasPrefix("content-length:") { length = Int(lower.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0 }
+      if lower.hasPrefix("content-length:") {
+        length = Int(lower.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0
+      }
       if lower.hasPrefix("transfer-encoding:") && lower.contains("chunked") { chunked = true }
     }
     if chunked {
@@ -78,7 +82,10 @@ final class RawKeepAliveClient {
           try fill()
           lineEnd = buffer.firstRange(of: crlf)
         }
-        let size = Int(String(decoding: buffer[..<lineEnd!.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) ?? 0
+        let size =
+          Int(
+            String(decoding: buffer[..<lineEnd!.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16
+          ) ?? 0
         buffer.removeSubrange(..<lineEnd!.upperBound)
         while buffer.count < size + 2 { try fill() }
         buffer.removeSubrange(..<(size + 2))

@@ -59,8 +59,9 @@ struct StoreGenerator {
     try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-200000; BEGIN")
     if writeMeta {
       try exec(
-      "UPDATE meta SET value = 'complete' WHERE key = 'fill'; "
-        + "INSERT OR REPLACE INTO meta (key, value) VALUES ('instance_id', '\(instanceId)'), ('origin', 'http://127.0.0.1:8421')")
+        "UPDATE meta SET value = 'complete' WHERE key = 'fill'; "
+          + "INSERT OR REPLACE INTO meta (key, value) VALUES ('instance_id', '\(instanceId)'), ('origin', 'http://127.0.0.1:8421')"
+      )
     }
     let sql = """
       INSERT INTO queue (id, kind, item_id, target_id, edge_id, namespace, tag, base_version, idempotency_key, payload,
@@ -75,7 +76,10 @@ struct StoreGenerator {
     }
     defer { sqlite3_finalize(stmt) }
     func text(_ i: Int32, _ s: String?) {
-      guard var s else { sqlite3_bind_null(stmt, i); return }
+      guard var s else {
+        sqlite3_bind_null(stmt, i)
+        return
+      }
       s.withUTF8 { buf in
         _ = buf.withMemoryRebound(to: CChar.self) {
           sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), csqlite_transient())
@@ -110,7 +114,8 @@ struct StoreGenerator {
       case .createEdge, .updateEdge:
         edge = "edge-\(n)"
         target = "item-\(rng.next() % 50_000)"
-        payload = #"{"id":"edge-\#(n)","source_id":"\#(item)","target_id":"\#(target!)","type":"relates_to","properties":{"note":"\#(title)"}}"#
+        payload =
+          #"{"id":"edge-\#(n)","source_id":"\#(item)","target_id":"\#(target!)","type":"relates_to","properties":{"note":"\#(title)"}}"#
       case .addTag, .removeTag:
         tag = ["urgent", "site-visit", "waiting-parts", "follow-up"][n % 4]
         payload = #"{"tag":"\#(tag!)"}"#
@@ -120,9 +125,12 @@ struct StoreGenerator {
       case .mergeMetadata:
         payload = #"{"tags":["follow-up","site-visit"]}"#
       default:
-        payload = #"{"type":"note","properties":{"title":"\#(title)","due":"2026-12-0\#(n % 9 + 1)","priority":\#(n % 5),"done":false}}"#
+        payload =
+          #"{"type":"note","properties":{"title":"\#(title)","due":"2026-12-0\#(n % 9 + 1)","priority":\#(n % 5),"done":false}}"#
       }
-      if kind == .createItem || kind == .createEdge { payload = payload.replacingOccurrences(of: "{\"type\"", with: "{\"id\":\"\(item)\",\"type\"") }
+      if kind == .createItem || kind == .createEdge {
+        payload = payload.replacingOccurrences(of: "{\"type\"", with: "{\"id\":\"\(item)\",\"type\"")
+      }
 
       // Which verdict: per mille.
       var r = Int(rng.next() % 1000)
@@ -141,7 +149,8 @@ struct StoreGenerator {
       var waiting = 0
       var follows: String?
       var answered: String? = answeredAt
-      let row = #"{"id":"\#(item)","type":"note","version":\#(n % 7 + 2),"state":"active","properties":{"title":"\#(title)"},"updated_at":"\#(answeredAt)"}"#
+      let row =
+        #"{"id":"\#(item)","type":"note","version":\#(n % 7 + 2),"state":"active","properties":{"title":"\#(title)"},"updated_at":"\#(answeredAt)"}"#
       switch r {
       case 0..<60:  // queued, not sent yet
         sent = 0
@@ -177,7 +186,8 @@ struct StoreGenerator {
       case 720..<800:
         verdict = "refused"
         reason = Self.refusalReasons[n % Self.refusalReasons.count]
-        refusal = #"{"reason":"\#(reason!)","code":"validation_error","message":"title: must be at most 200 characters","fields":[{"field":"properties.title","message":"too long"}],"trashed":false,"grant":null}"#
+        refusal =
+          #"{"reason":"\#(reason!)","code":"validation_error","message":"title: must be at most 200 characters","fields":[{"field":"properties.title","message":"too long"}],"trashed":false,"grant":null}"#
         answer = #"{"error":{"code":"validation_error","message":"title: must be at most 200 characters"}}"#
         refusals = 1
         made.answered += 1
@@ -200,12 +210,33 @@ struct StoreGenerator {
       }
       if verdict == nil { answer = nil }
 
-      text(1, id); text(2, kind.rawValue); text(3, item); text(4, target); text(5, edge)
-      text(6, namespace); text(7, tag); int(8, kind == .createItem ? nil : n % 7 + 1)
-      text(9, Self.hexId(n &+ 7_777_777, rng.next())); text(10, payload); int(11, sent); text(12, follows)
-      text(13, verdict); text(14, reason); text(15, answer); text(16, conflicted); int(17, refusals)
-      text(18, queuedAt); text(19, verdict == nil ? nil : answered); text(20, instanceId); text(21, refusal)
-      text(22, merged); int(23, 0); int(24, failureStatus); text(25, failureText); int(26, streak); int(27, waiting)
+      text(1, id)
+      text(2, kind.rawValue)
+      text(3, item)
+      text(4, target)
+      text(5, edge)
+      text(6, namespace)
+      text(7, tag)
+      int(8, kind == .createItem ? nil : n % 7 + 1)
+      text(9, Self.hexId(n &+ 7_777_777, rng.next()))
+      text(10, payload)
+      int(11, sent)
+      text(12, follows)
+      text(13, verdict)
+      text(14, reason)
+      text(15, answer)
+      text(16, conflicted)
+      int(17, refusals)
+      text(18, queuedAt)
+      text(19, verdict == nil ? nil : answered)
+      text(20, instanceId)
+      text(21, refusal)
+      text(22, merged)
+      int(23, 0)
+      int(24, failureStatus)
+      text(25, failureText)
+      int(26, streak)
+      int(27, waiting)
       guard sqlite3_step(stmt) == SQLITE_DONE else {
         throw BenchFailure(message: "inserting write \(n): \(String(cString: sqlite3_errmsg(db)))")
       }
@@ -223,7 +254,8 @@ struct StoreGenerator {
       let s = String(v, radix: 16)
       return String(repeating: "0", count: max(0, digits - s.count)) + s.suffix(digits)
     }
-    return "\(hex(ms >> 16, 8))-\(hex(ms & 0xFFFF, 4))-7\(hex(random & 0xFFF, 3))-\(hex(0x8000 | (random >> 12) & 0x3FFF, 4))-\(hex(UInt64(n), 12))"
+    return
+      "\(hex(ms >> 16, 8))-\(hex(ms & 0xFFFF, 4))-7\(hex(random & 0xFFF, 3))-\(hex(0x8000 | (random >> 12) & 0x3FFF, 4))-\(hex(UInt64(n), 12))"
   }
 
   /// Seconds since 1970 as `2026-11-29T10:00:05.250Z` (the part before the milliseconds is

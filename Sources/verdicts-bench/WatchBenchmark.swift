@@ -79,7 +79,9 @@ struct WatchBenchmark: Benchmark {
       drain.standardError = FileHandle.nullDevice
       try drain.run()
       drain.waitUntilExit()
-      guard drain.terminationStatus == 0 else { throw BenchFailure(message: "verdicts drain exited \(drain.terminationStatus)") }
+      guard drain.terminationStatus == 0 else {
+        throw BenchFailure(message: "verdicts drain exited \(drain.terminationStatus)")
+      }
     }
     try await Task.sleep(for: .seconds(1))
     watch.stop()
@@ -98,7 +100,8 @@ struct WatchBenchmark: Benchmark {
     var latencies: [Double] = []
     for w in writes where w.queuedAt >= startedAt {
       guard let at = w.answeredAt.flatMap(Self.epoch), let seen = arrivals[w.id] else {
-        throw BenchFailure(message: "the watch never showed \(w.id) accepted (\(w.verdict.map { "\($0)" } ?? "no verdict"))")
+        throw BenchFailure(
+          message: "the watch never showed \(w.id) accepted (\(w.verdict.map { "\($0)" } ?? "no verdict"))")
       }
       latencies.append((seen - at) * 1000)
     }

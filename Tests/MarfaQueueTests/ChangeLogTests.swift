@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarfaQueue
 
 /// The change log the store keeps by triggers (StoreSchema.changeLog): which writes changed
@@ -87,7 +88,10 @@ import Testing
       copy.close()
     }
     // As an earlier build made it: no log, no triggers.
-    #expect(t.execute("DROP TRIGGER queue_log_insert; DROP TRIGGER queue_log_update; DROP TRIGGER queue_log_delete; DROP TRIGGER change_log_prune; DROP TABLE change_log;"))
+    #expect(
+      t.execute(
+        "DROP TRIGGER queue_log_insert; DROP TRIGGER queue_log_update; DROP TRIGGER queue_log_delete; DROP TRIGGER change_log_prune; DROP TABLE change_log;"
+      ))
     let reader = try await WorkingCopy.openReader(store: t.url)
     #expect(try await reader.queue.changed(since: nil) == nil)
     reader.close()

@@ -1,6 +1,7 @@
 import Foundation
 import ScriptedInstance
 import Testing
+
 @testable import MarfaQueue
 
 /// One test per row of the classification table (contract 3.3), over real loopback HTTP.
@@ -37,7 +38,8 @@ import Testing
     h.instance.edit(ConcurrentEdit(itemId: "n1", properties: ["body": "theirs"]))
     _ = try await h.copy.queue.drain()
     guard case .conflicted(let sibling, let fields) = try await h.write(w.id).verdict else {
-      Issue.record("not conflicted"); return
+      Issue.record("not conflicted")
+      return
     }
     #expect(fields == ["body"])
     #expect(h.instance.item(sibling) != nil)
@@ -86,7 +88,8 @@ import Testing
     #expect(after.verdict == nil)
     // No answer came, so no status; the text says what happened, in the client's words.
     #expect(after.lastFailure?.status == nil)
-    #expect(after.lastFailure?.text?.hasPrefix("the request timed out") == true, "\(String(describing: after.lastFailure))")
+    #expect(
+      after.lastFailure?.text?.hasPrefix("the request timed out") == true, "\(String(describing: after.lastFailure))")
     #expect(after.environmentalStreak == 1)
   }
 
@@ -119,7 +122,8 @@ import Testing
 
   @Test func failureTextIsCutTo200UnicodeScalarsKeepingMultiByteAndCombiningCharacters() async throws {
     let text = String(repeating: "é", count: 150) + String(repeating: "e\u{301}", count: 100) + "版本冲突"
-    let h = try await DrainHarness(rules: [.once(.write("w-text"), .status(503, body: text, contentType: "text/plain"))])
+    let h = try await DrainHarness(rules: [.once(.write("w-text"), .status(503, body: text, contentType: "text/plain"))]
+    )
     let w = try await h.note(id: "w-text")
     _ = try await h.copy.queue.drain()
     let failure = try await h.write(w.id).lastFailure
@@ -145,7 +149,9 @@ import Testing
   }
 
   @Test func a403WithAGrantBlocksCredentialRefusedWithTheGrantAndGoesOn() async throws {
-    let h = try await DrainHarness(rules: [.once(.write("w-403"), .missingGrant(kind: "type", name: "note", level: "write"))])
+    let h = try await DrainHarness(rules: [
+      .once(.write("w-403"), .missingGrant(kind: "type", name: "note", level: "write"))
+    ])
     let a = try await h.note(id: "w-403")
     let b = try await h.note()
     let report = try await h.copy.queue.drain()
@@ -232,7 +238,10 @@ import Testing
     let h = try await DrainHarness(rules: [.once(.write("w-400"), .validation([("properties.title", "is required")]))])
     let w = try await h.note(id: "w-400")
     _ = try await h.copy.queue.drain()
-    guard case .refused(let refusal) = try await h.write(w.id).verdict else { Issue.record("not refused"); return }
+    guard case .refused(let refusal) = try await h.write(w.id).verdict else {
+      Issue.record("not refused")
+      return
+    }
     #expect(refusal.reason == "validation_error")
     #expect(refusal.code == "validation_error")
     #expect(refusal.message?.isEmpty == false)
@@ -245,7 +254,10 @@ import Testing
     let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", state: "trashed")])
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]), version: 1)
     _ = try await h.copy.queue.drain()
-    guard case .refused(let refusal) = try await h.write(w.id).verdict else { Issue.record("not refused"); return }
+    guard case .refused(let refusal) = try await h.write(w.id).verdict else {
+      Issue.record("not refused")
+      return
+    }
     #expect(refusal.trashed)
   }
 
@@ -262,7 +274,9 @@ import Testing
   }
 
   @Test func aRedirectIsNeverFollowed() async throws {
-    let h = try await DrainHarness(rules: [.once(.write("w-3xx"), ScriptedAnswer.status(307, body: "").header("Location", "http://127.0.0.1:1/x"))])
+    let h = try await DrainHarness(rules: [
+      .once(.write("w-3xx"), ScriptedAnswer.status(307, body: "").header("Location", "http://127.0.0.1:1/x"))
+    ])
     let w = try await h.note(id: "w-3xx")
     await #expect(throws: QueueError.self) { _ = try await h.copy.queue.drain() }
     #expect(try await h.write(w.id).verdict == nil)
@@ -276,7 +290,10 @@ import Testing
     let report = try await h.copy.queue.drain()
     #expect(report.answered == 1)
     #expect(report.unsent == 1)
-    guard case .refused(let refusal) = try await h.write(tag.id).verdict else { Issue.record("not refused"); return }
+    guard case .refused(let refusal) = try await h.write(tag.id).verdict else {
+      Issue.record("not refused")
+      return
+    }
     #expect(refusal.reason == "the create_item it waits for was refused")
     #expect(refusal.code == nil)
     _ = create

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import MarfaQueue
 
@@ -20,7 +20,9 @@ import TestSupport
 
   @Test func aCoreStoreOfAVersionThisBuildDoesNotReadIsRefusedNamingWhatItFound() throws {
     let t = TestStore()
-    for (version, found) in [("7", "a Marfa core store of schema 7"), (nil, "a Marfa core store with no schema version")] {
+    for (version, found) in [
+      ("7", "a Marfa core store of schema 7"), (nil, "a Marfa core store with no schema version"),
+    ] {
       let path = t.folder.appendingPathComponent("core-\(version ?? "none").db").path
       let fixture = try CoreStoreFixture(path: path, version: version)
       fixture.close()
@@ -75,7 +77,9 @@ import TestSupport
     #expect(writes["w-conflicted"]?.verdict == .conflicted(siblingId: "i-sibling", fields: ["title"]))
     let refused = try #require(writes["w-refused"]?.verdict?.refusal)
     #expect(refused.reason == "validation_error" && refused.code == "validation_error")
-    #expect(refused.message == "title is required" && refused.fields == [FieldRefusal(field: "title", message: "is required")])
+    #expect(
+      refused.message == "title is required" && refused.fields == [FieldRefusal(field: "title", message: "is required")]
+    )
     #expect(writes["w-refused"]?.sent == true)
     #expect(writes["w-trashed"]?.verdict?.refusal?.trashed == true)
     #expect(writes["w-grant"]?.verdict?.blockedReason == .credentialRefused)

@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+
 @testable import MarfaQueue
 
 /// A scripted instance on loopback and a filled working copy that drains to it.
@@ -15,7 +16,8 @@ final class DrainHarness {
   ) async throws {
     instance = ScriptedInstance(scenario: Scenario(name: "test", types: types, items: items, rules: rules))
     url = try instance.start()
-    copy = try await WorkingCopy.open(store: store.url, server: Server(url: url.absoluteString, key: key, timeout: timeout))
+    copy = try await WorkingCopy.open(
+      store: store.url, server: Server(url: url.absoluteString, key: key, timeout: timeout))
     if fill { try await copy.fill() }
   }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MarfaQueue
 
 /// The drain's decisions with no sockets and no store (issue 11, point 3): every way an answer
@@ -7,7 +8,8 @@ import Testing
   static let refusal = Refusal(reason: "validation_error")
 
   static func environmental(rateLimited: Bool = false) -> Outcome {
-    .environmental(status: rateLimited ? 429 : 503, text: nil, why: "the instance answered 503", rateLimited: rateLimited)
+    .environmental(
+      status: rateLimited ? 429 : 503, text: nil, why: "the instance answered 503", rateLimited: rateLimited)
   }
 
   /// A machine that sent one write and got `outcome`.
@@ -21,8 +23,14 @@ import Testing
   static let row = AnsweredRow(value: .object([("id", .string("n1"))]), text: #"{"id":"n1"}"#)
 
   @Test(arguments: [
-    (Outcome.success(.accepted, row: row, replayed: false), DrainMachine.Action.settle(.accepted, row: row, replayed: false)),
-    (.success(.merged(fields: ["a"]), row: nil, replayed: true), .settle(.merged(fields: ["a"]), row: nil, replayed: true)),
+    (
+      Outcome.success(.accepted, row: row, replayed: false),
+      DrainMachine.Action.settle(.accepted, row: row, replayed: false)
+    ),
+    (
+      .success(.merged(fields: ["a"]), row: nil, replayed: true),
+      .settle(.merged(fields: ["a"]), row: nil, replayed: true)
+    ),
     (
       .success(.conflicted(siblingId: "s", fields: []), row: nil, replayed: false),
       .settle(.conflicted(siblingId: "s", fields: []), row: nil, replayed: false)
@@ -33,11 +41,15 @@ import Testing
       .blocked(.conflictUnresolved, refusal),
       .settle(.blocked(reason: .conflictUnresolved, refusal: refusal), row: nil, replayed: false)
     ),
-    (.blocked(.credentialRefused, refusal), .settle(.blocked(reason: .credentialRefused, refusal: refusal), row: nil, replayed: false)),
+    (
+      .blocked(.credentialRefused, refusal),
+      .settle(.blocked(reason: .credentialRefused, refusal: refusal), row: nil, replayed: false)
+    ),
     (.unclaimedSource("src", refusal), .blockSource("src", refusal)),
     (.counted("the instance reported the key in flight"), .countRefusal),
   ])
-  func everyAnswerTheInstanceGaveIsCountedAnsweredAndStoredAsItSays(_ outcome: Outcome, _ expected: DrainMachine.Action) {
+  func everyAnswerTheInstanceGaveIsCountedAnsweredAndStoredAsItSays(_ outcome: Outcome, _ expected: DrainMachine.Action)
+  {
     let (m, action) = Self.after(outcome)
     #expect(action == expected)
     #expect(m.state == .sending)

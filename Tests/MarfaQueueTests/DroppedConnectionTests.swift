@@ -1,7 +1,8 @@
 import Foundation
 import ScriptedInstance
-import Testing
 import TestSupport
+import Testing
+
 @testable import MarfaQueue
 
 /// A server that drops the connection mid-exchange (issue 11, point 6): the drain fails the write
@@ -57,8 +58,10 @@ import TestSupport
     let clock = ContinuousClock()
     let start = clock.now
     let report = try await setup.copy.queue.drain()
-    let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
-    #expect(elapsed < Self.bound, "\(drop.rawValue): the drain took \(elapsed) s against a timeout of \(Self.timeout) s")
+    let elapsed =
+      Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+    #expect(
+      elapsed < Self.bound, "\(drop.rawValue): the drain took \(elapsed) s against a timeout of \(Self.timeout) s")
 
     #expect(report.answered == 0)
     #expect(report.undelivered == 1)

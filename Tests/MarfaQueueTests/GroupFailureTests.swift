@@ -23,8 +23,10 @@ import Testing
     return p.terminationStatus == 0
   }
 
-  static let mount = ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
-  static let umount = ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
+  static let mount =
+    ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
+  static let umount =
+    ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
 
   /// Whether a small tmpfs can be mounted here (root in this sandbox).
   static let canMount: Bool = {

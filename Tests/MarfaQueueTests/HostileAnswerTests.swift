@@ -1,9 +1,10 @@
+import Digest
 import Foundation
 import ScriptedInstance
-import Digest
-import Testing
-@testable import MarfaQueue
 import TestSupport
+import Testing
+
+@testable import MarfaQueue
 
 /// Thousands of malformed answers, scripted one per write and drained in batches through the
 /// library over loopback: the drain never crashes and classifies each per the contract.
@@ -35,7 +36,8 @@ import TestSupport
     let folder = Self.folder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let copy = try await WorkingCopy.open(
-      store: URL(fileURLWithPath: folder + "/queue.store"), server: Server(url: url.absoluteString, key: "k1", timeout: 5))
+      store: URL(fileURLWithPath: folder + "/queue.store"),
+      server: Server(url: url.absoluteString, key: "k1", timeout: 5))
     defer { copy.close() }
     try await copy.fill()
 
@@ -56,7 +58,8 @@ import TestSupport
           type: "note", properties: .object([("title", .string(c.writeId))]), id: c.writeId)
       }
       instance.clearRules()
-      instance.addRules(cases.map { ScriptRule.once(ScriptMatch(method: "POST", path: "/items", writeId: $0.writeId), $0.answer) })
+      instance.addRules(
+        cases.map { ScriptRule.once(ScriptMatch(method: "POST", path: "/items", writeId: $0.writeId), $0.answer) })
       let before = instance.requests.count
 
       var report: DrainReport?
@@ -70,10 +73,13 @@ import TestSupport
       tally.requests += instance.requests.count - before
 
       for c in cases {
-        let context = "seed \(seed), \(c.writeId): \(c.family), \(c.status), contract \(c.contract), body \(Self.show(c.body))"
+        let context =
+          "seed \(seed), \(c.writeId): \(c.family), \(c.status), contract \(c.contract), body \(Self.show(c.body))"
         let q = try #require(queued[c.writeId])
         let w = try await copy.queue.write(q.id)
-        try check(c, w, queued: q, report: report, thrown: thrown, parked: cases.last?.expected == .credentialStop, context: context)
+        try check(
+          c, w, queued: q, report: report, thrown: thrown, parked: cases.last?.expected == .credentialStop,
+          context: context)
         tally.answers += 1
         tally.families[c.family, default: 0] += 1
         tally.outcomes[c.expected.name, default: 0] += 1
@@ -127,7 +133,8 @@ import TestSupport
     case .merged(let fields):
       #expect(w.verdict == .merged(fields: fields), "\(context): \(String(describing: w.verdict))")
     case .conflicted(let sibling, let fields):
-      #expect(w.verdict == .conflicted(siblingId: sibling, fields: fields), "\(context): \(String(describing: w.verdict))")
+      #expect(
+        w.verdict == .conflicted(siblingId: sibling, fields: fields), "\(context): \(String(describing: w.verdict))")
     case .refused(let reason):
       guard case .refused(let refusal) = w.verdict else {
         Issue.record("\(context): wanted refused \(reason.debugDescription), got \(String(describing: w.verdict))")
@@ -144,7 +151,8 @@ import TestSupport
         let answer = w.answer ?? ""
         #expect(answer.hasSuffix("[\(c.body.count) bytes in all, sha256 \(SHA256.hex(c.body))]"), "\(context)")
         #expect(answer.utf8.count < KeptAnswer.keptBytes + 200, "\(context): \(answer.utf8.count) bytes kept")
-        #expect(c.body.starts(with: answer.utf8.prefix(KeptAnswer.keptBytes - 3)), "\(context): not the answer's first part")
+        #expect(
+          c.body.starts(with: answer.utf8.prefix(KeptAnswer.keptBytes - 3)), "\(context): not the answer's first part")
       }
     case .blocked(let reason):
       #expect(w.verdict?.blockedReason == reason, "\(context): \(String(describing: w.verdict))")
@@ -185,7 +193,8 @@ import TestSupport
   }
 
   static func folder() -> String {
-    let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+    let base =
+      FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
     let path = base + "/verdicts-hostile-\(UUID().uuidString.lowercased())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

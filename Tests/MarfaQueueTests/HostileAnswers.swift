@@ -1,7 +1,8 @@
 import Foundation
 import ScriptedInstance
-@testable import MarfaQueue
 import TestSupport
+
+@testable import MarfaQueue
 
 /// What the contract (reference 3.2 and 3.3, 6.6) says a drain makes of one answer to a create.
 enum ExpectedOutcome: Equatable, CustomStringConvertible {
@@ -93,9 +94,15 @@ struct HostileCase {
     let named: Bool
     let ours: Bool
     switch contract {
-    case .standard: named = true; ours = true
-    case .absent: named = false; ours = false
-    case .values(let v): named = !v.isEmpty; ours = !v.isEmpty && v.allSatisfy { $0 == "2" }
+    case .standard:
+      named = true
+      ours = true
+    case .absent:
+      named = false
+      ours = false
+    case .values(let v):
+      named = !v.isEmpty
+      ours = !v.isEmpty && v.allSatisfy { $0 == "2" }
     }
     if !success && !named { return .environmental(status: status) }
     if !ours { return .contractMismatch }
@@ -206,9 +213,12 @@ struct HostileAnswers {
   /// Bytes that are not UTF-8, some inside otherwise valid JSON.
   mutating func notUTF8() -> [UInt8] {
     switch Int.random(in: 0..<7, using: &rng) {
-    case 0: return [0xFF, 0xFE] + (0..<Int.random(in: 0..<200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    case 0:
+      return [0xFF, 0xFE]
+        + (0..<Int.random(in: 0..<200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
     case 1: return Array(#"{"error":{"code":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8)  // bad continuation
-    case 2: return Array(#"{"error":{"code":"x","message":""#.utf8) + [0xC0, 0x80] + Array(#""}}"#.utf8)  // overlong NUL
+    // An overlong NUL.
+    case 2: return Array(#"{"error":{"code":"x","message":""#.utf8) + [0xC0, 0x80] + Array(#""}}"#.utf8)
     case 3: return Array(#"{"error":{"code":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}}"#.utf8)  // a surrogate
     case 4: return Array(#"{"item":{"id":""#.utf8) + [0xF8, 0x88, 0x80, 0x80, 0x80] + Array(#""}}"#.utf8)
     case 5: return Array("caf".utf8) + [0xE9] + Array(" latin-1 page".utf8)
@@ -235,13 +245,16 @@ struct HostileAnswers {
       let text = #"{"error":{"code":"\#(code)","message":"\#(String(repeating: "x", count: size))"}}"#
       return (Array(text.utf8), BodyMeaning(code: code))
     case 1:
-      let item = #"{"id":\#(Self.json(id)),"type":"note","version":1,"properties":{"title":"\#(String(repeating: "y", count: size))"}}"#
+      let item =
+        #"{"id":\#(Self.json(id)),"type":"note","version":1,"properties":{"title":"\#(String(repeating: "y", count: size))"}}"#
       return (Array(#"{"item":\#(item)}"#.utf8), BodyMeaning(success: .accepted))
     case 2:
       return (Array("{\"error\":{\"code\":\"".utf8) + [UInt8](repeating: 0x7A, count: size), .unreadable)
     default:
       let depth = Int.random(in: 300...2000, using: &rng)
-      let text = #"{"error":{"code":"deep","d":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
+      let text =
+        #"{"error":{"code":"deep","d":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        + "}}"
       return (Array(text.utf8), .unreadable)  // deeper than the parser reads: cannot be read
     }
   }
@@ -262,19 +275,27 @@ struct HostileAnswers {
     case 16..<24:
       switch Int.random(in: 0..<6, using: &rng) {
       case 0:
-        let grant = #"{"grant":{"kind":"\#(pick(["type", "edge_type", "extension"]))","name":"note","level":"\#(pick(["read", "write"]))"}}"#
-        return ("envelope with a grant", envelope(code: "type_not_permitted", details: grant),
-          BodyMeaning(code: "type_not_permitted", validGrant: true))
+        let grant =
+          #"{"grant":{"kind":"\#(pick(["type", "edge_type", "extension"]))","name":"note","level":"\#(pick(["read", "write"]))"}}"#
+        return (
+          "envelope with a grant", envelope(code: "type_not_permitted", details: grant),
+          BodyMeaning(code: "type_not_permitted", validGrant: true)
+        )
       case 1:
         let grant = pick([
-          #"{"grant":{"kind":"type","name":"","level":"write"}}"#, #"{"grant":{"kind":"root","name":"n","level":"write"}}"#,
+          #"{"grant":{"kind":"type","name":"","level":"write"}}"#,
+          #"{"grant":{"kind":"root","name":"n","level":"write"}}"#,
           #"{"grant":{"kind":"type","name":"n","level":"admin"}}"#, #"{"grant":"type note write"}"#, #"{"grant":null}"#,
           #"{"grant":{"kind":"type","name":7,"level":"write"}}"#,
         ])
-        return ("envelope with a malformed grant", envelope(code: "type_not_permitted", details: grant),
-          BodyMeaning(code: "type_not_permitted"))
+        return (
+          "envelope with a malformed grant", envelope(code: "type_not_permitted", details: grant),
+          BodyMeaning(code: "type_not_permitted")
+        )
       default:
-        let code = pick(["idempotency_key_reused", "idempotency_key_in_flight", "version_conflict", "ancestor_unavailable"])
+        let code = pick([
+          "idempotency_key_reused", "idempotency_key_in_flight", "version_conflict", "ancestor_unavailable",
+        ])
         return ("envelope with a code the drain reads", envelope(code: code), BodyMeaning(code: code))
       }
     case 24..<36:
@@ -300,7 +321,9 @@ struct HostileAnswers {
     default:
       // A body a 2xx can be read by; at other statuses it carries no error code.
       let (bytes, shape) = successBody(id: id)
-      return (success ? "valid answer with hostile text" : "answer shape at a refusal", bytes, BodyMeaning(success: shape))
+      return (
+        success ? "valid answer with hostile text" : "answer shape at a refusal", bytes, BodyMeaning(success: shape)
+      )
     }
   }
 
@@ -335,14 +358,19 @@ struct HostileAnswers {
     let contract: ScriptedAnswer.ContractHeader
     let roll = Int.random(in: 0..<100, using: &rng)
     if terminal {
-      contract = roll < 40 ? .standard : roll < 75 ? .absent : roll < 85 ? .values(["3"]) : roll < 92 ? .values(["2", "3"]) : .values(["20"])
+      contract =
+        roll < 40
+        ? .standard
+        : roll < 75 ? .absent : roll < 85 ? .values(["3"]) : roll < 92 ? .values(["2", "3"]) : .values(["20"])
     } else {
       contract = roll < 94 ? .standard : .values(["2", "2"])
     }
     var (family, body, meaning) = self.body(id: writeId, status: status)
     if status == 204 { (family, body, meaning) = ("empty", [], .unreadable) }  // a 204 carries no body in HTTP
     var retryAfter: String?
-    if terminal && chance(0.5) { retryAfter = pick(["7", "0", "1200", "abc", "-3", "1.5", "99999999999999999999999", " 4 "]) }
+    if terminal && chance(0.5) {
+      retryAfter = pick(["7", "0", "1200", "abc", "-3", "1.5", "99999999999999999999999", " 4 "])
+    }
     return HostileCase(
       writeId: writeId, family: family, status: status, contract: contract, body: body,
       contentType: pick(Self.contentTypes), retryAfter: retryAfter, meaning: meaning)

@@ -1,7 +1,8 @@
 import Foundation
 import ScriptedInstance
-import Testing
 import TestSupport
+import Testing
+
 @testable import MarfaQueue
 
 /// Servers that never stop or send too much (issue 14): every answer is read within
@@ -37,7 +38,9 @@ import TestSupport
 
   /// Chunks of 64 KiB until the client goes away.
   static func endlessChunks(_ peer: RawPeer) {
-    peer.write("HTTP/1.1 201 Created\r\n\(RawServerCopy.contract)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    peer.write(
+      "HTTP/1.1 201 Created\r\n\(RawServerCopy.contract)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x10000) + Array("\r\n".utf8)
     while !peer.stopping, peer.write(chunk) {}
   }
@@ -60,7 +63,9 @@ import TestSupport
       while !peer.stopping, peer.write("{") { usleep(1_000_000) }
     }
     _ = setup
-    #expect(elapsed >= Self.timeout - 0.5 && elapsed < Self.timeout + 1.5, "took \(elapsed) s against a deadline of \(Self.timeout) s")
+    #expect(
+      elapsed >= Self.timeout - 0.5 && elapsed < Self.timeout + 1.5,
+      "took \(elapsed) s against a deadline of \(Self.timeout) s")
     #expect(report.undelivered == 1)
     #expect(w.verdict == nil)
     #expect(w.lastFailure != nil)
@@ -89,15 +94,19 @@ import TestSupport
     _ = setup
     #expect(report.undelivered == 1)
     #expect(w.verdict == nil)
-    #expect(w.lastFailure?.text == "the answer's headers passed 64 KiB and were cut", "\(String(describing: w.lastFailure))")
+    #expect(
+      w.lastFailure?.text == "the answer's headers passed 64 KiB and were cut", "\(String(describing: w.lastFailure))")
   }
 
   @Test func aLatin1HeaderValueOnA201IsReadAsBytesAndTheWriteIsAccepted() async throws {
     let (setup, report, w, _) = try await Self.drainAgainst { peer, _ in
       let body = Array(RawServerCopy.created("w0").utf8)
       peer.write(
-        Array("HTTP/1.1 201 Created\r\n\(RawServerCopy.contract)\r\nContent-Type: application/json\r\nLocation: /items/".utf8)
-          + [0xE9] + Array("\r\nX-Note: caf".utf8) + [0xE9, 0x9B] + Array("\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        Array(
+          "HTTP/1.1 201 Created\r\n\(RawServerCopy.contract)\r\nContent-Type: application/json\r\nLocation: /items/"
+            .utf8)
+          + [0xE9] + Array("\r\nX-Note: caf".utf8) + [0xE9, 0x9B]
+          + Array("\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
     }
     _ = setup
     #expect(report.answered == 1, "\(report.unavailable ?? "")")
@@ -108,7 +117,8 @@ import TestSupport
   @Test func latin1HeaderValuesReachTheAnswerAsTheirCodePoints() async throws {
     let server = try RawServer { peer in
       guard peer.readHead() != nil else { return }
-      peer.write(Array("HTTP/1.1 201 Created\r\nLocation: /items/".utf8) + [0xE9] + Array("\r\nContent-Length: 0\r\n\r\n".utf8))
+      peer.write(
+        Array("HTTP/1.1 201 Created\r\nLocation: /items/".utf8) + [0xE9] + Array("\r\nContent-Length: 0\r\n\r\n".utf8))
     }
     defer { server.stop() }
     let client = HTTPClient(timeout: Self.timeout)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MarfaQueue
 import TestSupport
+import Testing
+
+@testable import MarfaQueue
 
 /// The hand-written timestamp and UUIDv7 (the drain mints one timestamp per write).
 @Suite struct IdentifierTests {

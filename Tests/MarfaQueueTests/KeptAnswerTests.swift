@@ -27,7 +27,8 @@ import Testing
   @Test func fiveRefusalsWithMegabyteBodiesLeaveASmallStoreAndBoundedRows() async throws {
     let message = String(repeating: "x", count: 3 << 20)
     let fields: [ScriptedJSON] = (0..<5_000).map { ["field": .string("f\($0)"), "message": "bad"] }
-    let answer = ScriptedAnswer.error(422, code: "validation_error", message: message, details: ["errors": .array(fields)])
+    let answer = ScriptedAnswer.error(
+      422, code: "validation_error", message: message, details: ["errors": .array(fields)])
     let rules = (1...5).map { ScriptRule.once(.write("big-\($0)"), answer) }
     let instance = ScriptedInstance(scenario: Scenario(name: "big", rules: rules))
     let url = try instance.start()

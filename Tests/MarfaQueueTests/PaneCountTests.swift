@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarfaQueue
 
 /// The pane counts the store keeps by triggers (StoreSchema.paneCounts) against a count of the
@@ -65,7 +66,10 @@ import Testing
       copy.close()
     }
     // As an earlier build made it: no table, no triggers.
-    #expect(t.execute("DROP TRIGGER queue_count_insert; DROP TRIGGER queue_count_delete; DROP TRIGGER queue_count_update; DROP TABLE pane_counts;"))
+    #expect(
+      t.execute(
+        "DROP TRIGGER queue_count_insert; DROP TRIGGER queue_count_delete; DROP TRIGGER queue_count_update; DROP TABLE pane_counts;"
+      ))
     let reader = try await WorkingCopy.openReader(store: t.url)
     #expect(!(try await reader.store.run { try $0.hasPaneCounts() }))
     #expect(try await reader.queue.counts() == QueueCounts(waiting: 1, dead: 1))
@@ -121,7 +125,9 @@ import Testing
         let start = min(offset, waiting.count - 1)
         #expect(page.offset == start)
         #expect(page.total == waiting.count)
-        #expect(page.writes.map(\.id) == Array(waiting[start..<min(waiting.count, start + limit)]), "offset \(offset) limit \(limit)")
+        #expect(
+          page.writes.map(\.id) == Array(waiting[start..<min(waiting.count, start + limit)]),
+          "offset \(offset) limit \(limit)")
       }
     }
     let filtered = try await copy.queue.page(.waiting, offset: 15, limit: 3, filter: "create")

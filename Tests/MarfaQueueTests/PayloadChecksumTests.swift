@@ -18,13 +18,15 @@ import Testing
     let damaged = try await copy.createItem(type: "note", properties: .object([("title", .string("as queued"))]))
     let intact = try await copy.createItem(type: "note", properties: .object([("title", .string("fine"))]))
     copy.close()
-    #expect(store.execute("UPDATE queue SET payload = replace(payload, 'as queued', 'rewritten') WHERE id = '\(damaged.id)'"))
+    #expect(
+      store.execute("UPDATE queue SET payload = replace(payload, 'as queued', 'rewritten') WHERE id = '\(damaged.id)'"))
     copy = try await store.open(server: server)
     defer { copy.close() }
     let report = try await copy.queue.drain()
     let after = try await copy.queue.write(damaged.id)
     #expect(after.verdict?.wireName == "refused", "\(String(describing: after.verdict))")
-    #expect(after.verdict?.refusal?.reason.contains("the store was damaged") == true, "\(String(describing: after.verdict))")
+    #expect(
+      after.verdict?.refusal?.reason.contains("the store was damaged") == true, "\(String(describing: after.verdict))")
     #expect(try await copy.queue.write(intact.id).verdict == .accepted)
     #expect(report.unsent == 1 && report.answered == 1, "\(report)")
     let posts = instance.requests.filter { $0.method == "POST" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarfaQueue
 
 /// The queue calls on stored verdicts (seed page "Read the queue", "Blocked writes",
@@ -151,7 +152,8 @@ import Testing
     let create = try await note(copy)
     let update = try await copy.updateItem(id: create.itemId!, properties: .object([]))
     try await copy.forceVerdict(create.id, .dead)
-    try await copy.forceVerdict(update.id, .refused(Refusal(reason: "the create_item it waits for was dead")), sent: false)
+    try await copy.forceVerdict(
+      update.id, .refused(Refusal(reason: "the create_item it waits for was dead")), sent: false)
     #expect(try await copy.queue.release(create.id) == true)
     #expect(try await copy.queue.write(update.id).verdict == nil)
   }
@@ -198,10 +200,16 @@ import Testing
     let t = TestStore()
     let copy = try await t.open()
     var results = copy.live(.queue).makeAsyncIterator()
-    guard case .queue(let first) = await results.next() else { Issue.record("no first result"); return }
+    guard case .queue(let first) = await results.next() else {
+      Issue.record("no first result")
+      return
+    }
     #expect(first.isEmpty)
     _ = try await note(copy)
-    guard case .queue(let second) = await results.next() else { Issue.record("no second result"); return }
+    guard case .queue(let second) = await results.next() else {
+      Issue.record("no second result")
+      return
+    }
     #expect(second.count == 1)
   }
 

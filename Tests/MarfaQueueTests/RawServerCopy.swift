@@ -1,6 +1,7 @@
 import Foundation
 import ScriptedInstance
 import TestSupport
+
 @testable import MarfaQueue
 
 /// A working copy filled from a scripted instance, with writes queued, then opened again against
@@ -28,7 +29,8 @@ final class RawServerCopy {
     let store = URL(fileURLWithPath: folder + "/queue.store")
     let instance = ScriptedInstance(scenario: Scenario(name: "raw", types: [ItemType("note")]))
     let url = try instance.start()
-    let first = try await WorkingCopy.open(store: store, server: Server(url: url.absoluteString, key: "k1", timeout: timeout))
+    let first = try await WorkingCopy.open(
+      store: store, server: Server(url: url.absoluteString, key: "k1", timeout: timeout))
     try await first.fill()
     for i in 0..<writes {
       _ = try await first.createItem(type: "note", properties: .object([("title", .string(title))]), id: "w\(i)")

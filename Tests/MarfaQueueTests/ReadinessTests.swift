@@ -1,9 +1,12 @@
 import Testing
+
 @testable import MarfaQueue
 
 /// Readiness row by row, with no store: what holds a write, what refuses it, what frees it.
 @Suite struct ReadinessTests {
-  static func gate(_ verdict: VerdictName?, _ reason: BlockedReason? = nil, kind: WriteKind = .createItem) -> Readiness.Gate {
+  static func gate(_ verdict: VerdictName?, _ reason: BlockedReason? = nil, kind: WriteKind = .createItem)
+    -> Readiness.Gate
+  {
     Readiness.Gate(verdict: verdict, blockedReason: reason, kind: kind)
   }
 
@@ -23,9 +26,11 @@ import Testing
   }
 
   @Test func anyOtherOutcomeAheadFreesTheFollowerARefusalIncluded() {
-    for g in [Self.gate(.accepted), Self.gate(.refused), Self.gate(.dead), Self.gate(.blocked, .keySpent),
-      Self.gate(.blocked, .conflictUnresolved), Self.gate(.blocked, .ancestorUnavailable), Self.gate(.blocked, .instanceChanged)]
-    {
+    for g in [
+      Self.gate(.accepted), Self.gate(.refused), Self.gate(.dead), Self.gate(.blocked, .keySpent),
+      Self.gate(.blocked, .conflictUnresolved), Self.gate(.blocked, .ancestorUnavailable),
+      Self.gate(.blocked, .instanceChanged),
+    ] {
       #expect(Self.following(g) == .free, "\(g)")
     }
     #expect(Self.following(nil) == .free)
@@ -41,7 +46,8 @@ import Testing
 
   @Test func aDependantOfARefusedOrDeadWriteIsRefusedNamingItsKindsWireName() {
     #expect(Self.depending(Self.gate(.refused)) == .refusedWith("the create_item it waits for was refused"))
-    #expect(Self.depending(Self.gate(.dead, kind: .createEdge)) == .refusedWith("the create_edge it waits for was dead"))
+    #expect(
+      Self.depending(Self.gate(.dead, kind: .createEdge)) == .refusedWith("the create_edge it waits for was dead"))
   }
 
   @Test func anAnsweredOrGoneDependencyFreesTheDependant() {
@@ -50,9 +56,12 @@ import Testing
   }
 
   @Test func theFirstDependencyThatDecidesWins() {
-    let gates: [String: Readiness.Gate] = ["ok": Self.gate(.accepted), "dead": Self.gate(.dead), "open": Self.gate(nil)]
-    #expect(Readiness.of(follows: nil, dependsOn: ["ok", "dead", "open"], setAside: []) { gates[$0] }
-      == .refusedWith("the create_item it waits for was dead"))
+    let gates: [String: Readiness.Gate] = [
+      "ok": Self.gate(.accepted), "dead": Self.gate(.dead), "open": Self.gate(nil),
+    ]
+    #expect(
+      Readiness.of(follows: nil, dependsOn: ["ok", "dead", "open"], setAside: []) { gates[$0] }
+        == .refusedWith("the create_item it waits for was dead"))
     #expect(Readiness.of(follows: nil, dependsOn: ["ok", "open", "dead"], setAside: []) { gates[$0] } == .held)
   }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import ScriptedInstance
+import Testing
+
+@testable import MarfaQueue
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import ScriptedInstance
-import Testing
-@testable import MarfaQueue
 
 /// The seed page's rules as DESIGN section 3 defines them: failingAlone, instanceChanged,
 /// the fill's preconditions, withdraw's read-back, restart safety, updates().
@@ -58,7 +60,9 @@ import Testing
   }
 
   @Test func aFullOutageBlocksNothing() async throws {
-    let h = try await DrainHarness(rules: [ScriptRule(ScriptMatch(methods: ["POST"]), answers: [.serverFault], repeatsLast: true)])
+    let h = try await DrainHarness(rules: [
+      ScriptRule(ScriptMatch(methods: ["POST"]), answers: [.serverFault], repeatsLast: true)
+    ])
     let a = try await h.note(id: "o1")
     let b = try await h.note(id: "o2")
     for _ in 0..<5 { _ = try await h.copy.queue.drain() }
@@ -78,7 +82,9 @@ import Testing
     #expect(try await h.write(w.id).environmentalStreak == 0)
   }
 
-  @Test func anotherInstanceAtTheOriginExpiresTheCopyThenWritesQueuedForTheOldOneAreBlockedInstanceChanged() async throws {
+  @Test func anotherInstanceAtTheOriginExpiresTheCopyThenWritesQueuedForTheOldOneAreBlockedInstanceChanged()
+    async throws
+  {
     let h = try await DrainHarness()
     let landed = try await h.note(id: "i1")
     _ = try await h.copy.queue.drain()

@@ -1,6 +1,7 @@
 import Foundation
 import ScriptedInstance
 import Testing
+
 @testable import MarfaQueue
 
 /// The seed page's sentences where the queue once parted from it (issue 11, point 7), and the
@@ -187,6 +188,9 @@ import Testing
     let changes = h.copy.changes()
     #expect(try await h.copy.queue.withdraw(w.id))
     let seen = try await Self.changesUntilMarker(h.copy, changes)
-    #expect(seen.filter { if case .refreshed = $0 { return true } else { return false } } == [.refreshed(.forgotten), .refreshed(.withdrawn)])
+    #expect(
+      seen.filter { if case .refreshed = $0 { return true } else { return false } } == [
+        .refreshed(.forgotten), .refreshed(.withdrawn),
+      ])
   }
 }

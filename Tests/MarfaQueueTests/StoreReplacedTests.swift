@@ -15,7 +15,8 @@ import Testing
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let path = dir + "/q.store"
-    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: path), server: Server(url: url.absoluteString, key: "k"))
+    let copy = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: path), server: Server(url: url.absoluteString, key: "k"))
     defer { copy.close() }
     try await copy.fill()
     _ = try await copy.createItem(type: "note", properties: .object([]))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarfaQueue
 
 @Suite struct StoreTests {
@@ -7,7 +8,8 @@ import Testing
 
   @Test func aForeignSQLiteFileIsRefusedWrongSchemaAndLeftUnchanged() async throws {
     let t = TestStore()
-    #expect(t.execute("CREATE TABLE queue (id TEXT, verdict TEXT); INSERT INTO queue VALUES ('a', NULL), ('b', 'accepted');"))
+    #expect(
+      t.execute("CREATE TABLE queue (id TEXT, verdict TEXT); INSERT INTO queue VALUES ('a', NULL), ('b', 'accepted');"))
     let before = bytes(t.url)
     await #expect(throws: QueueError.wrongSchema(path: t.url.path, unsent: 1)) { _ = try await t.open() }
     #expect(bytes(t.url) == before)
@@ -71,7 +73,10 @@ import Testing
     let started = Date()
     _ = try await writer.createItem(type: "note", properties: .object([]))
     let change = await changes.next()
-    guard case .saved = change else { Issue.record("expected a save, got \(String(describing: change))"); return }
+    guard case .saved = change else {
+      Issue.record("expected a save, got \(String(describing: change))")
+      return
+    }
     // The latency target (250 ms median) is measured by the benchmark; here, only that it comes.
     #expect(Date().timeIntervalSince(started) < 5)
     #expect(try await reader.queue.all().count == 1)

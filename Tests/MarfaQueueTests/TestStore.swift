@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+
 @testable import MarfaQueue
 
 /// A temporary folder holding one store, removed when the test ends.

@@ -1,6 +1,7 @@
 import Foundation
 import ScriptedInstance
 import Testing
+
 @testable import MarfaQueue
 
 #if canImport(Glibc)
@@ -61,7 +62,8 @@ import Testing
     writer.close()
     // What a writer killed mid-drain leaves: its record open, a drain under way, the lock free.
     let left = WriterRecord(
-      program: "verdicts", mode: "tui", pid: 4211, host: "device", startedAt: Date(timeIntervalSince1970: 1_800_000_000),
+      program: "verdicts", mode: "tui", pid: 4211, host: "device",
+      startedAt: Date(timeIntervalSince1970: 1_800_000_000),
       autoDrain: true, drain: .init(startedAt: Date(timeIntervalSince1970: 1_800_000_010), total: 300, sent: 154))
     let text = left.storedJSON.text.replacingOccurrences(of: "'", with: "''")
     #expect(t.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('writer', '\(text)')"))

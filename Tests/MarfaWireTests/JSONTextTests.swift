@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MarfaWire
 
 /// The JSON text the queue writes: plain text is written whole, everything JSON forbids raw is
@@ -20,19 +21,25 @@ import Testing
       #expect(text == expected, "\(value.debugDescription)")
       #expect(JSONValue.parse(Array(text.utf8)) == .string(value))
     }
-    let object = JSONValue.object([("k\"ey", .string("v\u{01}")), ("n", .number(3)), ("a", .array([.bool(true), .null]))])
+    let object = JSONValue.object([
+      ("k\"ey", .string("v\u{01}")), ("n", .number(3)), ("a", .array([.bool(true), .null])),
+    ])
     #expect(object.text == #"{"k\"ey":"v\u0001","n":3,"a":[true,null]}"#)
     #expect(JSONValue.parse(Array(object.text.utf8)) == object)
   }
 
   @Test func theReaderTakesWhatJSONAllowsAndRefusesWhatItDoesNot() {
     func parse(_ text: String) -> JSONValue? { JSONValue.parse(Array(text.utf8)) }
-    #expect(parse(#" {"a" : "plain", "b":"esc\"aped\\\n", "c":"\u00e9\ud83d\ude42/\/"} "#)
-      == .object([("a", .string("plain")), ("b", .string("esc\"aped\\\n")), ("c", .string("é🙂//"))]))
-    #expect(parse("[true,false,null,-0.5e+3,0,12,1E2]")
-      == .array([.bool(true), .bool(false), .null, .number(-500), .number(0), .number(12), .number(100)]))
+    #expect(
+      parse(#" {"a" : "plain", "b":"esc\"aped\\\n", "c":"\u00e9\ud83d\ude42/\/"} "#)
+        == .object([("a", .string("plain")), ("b", .string("esc\"aped\\\n")), ("c", .string("é🙂//"))]))
+    #expect(
+      parse("[true,false,null,-0.5e+3,0,12,1E2]")
+        == .array([.bool(true), .bool(false), .null, .number(-500), .number(0), .number(12), .number(100)]))
     #expect(parse(#""版本 réessayez""#) == .string("版本 réessayez"))
-    for bad in ["tru", "nul", "[1,]", "{\"a\"}", "\"raw\u{01}control\"", #""\ud83d""#, #""\x""#, "-", "1.", "1e", "\"open"] {
+    for bad in [
+      "tru", "nul", "[1,]", "{\"a\"}", "\"raw\u{01}control\"", #""\ud83d""#, #""\x""#, "-", "1.", "1e", "\"open",
+    ] {
       #expect(parse(bad) == nil, "\(bad.debugDescription)")
     }
     // Bytes that are not UTF-8 inside a string are refused, with or without escapes before them.
@@ -41,7 +48,8 @@ import Testing
   }
 
   @Test func theReaderSaysWhereEachTopLevelMemberLiesSoARowIsStoredAsItCame() throws {
-    let text = #"{ "acknowledged" : false, "item" :  {"id":"i-1","title":"caf\u00e9 \"x\"","n":[1, 2]} , "item":{"id":"i-2"}, "k":{"item":3} }"#
+    let text =
+      #"{ "acknowledged" : false, "item" :  {"id":"i-1","title":"caf\u00e9 \"x\"","n":[1, 2]} , "item":{"id":"i-2"}, "k":{"item":3} }"#
     let bytes = Array(text.utf8)
     let (value, members) = try #require(JSONValue.parseKeepingMembers(bytes))
     #expect(value == JSONValue.parse(bytes))

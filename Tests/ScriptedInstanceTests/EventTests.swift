@@ -57,7 +57,8 @@ import Testing
     let c = try RawConnection(port: h.port)
     c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": cursor])
     _ = try c.readResponse()
-    #expect(Self.frames(try c.readUntil("stream_live")).map { $0["event_type"].string } == ["edge.created", "stream_live"])
+    #expect(
+      Self.frames(try c.readUntil("stream_live")).map { $0["event_type"].string } == ["edge.created", "stream_live"])
   }
 
   @Test func aCursorOlderThanTheLogKeepsIsAnsweredCatchupTooOld() throws {

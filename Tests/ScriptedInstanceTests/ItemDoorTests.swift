@@ -182,7 +182,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("GET", "/items/nope?include=metadata"), ("PATCH", "/items/nope?conflict=auto"), ("DELETE", "/items/nope?version=1"),
+    ("GET", "/items/nope?include=metadata"), ("PATCH", "/items/nope?conflict=auto"),
+    ("DELETE", "/items/nope?version=1"),
     ("POST", "/items/nope/restore"), ("POST", "/items/nope/transition"), ("POST", "/items/nope/tags"),
     ("PUT", "/items/nope/metadata"), ("DELETE", "/items/nope/tags/x"), ("PUT", "/items/nope/extensions/ns"),
   ])

@@ -37,7 +37,10 @@ import Testing
     #expect(s.rules[1].repeatsLast)
     #expect(s.rules[2].answers[0].retryAfter == 4)
     #expect(s.rules[2].answers[0].contract == .values(["2", "3"]))
-    #expect(s.writes == [ScenarioWrite(kind: "update_item", itemId: "n1", properties: #"{"title":"mine"}"#, version: 2, expect: "merged")])
+    #expect(
+      s.writes == [
+        ScenarioWrite(kind: "update_item", itemId: "n1", properties: #"{"title":"mine"}"#, version: 2, expect: "merged")
+      ])
     #expect(s.steps == ["drain once"])
   }
 
@@ -50,7 +53,8 @@ import Testing
     c.request("PATCH", "/items/n1?conflict=auto", headers: auth, body: #"{"version":2,"properties":{"title":"x"}}"#)
     #expect(throws: RawError.closed) { try c.readResponse() }
     #expect(try h.send("PATCH", "/items/n1", json: "{}", headers: auth).status == 504)
-    let merged = try h.send("PATCH", "/items/n1?conflict=auto", json: #"{"version":2,"properties":{"title":"x"}}"#, headers: auth)
+    let merged = try h.send(
+      "PATCH", "/items/n1?conflict=auto", json: #"{"version":2,"properties":{"title":"x"}}"#, headers: auth)
     #expect(merged.json["conflict_resolution"]["fields"].strings == ["body"])
     #expect(try h.send("POST", "/items", json: #"{"id":"w1","type":"note"}"#, headers: auth).status == 403)
     let blob = try h.send("POST", "/blobs", json: "x", headers: auth)
@@ -78,7 +82,10 @@ import Testing
 
   @Test(arguments: [
     (#"{"rules":[{"answers":["drop"]}]}"#, "scenario.name: is required"),
-    (#"{"name":"x","rules":[{"match":{},"answers":["drop","dropp"]}]}"#, #"rules[0].answers[1]: unknown answer "dropp""#),
+    (
+      #"{"name":"x","rules":[{"match":{},"answers":["drop","dropp"]}]}"#,
+      #"rules[0].answers[1]: unknown answer "dropp""#
+    ),
     (#"{"name":"x","rules":[{"answers":[]}]}"#, "rules[0].answers: needs at least one answer"),
     (#"{"name":"x","rules":[{"answers":["drop"],"repeat_lst":true}]}"#, #"rules[0]: unknown member "repeat_lst""#),
     (#"{"name":"x","types":[{"name":"n","merge_policy":{"a":"newest"}}]}"#, "types[0].merge_policy.a: must be"),
@@ -99,7 +106,8 @@ import Testing
   }
 
   @Test func theDocumentedExampleLoads() throws {
-    let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/scripted-instance.md")
+    let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../docs/scripted-instance.md")
     let text = try String(contentsOf: doc, encoding: .utf8)
     let start = try #require(text.range(of: "```json\n"))
     let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))

@@ -64,7 +64,8 @@ import Testing
 
   @Test func theContractHeaderCanBeRemovedChangedOrRepeated() throws {
     let h = try Harness(rules: [
-      ScriptRule(.door("GET", "/"), answers: [.normal.withoutContract(), .normal.contract("3"), .normal.contract("2", "3")])
+      ScriptRule(
+        .door("GET", "/"), answers: [.normal.withoutContract(), .normal.contract("3"), .normal.contract("2", "3")])
     ])
     #expect(try h.send("GET", "/").headerValues("X-Marfa-Contract") == [])
     #expect(try h.send("GET", "/").headerValues("X-Marfa-Contract") == ["3"])
@@ -73,7 +74,8 @@ import Testing
 
   @Test func anyStatusWithAnyBodyAndHeadersAndRetryAfter() throws {
     let h = try Harness(rules: [
-      .once(.any, ScriptedAnswer.status(503, body: "busy", contentType: "text/plain").retrying(after: 9).header("X-A", "b"))
+      .once(
+        .any, ScriptedAnswer.status(503, body: "busy", contentType: "text/plain").retrying(after: 9).header("X-A", "b"))
     ])
     let r = try h.send("GET", "/anything")
     #expect(r.status == 503)

@@ -56,7 +56,9 @@ import Testing
     let cut = body.index(body.startIndex, offsetBy: 10)
     let (a, b) = (String(body[..<cut]), String(body[cut...]))
     c.send("POST /items HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n")
-    c.send(String(a.utf8.count, radix: 16) + ";ext=1\r\n" + a + "\r\n" + String(b.utf8.count, radix: 16) + "\r\n" + b + "\r\n0\r\n\r\n")
+    c.send(
+      String(a.utf8.count, radix: 16) + ";ext=1\r\n" + a + "\r\n" + String(b.utf8.count, radix: 16) + "\r\n" + b
+        + "\r\n0\r\n\r\n")
     let r = try c.readResponse()
     #expect(r.status == 201)
     #expect(r.json["item"]["properties"]["title"].string == "in two chunks")

@@ -12,7 +12,8 @@ import Testing
       "POST", "/edges", json: #"{"id":"e1","source_id":"a","target_id":"b","edge_type":"links","properties":{"w":1}}"#)
     #expect(created.status == 201)
     #expect(created.json["edge"]["version"].int == 1)
-    let repeated = try h.send("POST", "/edges", json: #"{"id":"e1","source_id":"a","target_id":"b","edge_type":"links"}"#)
+    let repeated = try h.send(
+      "POST", "/edges", json: #"{"id":"e1","source_id":"a","target_id":"b","edge_type":"links"}"#)
     #expect(repeated.status == 200)
     #expect(repeated.json["acknowledged"].bool == true)
     let moved = try h.send("PATCH", "/edges/e1", json: #"{"version":1,"target_id":"c","properties":{"w":2}}"#)
@@ -45,8 +46,14 @@ import Testing
     let put = try h.send("PUT", "/items/a/metadata", json: #"{"tags":["x","y"]}"#)
     #expect(put.json["metadata"]["tags"].strings == ["x", "y"])
     #expect(put.json["metadata"]["item_id"].string == "a")
-    #expect(try h.send("PATCH", "/items/a/metadata", json: #"{"tags":["y","z"]}"#).json["metadata"]["tags"].strings == ["x", "y", "z"])
-    #expect(try h.send("POST", "/items/a/tags", json: #"{"tags":["w"]}"#).json["metadata"]["tags"].strings == ["x", "y", "z", "w"])
+    #expect(
+      try h.send("PATCH", "/items/a/metadata", json: #"{"tags":["y","z"]}"#).json["metadata"]["tags"].strings == [
+        "x", "y", "z",
+      ])
+    #expect(
+      try h.send("POST", "/items/a/tags", json: #"{"tags":["w"]}"#).json["metadata"]["tags"].strings == [
+        "x", "y", "z", "w",
+      ])
     #expect(try h.send("DELETE", "/items/a/tags/y", json: "{}").json["metadata"]["tags"].strings == ["x", "z", "w"])
     #expect(try h.send("DELETE", "/items/a/tags/a%20b").json["metadata"]["tags"].strings == ["x", "z", "w"])
     #expect(try h.send("GET", "/items/a").json["item"]["version"].int == 1)

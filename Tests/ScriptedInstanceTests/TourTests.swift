@@ -70,7 +70,8 @@ import Testing
     #expect(answers["upload_blob"]?.status == 201)
 
     // A second drain: the once-only faults let their writes through; the always-faults stay.
-    for (i, w) in Scenario.tour.writes.enumerated() where ["tour-gateway", "tour-ratelimited", "tour-failing"].contains(w.itemId) {
+    for (i, w) in Scenario.tour.writes.enumerated()
+    where ["tour-gateway", "tour-ratelimited", "tour-failing"].contains(w.itemId) {
       guard w.itemId != "tour-failing" || w.kind == "create_item" else { continue }
       let r = try send(h, w, key: "tour-key-2", idempotencyKey: "two-\(i)")
       #expect(r.status == (w.itemId == "tour-failing" ? 500 : 200), "\(w.itemId!)")

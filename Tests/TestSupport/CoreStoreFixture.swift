@@ -103,7 +103,9 @@ public final class CoreStoreFixture: @unchecked Sendable {  // unchecked: a C ha
     seq += 1
     let id = id ?? String(format: "01900000-0000-7000-8000-%012d", seq)
     func q(_ s: String?) -> String { s.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL" }
-    func list(_ a: [String]?) -> String { a.map { q("[" + $0.map { "\"\($0)\"" }.joined(separator: ",") + "]") } ?? "NULL" }
+    func list(_ a: [String]?) -> String {
+      a.map { q("[" + $0.map { "\"\($0)\"" }.joined(separator: ",") + "]") } ?? "NULL"
+    }
     let answeredAt = verdict == nil ? "NULL" : q("2026-11-30T10:00:0\(seq % 10).000Z")
     try exec(
       """
@@ -122,9 +124,11 @@ public final class CoreStoreFixture: @unchecked Sendable {  // unchecked: a C ha
   /// every blocked reason, a refusal envelope, a dead write, a write waiting on another.
   public static func everyShape(path: String) throws -> CoreStoreFixture {
     let f = try CoreStoreFixture(path: path)
-    try f.append(id: "w-waiting-first", kind: "create_item", itemId: "i-new", baseVersion: nil,
+    try f.append(
+      id: "w-waiting-first", kind: "create_item", itemId: "i-new", baseVersion: nil,
       payload: #"{"type":"note","properties":{"title":"new"}}"#)
-    try f.append(id: "w-held", itemId: "i-new", baseVersion: 0, follows: "w-waiting-first",
+    try f.append(
+      id: "w-held", itemId: "i-new", baseVersion: 0, follows: "w-waiting-first",
       verdict: "blocked", reason: "awaiting_dependency")
     try f.append(id: "w-accepted", sent: true, verdict: "accepted", answer: #"{"item":{"id":"item-1","version":4}}"#)
     try f.append(
@@ -132,17 +136,22 @@ public final class CoreStoreFixture: @unchecked Sendable {  // unchecked: a C ha
       answer: #"{"item":{"id":"item-1","version":5},"conflict_resolution":{"fields":["title","priority"]}}"#)
     try f.append(
       id: "w-conflicted", sent: true, verdict: "conflicted",
-      answer: #"{"item":{"id":"item-1","version":6},"conflict_resolution":{"fields":["title"],"conflicted_copy_id":"i-sibling"}}"#,
+      answer:
+        #"{"item":{"id":"item-1","version":6},"conflict_resolution":{"fields":["title"],"conflicted_copy_id":"i-sibling"}}"#,
       conflictedCopyId: "i-sibling")
     try f.append(
       id: "w-refused", kind: "create_item", sent: true, verdict: "refused", reason: "validation_error",
-      answer: #"{"error":{"code":"validation_error","message":"title is required","details":{"errors":[{"field":"title","message":"is required"}]}}}"#)
+      answer:
+        #"{"error":{"code":"validation_error","message":"title is required","details":{"errors":[{"field":"title","message":"is required"}]}}}"#
+    )
     try f.append(
       id: "w-trashed", sent: true, verdict: "refused", reason: "item_not_found",
       answer: #"{"error":{"code":"item_not_found","message":"in the bin","details":{"trashed":true}}}"#)
     try f.append(
       id: "w-grant", sent: true, verdict: "blocked", reason: "credential_refused",
-      answer: #"{"error":{"code":"forbidden","message":"no grant","details":{"grant":{"kind":"type","name":"note","level":"write"}}}}"#)
+      answer:
+        #"{"error":{"code":"forbidden","message":"no grant","details":{"grant":{"kind":"type","name":"note","level":"write"}}}}"#
+    )
     try f.append(
       id: "w-spent", sent: true, verdict: "blocked", reason: "key_spent",
       answer: #"{"error":{"code":"idempotency_key_reused","message":"another body"}}"#, spentKeys: ["key-old"])

@@ -39,7 +39,9 @@ public struct GoldenFiles: Sendable {
     mode: RecordMode = RecordMode(environment: ProcessInfo.processInfo.environment["VERDICTS_RECORD"]),
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    if let problem = compare(name, text, mode: mode) { Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation) }
+    if let problem = compare(name, text, mode: mode) {
+      Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+    }
   }
 
   /// What is wrong with `text` against the golden `name` (nil when it matches or was recorded).

@@ -52,7 +52,11 @@ import Testing
         out.append(("extra positional", base + Array(repeating: "extra", count: spec.positionals.count + 1)))
       }
       if spec.positionals.contains(where: { $0.arity == .required }) {
-        out.append(("missing positional", path + base.dropFirst(path.count + spec.positionals.filter { $0.arity == .required }.count)))
+        out.append(
+          (
+            "missing positional",
+            path + base.dropFirst(path.count + spec.positionals.filter { $0.arity == .required }.count)
+          ))
       }
       // A path segment (an id, a tag, a namespace) that is empty, `.` or `..`, in each place.
       let required = spec.positionals.filter { $0.arity == .required }
@@ -64,7 +68,8 @@ import Testing
         }
       }
       for o in spec.options {
-        let without = o.required ? Array(base.prefix(path.count + spec.positionals.filter { $0.arity == .required }.count)) : base
+        let without =
+          o.required ? Array(base.prefix(path.count + spec.positionals.filter { $0.arity == .required }.count)) : base
         if o.value.takesValue {
           out.append(("\(o.name) without its value", without + [o.name]))
           for v in bad(o.value) { out.append(("\(o.name) \(v.debugDescription)", without + [o.name, v])) }
@@ -79,7 +84,8 @@ import Testing
   @Test func everyCommandRefusesMalformedArgumentsWithUsageExitTwoAndLeavesTheStoreAsItWas() async throws {
     let folder = TempFolder()
     for i in 0..<3 {
-      let r = await runInProcess(["--json", "items", "create", "--type", "note", "--properties", "{\"n\":\(i)}"], store: folder.store)
+      let r = await runInProcess(
+        ["--json", "items", "create", "--type", "note", "--properties", "{\"n\":\(i)}"], store: folder.store)
       #expect(r.code == 0, "\(r)")
     }
     let queueBefore = await runInProcess(["--json", "queue"], store: folder.store).stdout
@@ -101,7 +107,9 @@ import Testing
           #expect(r.errorCode == "usage", "\(what) \(line): \(r)")
         } else {
           #expect(r.stderr.hasPrefix("verdicts: "), "\(what) \(line): \(r)")
-          #expect(!r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(what): raw control echoed: \(r.stderr)")
+          #expect(
+            !r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E },
+            "\(what): raw control echoed: \(r.stderr)")
         }
         #expect(r.stdout.isEmpty, "\(what) \(line): \(r)")
       }
@@ -110,6 +118,8 @@ import Testing
     #expect(tried > 100, "only \(tried) malformed lines")
     #expect(folder.storeBytes() == bytesBefore, "a refused line changed the store")
     #expect(await runInProcess(["--json", "queue"], store: folder.store).stdout == queueBefore)
-    print("bad input: \(tried) malformed lines over \(CommandTable.root.walk().filter { $0.spec.id != nil }.count) commands, each with and without --json")
+    print(
+      "bad input: \(tried) malformed lines over \(CommandTable.root.walk().filter { $0.spec.id != nil }.count) commands, each with and without --json"
+    )
   }
 }

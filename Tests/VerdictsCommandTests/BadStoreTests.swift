@@ -80,14 +80,17 @@ import Testing
     #expect(try queueText(victim.store, home: victim.folder.path) == before)
   }
 
-  @Test(.enabled(if: !FileSystemFaults.isRoot, "root ignores file modes; the read-only mount and chattr tests stop root instead"))
+  @Test(
+    .enabled(
+      if: !FileSystemFaults.isRoot, "root ignores file modes; the read-only mount and chattr tests stop root instead"))
   func aStoreFileWithoutWritePermissionRefusesWritesWithExitThree() async throws {
     let victim = try await DrainVictim(writes: 2)
     let before = try queueText(victim.store, home: victim.folder.path)
     chmod(victim.store, 0o400)
     defer { chmod(victim.store, 0o600) }
     let r = try Binary.run(
-      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: victim.store, home: victim.folder.path)
+      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: victim.store,
+      home: victim.folder.path)
     #expect(r.code == 3, "\(r)")
     #expect(r.errorCode == "store", "\(r)")
     chmod(victim.store, 0o600)
@@ -137,10 +140,12 @@ import Testing
     #expect(FileSystemFaults.mountTmpfs(dir, kilobytes: 8192))
     defer { FileSystemFaults.unmount(dir) }
     let victim = try await DrainVictim(
-      writes: 40, store: dir + "/queue.store", properties: .object([("pad", .string(String(repeating: "p", count: 2000)))]))
+      writes: 40, store: dir + "/queue.store",
+      properties: .object([("pad", .string(String(repeating: "p", count: 2000)))]))
     let filler = FileSystemFaults.fill(dir, leaving: 160_000)
 
-    let drain = try Binary.run(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
+    let drain = try Binary.run(
+      ["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
     #expect(drain.code == 3, "\(drain)")
     #expect(drain.errorCode == "storage_full", "\(drain)")
     let stopped = try await victim.queueNow()
@@ -154,12 +159,14 @@ import Testing
     #expect(finals.last?.code == 0, "\(String(describing: finals.last))")
     let problems = victim.problems(after: try await victim.queueNow())
     #expect(problems.isEmpty, "\(problems.prefix(20))")
-    print("full disk mid-drain: \(answered.count) of 40 answered before the disk filled, \(victim.replays) replays after")
+    print(
+      "full disk mid-drain: \(answered.count) of 40 answered before the disk filled, \(victim.replays) replays after")
   }
 
   @Test func aFileSizeCapRefusesTheWriteWithExitThreeAndLeavesTheQueueAsItWas() throws {
     let t = TempFolder()
-    let first = try Binary.run(["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
+    let first = try Binary.run(
+      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
     #expect(first.code == 0, "\(first)")
     let before = try queueText(t.store, home: t.path)
     // RLIMIT_FSIZE 32 KB: the log cannot grow past it, so a 60 KB write fails with EFBIG.

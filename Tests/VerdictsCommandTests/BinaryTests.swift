@@ -49,9 +49,11 @@ import Testing
     #expect(r.code == 0)
     let writes = try #require(r.json?.arrayValue, "\(r)")
     #expect(writes == printed)
-    #expect(writes.map { $0["kind"]?.stringValue ?? "" } == WriteKind.allCases.map(\.wireName).sorted {
-      order($0) < order($1)
-    })
+    #expect(
+      writes.map { $0["kind"]?.stringValue ?? "" }
+        == WriteKind.allCases.map(\.wireName).sorted {
+          order($0) < order($1)
+        })
     // Each write has its own id and its own key.
     #expect(Set(writes.compactMap { $0["id"]?.stringValue }).count == writes.count)
     #expect(Set(writes.compactMap { $0["idempotency_key"]?.stringValue }).count == writes.count)
@@ -112,7 +114,8 @@ import Testing
 
   @Test func badInputChangesNothing() throws {
     let folder = TempFolder()
-    _ = try Binary.run(["items", "create", "--type", "t", "--properties", "{}", "--id", "i"], store: folder.store, home: folder.path)
+    _ = try Binary.run(
+      ["items", "create", "--type", "t", "--properties", "{}", "--id", "i"], store: folder.store, home: folder.path)
     let before = try Binary.run(["--json", "queue"], store: folder.store, home: folder.path)
     let bytes = folder.storeBytes()
     for line in [
@@ -142,7 +145,8 @@ import Testing
       ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: folder.store, home: folder.path)
     let id = try #require(created.json?["id"]?.stringValue)
     let holder = try Spawned(
-      ["--json", "hold", "--seconds", "60"], environment: Binary.environment(store: folder.store, home: folder.path, [:]))
+      ["--json", "hold", "--seconds", "60"],
+      environment: Binary.environment(store: folder.store, home: folder.path, [:]))
     defer {
       holder.kill()
       _ = holder.wait(timeout: 10)
@@ -150,7 +154,9 @@ import Testing
     #expect(holder.waitForLine(timeout: 20), "hold printed nothing: \(holder.stderr)")
     let holding = JSONValue.parse(holder.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     #expect(holding?["holding"]?.stringValue == folder.store)
-    for line in [["release", id], ["release", "--reason", "key_spent"], ["discard", id], ["drain"], ["tags", "add", "i", "t"]] {
+    for line in [
+      ["release", id], ["release", "--reason", "key_spent"], ["discard", id], ["drain"], ["tags", "add", "i", "t"],
+    ] {
       let r = try Binary.run(["--json"] + line, store: folder.store, home: folder.path)
       #expect(r.code == 4, "\(line): \(r)")
       #expect(r.errorCode == "reading_handle", "\(line): \(r)")
@@ -159,7 +165,8 @@ import Testing
     // It names the process holding the role (read from the kernel's lock table).
     #expect(
       text.stderr
-        == "verdicts: this handle only reads: another process holds the writer role: pid \(holder.process.processIdentifier) (verdicts)\n")
+        == "verdicts: this handle only reads: another process holds the writer role: pid \(holder.process.processIdentifier) (verdicts)\n"
+    )
     // Reading goes on while the other process writes.
     let queue = try Binary.run(["--json", "queue"], store: folder.store, home: folder.path)
     #expect(queue.code == 0)

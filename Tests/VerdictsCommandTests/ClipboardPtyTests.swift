@@ -38,7 +38,10 @@ import Testing
     try? input.fileHandleForWriting.close()
     let semaphore = DispatchSemaphore(value: 0)
     let box = Box()
-    Task { box.data = await reader.value; semaphore.signal() }
+    Task {
+      box.data = await reader.value
+      semaphore.signal()
+    }
     semaphore.wait()
     return [UInt8](box.data)
   }

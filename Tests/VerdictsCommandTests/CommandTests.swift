@@ -59,7 +59,8 @@ import Testing
 
   @Test func textOutputIsATableAndSentences() async throws {
     let folder = TempFolder()
-    let created = await runInProcess(["items", "create", "--type", "t", "--properties", "{}", "--id", "i"], store: folder.store)
+    let created = await runInProcess(
+      ["items", "create", "--type", "t", "--properties", "{}", "--id", "i"], store: folder.store)
     #expect(created.stdout.hasPrefix("queued create_item "))
     #expect(created.stdout.hasSuffix(" for i\n"))
     let tagged = await runInProcess(["tags", "add", "i", "x"], store: folder.store)
@@ -95,7 +96,8 @@ import Testing
 
   @Test func queueCallsOnAQueueWithoutVerdicts() async throws {
     let folder = TempFolder()
-    let created = await runInProcess(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: folder.store)
+    let created = await runInProcess(
+      ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: folder.store)
     let id = try #require(created.json?["id"]?.stringValue)
     let cases: [([String], JSONValue)] = [
       (["release", id], .number(0)),
@@ -115,7 +117,10 @@ import Testing
       (["release", id], "nothing released"),
       (["discard", id], "only a refused write is discarded"),
       (["withdraw", id], "can be withdrawn"),
-      (["forget", id], "forgot 0 answered write(s)\nkept \(id): it is not yet answered; only an answered write can be forgotten"),
+      (
+        ["forget", id],
+        "forgot 0 answered write(s)\nkept \(id): it is not yet answered; only an answered write can be forgotten"
+      ),
       (["take-answered"], "no answered write could be taken"),
     ]
     for (line, expected) in texts {
@@ -175,7 +180,8 @@ import Testing
     #expect(r.envelope?["error"]?["message"]?.stringValue?.contains("--version") == true)
     #expect(!folder.exists(folder.store))
     // With a version named, the same update is queued.
-    let named = await runInProcess(["--json", "items", "update", "nope", "--properties", "{}", "--version", "4"], store: folder.store)
+    let named = await runInProcess(
+      ["--json", "items", "update", "nope", "--properties", "{}", "--version", "4"], store: folder.store)
     #expect(named.code == 0)
     #expect(named.json?["base_version"]?.intValue == 4)
   }
@@ -194,7 +200,8 @@ import Testing
 
   @Test func aSecondOpenerIsAReaderAndItsActionsAreRefused() async throws {
     let folder = TempFolder()
-    let created = await runInProcess(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: folder.store)
+    let created = await runInProcess(
+      ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: folder.store)
     let id = try #require(created.json?["id"]?.stringValue)
     let writer = try await WorkingCopy.open(store: URL(fileURLWithPath: folder.store), server: nil, create: false)
     defer { writer.close() }
@@ -355,7 +362,9 @@ import Testing
     #expect(resolve(["queue"], ["MARFA_DB": "/b", "XDG_STATE_HOME": "/x"]) == "/b")
     #expect(resolve(["queue"], ["MARFA_DB": "", "XDG_STATE_HOME": "/x"]) == "/x/verdicts/queue.store")
     #expect(resolve(["queue"], ["HOME": "/home/u"]) == "/home/u/.local/state/verdicts/queue.store")
-    #expect(resolve(["queue"], ["HOME": "/home/u", "XDG_STATE_HOME": "relative"]) == "/home/u/.local/state/verdicts/queue.store")
+    #expect(
+      resolve(["queue"], ["HOME": "/home/u", "XDG_STATE_HOME": "relative"])
+        == "/home/u/.local/state/verdicts/queue.store")
     #expect(resolve(["queue", "--store", "~/q.store"], ["HOME": "/home/u"]) == "/home/u/q.store")
   }
 

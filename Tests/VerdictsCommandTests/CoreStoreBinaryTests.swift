@@ -1,7 +1,7 @@
 import Foundation
 import MarfaQueue
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -70,8 +70,10 @@ import TestSupport
     while Date() < deadline, watch.stdout.components(separatedBy: "\n").count < 14 { usleep(20_000) }
     kill(watch.process.processIdentifier, SIGINT)
     #expect(watch.wait(timeout: 10))
-    #expect(watch.stdout.contains(" w-held update_item i-new waiting awaiting:w-waiting-first not-kept "), "\(watch.stdout)")
-    #expect(watch.stdout.contains(" w-conflict update_item item-1 blocked conflict_unresolved not-kept "), "\(watch.stdout)")
+    #expect(
+      watch.stdout.contains(" w-held update_item i-new waiting awaiting:w-waiting-first not-kept "), "\(watch.stdout)")
+    #expect(
+      watch.stdout.contains(" w-conflict update_item item-1 blocked conflict_unresolved not-kept "), "\(watch.stdout)")
 
     #expect(Self.snapshot(path, lock: lock) == before)
     #expect(app.stillHolds())

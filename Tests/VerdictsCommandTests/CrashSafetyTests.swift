@@ -1,8 +1,8 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -74,12 +74,14 @@ import TestSupport
   }
 
   @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
-  func aSignalMidDrainLeavesAConsistentStoreTheNextDrainFinishesAndEachWriteIsAppliedOnce(_ signal: Int32) async throws {
+  func aSignalMidDrainLeavesAConsistentStoreTheNextDrainFinishesAndEachWriteIsAppliedOnce(_ signal: Int32) async throws
+  {
     let victim = try await DrainVictim(writes: 2_000)
     let drain = try victim.spawnDrain()
     victim.waitForPosts(40, while: drain)
     // A second opener meanwhile is a reader: its drain is refused, and reading goes on.
-    let second = try Binary.run(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
+    let second = try Binary.run(
+      ["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
     #expect(second.code == 4, "\(second)")
     #expect(second.errorCode == "reading_handle", "\(second)")
     let read = try Binary.run(["--json", "queue"], store: victim.store, home: victim.folder.path)

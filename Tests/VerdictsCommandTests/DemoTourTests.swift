@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import Testing
+
 @testable import VerdictsCommand
 
 @Suite struct DemoTourTests {

@@ -17,8 +17,14 @@ import Testing
     let t = TempFolder()
     let e = env(url)
     #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
-    #expect(try Binary.run(["items", "create", "--type", "note", "--properties", #"{"title":"a"}"#], store: t.store, home: t.path).code == 0)
-    #expect(try Binary.run(["items", "create", "--type", "note", "--id", "bad", "--properties", "{}"], store: t.store, home: t.path).code == 0)
+    #expect(
+      try Binary.run(
+        ["items", "create", "--type", "note", "--properties", #"{"title":"a"}"#], store: t.store, home: t.path
+      ).code == 0)
+    #expect(
+      try Binary.run(
+        ["items", "create", "--type", "note", "--id", "bad", "--properties", "{}"], store: t.store, home: t.path
+      ).code == 0)
     let drain = try Binary.run(["drain", "--json"], store: t.store, home: t.path, environment: e)
     #expect(drain.code == 0, "\(drain)")
     #expect(drain.json?["answered"] == .number(2))
@@ -37,7 +43,8 @@ import Testing
     let t = TempFolder()
     let e = env(url)
     _ = try Binary.run(["fill"], store: t.store, home: t.path, environment: e)
-    _ = try Binary.run(["items", "create", "--type", "note", "--id", "w", "--properties", "{}"], store: t.store, home: t.path)
+    _ = try Binary.run(
+      ["items", "create", "--type", "note", "--id", "w", "--properties", "{}"], store: t.store, home: t.path)
     let drain = try Binary.run(["drain", "--json"], store: t.store, home: t.path, environment: e)
     #expect(drain.code == 3, "\(drain)")
     #expect(drain.json?["undelivered"] == .number(1))
@@ -76,14 +83,16 @@ import Testing
 
   @Test func withdrawReadsTheRowBackFromTheInstance() throws {
     let instance = ScriptedInstance(
-      scenario: Scenario(name: "t", items: [SeedItem(id: "n1", type: "note")],
+      scenario: Scenario(
+        name: "t", items: [SeedItem(id: "n1", type: "note")],
         rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)]))
     let url = try instance.start()
     defer { instance.stop() }
     let t = TempFolder()
     let e = env(url)
     _ = try Binary.run(["fill"], store: t.store, home: t.path, environment: e)
-    let queued = try Binary.run(["items", "update", "n1", "--properties", #"{"a":1}"#, "--json"], store: t.store, home: t.path)
+    let queued = try Binary.run(
+      ["items", "update", "n1", "--properties", #"{"a":1}"#, "--json"], store: t.store, home: t.path)
     let id = try #require(queued.json?["id"]?.stringValue)
     _ = try Binary.run(["drain"], store: t.store, home: t.path, environment: e)
     let withdraw = try Binary.run(["withdraw", id, "--json"], store: t.store, home: t.path, environment: e)

@@ -1,8 +1,8 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
-import Testing
 import TestSupport
+import Testing
 
 /// `verdicts drain` as users run it, against a server whose write answer never ends (issue 14):
 /// the process stays small and ends within its deadline.
@@ -47,7 +47,9 @@ import TestSupport
     let ended = drain.wait(timeout: 1)
     if !ended { drain.kill() }
     let elapsed = Date().timeIntervalSince(start)
-    print("verdicts drain against endless chunks: peak resident \(peakKiB / 1024) MB, ended in \(String(format: "%.2f", elapsed)) s")
+    print(
+      "verdicts drain against endless chunks: peak resident \(peakKiB / 1024) MB, ended in \(String(format: "%.2f", elapsed)) s"
+    )
     #expect(ended, "verdicts drain ran past \(Self.deadline) s")
     #expect(peakKiB > 0, "no /proc/\(pid)/status sample was read")
     #expect(peakKiB <= Self.peakLimitKiB, "peak resident memory \(peakKiB / 1024) MB")
@@ -86,7 +88,8 @@ import TestSupport
     try RawServer { peer in
       while let head = peer.readHead() {
         if head.method == "GET", head.path == "/" {
-          _ = peer.answer(200, headers: ["X-Marfa-Contract: 2"], body: #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#)
+          _ = peer.answer(
+            200, headers: ["X-Marfa-Contract: 2"], body: #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#)
           continue
         }
         peer.readBody(of: head)
@@ -104,7 +107,9 @@ import TestSupport
     }
     defer { server.stop() }
     let run = try Self.measured(["--json", "drain"], store: victim.store, home: victim.folder.path, server: server)
-    print("verdicts drain against a trickle: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s")
+    print(
+      "verdicts drain against a trickle: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s"
+    )
     #expect(run.ended && run.seconds < Self.deadline, "ran \(run.seconds) s")
     #expect(run.peakKiB > 0 && run.peakKiB <= Self.peakLimitKiB, "peak \(run.peakKiB / 1024) MB")
     #expect(run.result.code == 3 && run.result.json?["undelivered"] == .number(1), "\(run.result)")
@@ -119,24 +124,30 @@ import TestSupport
     }
     defer { server.stop() }
     let run = try Self.measured(["--json", "drain"], store: victim.store, home: victim.folder.path, server: server)
-    print("verdicts drain against a 64 MB header: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s")
+    print(
+      "verdicts drain against a 64 MB header: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s"
+    )
     #expect(run.ended && run.seconds < Self.deadline, "ran \(run.seconds) s")
     #expect(run.peakKiB > 0 && run.peakKiB <= Self.peakLimitKiB, "peak \(run.peakKiB / 1024) MB")
     #expect(run.result.code == 3, "\(run.result)")
     let w = try #require(try await victim.queueNow().first)
-    #expect(w.verdict == nil && w.lastFailure?.text?.contains("headers") == true, "\(String(describing: w.lastFailure))")
+    #expect(
+      w.verdict == nil && w.lastFailure?.text?.contains("headers") == true, "\(String(describing: w.lastFailure))")
   }
 
   @Test func aFillAgainstAnEventStreamThatNeverEndsEndsAndStaysSmall() async throws {
     let folder = TempFolder()
     let server = try Self.server { peer, _ in
       _ = peer.write("HTTP/1.1 200 OK\r\nX-Marfa-Contract: 2\r\nContent-Type: text/event-stream\r\n\r\n")
-      let frame = Array("event: item\ndata: {\"id\":\"x\",\"pad\":\"\(String(repeating: "p", count: 16_000))\"}\n\n".utf8)
+      let frame = Array(
+        "event: item\ndata: {\"id\":\"x\",\"pad\":\"\(String(repeating: "p", count: 16_000))\"}\n\n".utf8)
       while !peer.stopping, peer.write(frame) {}
     }
     defer { server.stop() }
     let run = try Self.measured(["--json", "fill"], store: folder.store, home: folder.path, server: server)
-    print("verdicts fill against endless events: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s")
+    print(
+      "verdicts fill against endless events: peak \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s"
+    )
     #expect(run.ended && run.seconds < Self.deadline, "ran \(run.seconds) s")
     #expect(run.peakKiB > 0 && run.peakKiB <= Self.peakLimitKiB, "peak \(run.peakKiB / 1024) MB")
     #expect(run.result.code == 3, "\(run.result)")

@@ -18,7 +18,8 @@ import Testing
     var found: [String] = []
     for s in text.unicodeScalars {
       let v = s.value
-      let bad = (v < 0x20 && v != 0x0A) || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+      let bad =
+        (v < 0x20 && v != 0x0A) || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v)
         || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x2028 || v == 0x2029
       if bad { found.append(String(format: "U+%04X", v)) }
     }
@@ -35,12 +36,20 @@ import Testing
     var rules: [ScriptRule] = []
     for (i, text) in Self.hostile.enumerated() {
       let id = "t\(i)"
-      _ = try Binary.run(["--json", "items", "create", "--type", "note", "--id", id, "--properties", "{}"], store: t.store, home: t.path)
+      _ = try Binary.run(
+        ["--json", "items", "create", "--type", "note", "--id", id, "--properties", "{}"], store: t.store, home: t.path)
       // A refusal whose code and message are hostile, and (last) a failure page that is.
-      rules.append(.once(.write(id), .error(400, code: text, message: text, details: ["errors": [["field": .string(text), "message": .string(text)]]])))
+      rules.append(
+        .once(
+          .write(id),
+          .error(
+            400, code: text, message: text, details: ["errors": [["field": .string(text), "message": .string(text)]]])))
     }
-    _ = try Binary.run(["--json", "items", "create", "--type", "note", "--id", "page", "--properties", "{}"], store: t.store, home: t.path)
-    rules.append(.once(.write("page"), .status(503, body: Self.hostile.joined(separator: " | "), contentType: "text/plain")))
+    _ = try Binary.run(
+      ["--json", "items", "create", "--type", "note", "--id", "page", "--properties", "{}"], store: t.store,
+      home: t.path)
+    rules.append(
+      .once(.write("page"), .status(503, body: Self.hostile.joined(separator: " | "), contentType: "text/plain")))
     instance.addRules(rules)
 
     var outputs: [(String, CommandResult)] = []

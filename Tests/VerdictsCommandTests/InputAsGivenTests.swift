@@ -13,13 +13,15 @@ import Testing
 @Suite(.serialized) struct InputAsGivenTests {
   @Test func everyDotOrEmptyPathSegmentIsRefusedExitTwoAndNothingIsQueued() async throws {
     let t = TempFolder()
-    let created = try await Binary.runOff(["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
+    let created = try await Binary.runOff(
+      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
     #expect(created.code == 0, "\(created)")
     let item = try #require(created.json?["item_id"]?.stringValue)
     let queueBefore = try await Binary.runOff(["--json", "queue"], store: t.store, home: t.path).stdout
     let bytesBefore = t.storeBytes()
     let lines: [[String]] = [
-      ["tags", "remove", item, ".."], ["tags", "remove", item, "."], ["tags", "add", "..", "t"], ["tags", "add", item, ""],
+      ["tags", "remove", item, ".."], ["tags", "remove", item, "."], ["tags", "add", "..", "t"],
+      ["tags", "add", item, ""],
       ["extensions", "write", item, "..", "--body", "{}"], ["extensions", "delete", item, "."],
       ["extensions", "delete", "..", "ns"],
       ["items", "update", "..", "--version", "1", "--properties", "{}"], ["items", "delete", ".", "--version", "1"],
@@ -128,7 +130,8 @@ import Testing
 
   @Test func aScenarioThatIsNotAFileSaysWhatItIs() async throws {
     let t = TempFolder()
-    let r = try await Binary.runOff(["--json", "instance", "--scenario", "/dev/zero"], store: t.store, home: t.path, timeout: 20)
+    let r = try await Binary.runOff(
+      ["--json", "instance", "--scenario", "/dev/zero"], store: t.store, home: t.path, timeout: 20)
     #expect(r.code == 2, "\(r)")
     #expect(r.envelope?["error"]?["message"]?.stringValue?.contains("character device") == true, "\(r)")
   }
@@ -136,7 +139,9 @@ import Testing
 
 /// `blobs put` hashes and copies its file a chunk at a time: a big file in constant memory.
 @Suite(.serialized) struct StreamingUploadTests {
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time for the peak memory"))
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time for the peak memory"))
   func blobsPutOfA16MBFilePeaksUnder44MBAndKeepsTheSameBytesUnderTheirHash() async throws {
     let t = TempFolder()
     let file = t.file("big.bin")
@@ -171,7 +176,8 @@ import Testing
     #expect(json?["body"]?["size_bytes"] == .int(16 << 20))
     let copied = t.store + ".blobs/" + hash
     #expect(FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: file))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: t.store + ".blobs").count == 1, "a partial copy was left")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: t.store + ".blobs").count == 1, "a partial copy was left")
 
     // The drain sends the upload from its file as it reads it: its peak does not grow with it.
     let instance = ScriptedInstance(scenario: Scenario(name: "t", rules: []))

@@ -30,15 +30,21 @@ import VerdictsUI
       Subject(name: "merged", verdict: .merged(fields: ["title"])),
       Subject(name: "conflicted", verdict: .conflicted(siblingId: "sib", fields: ["title"])),
       Subject(name: "refused by the instance, with content", verdict: .refused(Refusal(reason: "validation_error"))),
-      Subject(name: "refused by the instance, no content", kind: .addTag, verdict: .refused(Refusal(reason: "item_not_found"))),
+      Subject(
+        name: "refused by the instance, no content", kind: .addTag, verdict: .refused(Refusal(reason: "item_not_found"))
+      ),
       Subject(
         name: "refused unsent by the drain", kind: .addTag,
         verdict: .refused(Refusal(reason: "the create_item it waits for was dead")), sent: false),
       Subject(
         name: "refused unsent, what it waited for gone", kind: .addTag,
-        verdict: .refused(Refusal(reason: "the create_item it waits for was withdrawn")), sent: false, dependencyGone: true),
+        verdict: .refused(Refusal(reason: "the create_item it waits for was withdrawn")), sent: false,
+        dependencyGone: true),
       Subject(name: "dead", verdict: .dead),
-    ] + BlockedReason.allCases.map { Subject(name: "blocked \($0.wireName)", verdict: .blocked(reason: $0, refusal: nil)) }
+    ]
+    + BlockedReason.allCases.map {
+      Subject(name: "blocked \($0.wireName)", verdict: .blocked(reason: $0, refusal: nil))
+    }
 
   /// Makes the subject on a fresh store; returns it as the store reads it.
   static func make(_ s: Subject, store: URL, server: Server) async throws -> QueuedWrite {

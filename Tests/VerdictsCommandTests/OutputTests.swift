@@ -11,7 +11,8 @@ import Testing
     let shown = Sanitizer.clean(Self.hostile, ascii: false)
     #expect(shown == "bad␛[2J␛]0;pwned␇ \\u{202e}txt.exe\\u{009b}31m␍␊end␡")
     let ascii = Sanitizer.clean(Self.hostile, ascii: true)
-    #expect(ascii == "bad\\u{001b}[2J\\u{001b}]0;pwned\\u{0007} \\u{202e}txt.exe\\u{009b}31m\\u{000d}\\u{000a}end\\u{007f}")
+    #expect(
+      ascii == "bad\\u{001b}[2J\\u{001b}]0;pwned\\u{0007} \\u{202e}txt.exe\\u{009b}31m\\u{000d}\\u{000a}end\\u{007f}")
     #expect(Sanitizer.clean("plain — ünïcode ✓ 日本", ascii: false) == "plain — ünïcode ✓ 日本")
   }
 
@@ -27,14 +28,17 @@ import Testing
     failure: LastFailure? = nil, streak: Int = 0, refusals: Int = 0
   ) -> QueuedWrite {
     QueuedWrite(
-      id: id, kind: .updateItem, itemId: "item-\(id)", idempotencyKey: "k-\(id)", dependsOn: dependsOn, follows: follows,
+      id: id, kind: .updateItem, itemId: "item-\(id)", idempotencyKey: "k-\(id)", dependsOn: dependsOn,
+      follows: follows,
       verdict: verdict, waiting: waiting, refusals: refusals, lastFailure: failure, environmentalStreak: streak,
       queuedAt: "2026-01-01T00:00:00.000Z")
   }
 
   @Test func theQueueTableShowsVerdictsWaitingReasonsStreaksAndFailures() {
     let writes = [
-      Self.write("w1", verdict: .blocked(reason: .failingAlone), failure: LastFailure(status: 500, text: Self.hostile), streak: 3),
+      Self.write(
+        "w1", verdict: .blocked(reason: .failingAlone), failure: LastFailure(status: 500, text: Self.hostile), streak: 3
+      ),
       Self.write("w2", waiting: true, dependsOn: ["w1"], follows: "w1"),
       Self.write("w3", verdict: .refused(Refusal(reason: "validation\u{1b}[31m", code: "validation"))),
       Self.write("w4", verdict: .dead, refusals: 5),
@@ -140,7 +144,8 @@ import Testing
     // With no store, it adds the next step.
     var message = error == .noServer ? error.message + " (--url or MARFA_API_URL)" : error.message
     if case .noStore = error {
-      message += "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
+      message +=
+        "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
     }
     #expect(envelope["error"]?["message"]?.stringValue == message)
     #expect(envelope["exit"]?.intValue == Int(exit.rawValue))
@@ -156,7 +161,8 @@ import Testing
     let output = CapturedOutput()
     let globals = GlobalOptions(ParsedArguments(), environment: ["LANG": "C.UTF-8"])
     let code = VerdictsCLI.report(
-      CommandFailure(QueueError.server(status: 400, code: "bad", message: Self.hostile)), globals: globals, output: output)
+      CommandFailure(QueueError.server(status: 400, code: "bad", message: Self.hostile)), globals: globals,
+      output: output)
     #expect(code == 1)
     #expect(output.stderr.hasPrefix("verdicts: the instance refused (400 bad): bad␛[2J"))
     #expect(Self.isSafe(output.stderr))
@@ -189,7 +195,9 @@ import Testing
     #expect(text.contains("writer      taken: another process holds the writer role\n"))
     #expect(text.contains("fill        expired (instance_changed)\n"))
     #expect(text.contains("queue       1 waiting, 2 answered, 3 blocked, 4 dead\n"))
-    #expect(text.contains("last drain  2026-01-01T00:00:00Z: answered 2, held 0, undelivered 1, unsent 0, unmade 0; unavailable: down\n"))
+    #expect(
+      text.contains(
+        "last drain  2026-01-01T00:00:00Z: answered 2, held 0, undelivered 1, unsent 0, unmade 0; unavailable: down\n"))
     let json = StatusText.json(status)
     #expect(json["handle"]?.stringValue == "reader")
     #expect(json["counts"]?["total"]?.intValue == 10)

@@ -5,7 +5,8 @@ import Testing
 /// One command line and what the parser should make of it.
 struct ParseCase: Sendable, CustomTestStringConvertible {
   enum Expect: Sendable {
-    case runs(CommandID, values: [String: [String]] = [:], flags: Set<String> = [], globals: [String: String] = [:],
+    case runs(
+      CommandID, values: [String: [String]] = [:], flags: Set<String> = [], globals: [String: String] = [:],
       globalFlags: Set<String> = [])
     case help([String])
     case version
@@ -40,7 +41,8 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(
       ["--no-color", "--ascii", "--theme", "mono", "--log", "/tmp/l", "status"],
       .runs(.status, globals: ["--theme": "mono", "--log": "/tmp/l"], globalFlags: ["--no-color", "--ascii"])),
-    ParseCase(["queue", "--kind", "add_tag", "--kind", "create_item", "--pane", "waiting"],
+    ParseCase(
+      ["queue", "--kind", "add_tag", "--kind", "create_item", "--pane", "waiting"],
       .runs(.queue, values: ["--kind": ["add_tag", "create_item"], "--pane": ["waiting"]])),
     ParseCase(
       ["items", "create", "--type", "note", "--properties", props],
@@ -49,10 +51,14 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
       ["items", "create", "--type=note", "--properties={}", "--version", "3", "--source", "s", "--source-id", "x"],
       .runs(
         .itemsCreate,
-        values: ["--type": ["note"], "--properties": ["{}"], "--version": ["3"], "--source": ["s"], "--source-id": ["x"]])),
+        values: [
+          "--type": ["note"], "--properties": ["{}"], "--version": ["3"], "--source": ["s"], "--source-id": ["x"],
+        ])),
     ParseCase(
       ["items", "update", "i1", "--properties", "{}", "--as-read", "--replace", "--version", "0"],
-      .runs(.itemsUpdate, values: ["ID": ["i1"], "--properties": ["{}"], "--version": ["0"]], flags: ["--as-read", "--replace"])),
+      .runs(
+        .itemsUpdate, values: ["ID": ["i1"], "--properties": ["{}"], "--version": ["0"]],
+        flags: ["--as-read", "--replace"])),
     ParseCase(["items", "delete", "i1"], .runs(.itemsDelete, values: ["ID": ["i1"]])),
     ParseCase(["items", "restore", "i1"], .runs(.itemsRestore, values: ["ID": ["i1"]])),
     ParseCase(
@@ -61,7 +67,9 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(
       ["edges", "create", "--source", "a", "--target", "b", "--type", "links"],
       .runs(.edgesCreate, values: ["--source": ["a"], "--target": ["b"], "--type": ["links"]])),
-    ParseCase(["edges", "update", "e", "--properties", "{}"], .runs(.edgesUpdate, values: ["ID": ["e"], "--properties": ["{}"]])),
+    ParseCase(
+      ["edges", "update", "e", "--properties", "{}"],
+      .runs(.edgesUpdate, values: ["ID": ["e"], "--properties": ["{}"]])),
     ParseCase(["edges", "delete", "e"], .runs(.edgesDelete, values: ["ID": ["e"]])),
     ParseCase(["tags", "add", "i", "t"], .runs(.tagsAdd, values: ["ID": ["i"], "TAG": ["t"]])),
     ParseCase(["tags", "remove", "i", "t"], .runs(.tagsRemove, values: ["ID": ["i"], "TAG": ["t"]])),
@@ -73,7 +81,9 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
       ["extensions", "write", "i", "app", "--body", "{}"],
       .runs(.extensionsWrite, values: ["ID": ["i"], "NS": ["app"], "--body": ["{}"]])),
     ParseCase(["extensions", "delete", "i", "app"], .runs(.extensionsDelete, values: ["ID": ["i"], "NS": ["app"]])),
-    ParseCase(["blobs", "put", "f.png", "--mime", "image/png"], .runs(.blobsPut, values: ["FILE": ["f.png"], "--mime": ["image/png"]])),
+    ParseCase(
+      ["blobs", "put", "f.png", "--mime", "image/png"],
+      .runs(.blobsPut, values: ["FILE": ["f.png"], "--mime": ["image/png"]])),
     ParseCase(["release", "w1"], .runs(.release, values: ["ID": ["w1"]])),
     ParseCase(["release", "--reason", "key_spent"], .runs(.release, values: ["--reason": ["key_spent"]])),
     ParseCase(["withdraw", "w1"], .runs(.withdraw, values: ["ID": ["w1"]])),
@@ -92,7 +102,9 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
       .runs(.instance, values: ["--port": ["8080"], "--scenario": ["tour"]])),
     ParseCase(["hold", "--seconds", "1"], .runs(.hold, values: ["--seconds": ["1"]])),
     // A negative number is a value, not an option.
-    ParseCase(["items", "update", "i", "--properties", "{\"n\":-1}"], .runs(.itemsUpdate, values: ["ID": ["i"], "--properties": ["{\"n\":-1}"]])),
+    ParseCase(
+      ["items", "update", "i", "--properties", "{\"n\":-1}"],
+      .runs(.itemsUpdate, values: ["ID": ["i"], "--properties": ["{\"n\":-1}"]])),
   ]
 
   static let helpAndVersion: [ParseCase] = [
@@ -121,16 +133,29 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(["--store"], .fails("--store needs a value (PATH)")),
     ParseCase(["--store", "--json", "queue"], .fails("--store needs a value (PATH)")),
     ParseCase(["--store", "a", "--store", "b", "queue"], .fails("--store was given more than once")),
-    ParseCase(["items", "create", "--type", "t", "--properties", "{bad"], .fails("--properties is not valid JSON: expected a member name at byte 1 of '{bad'")),
+    ParseCase(
+      ["items", "create", "--type", "t", "--properties", "{bad"],
+      .fails("--properties is not valid JSON: expected a member name at byte 1 of '{bad'")),
     ParseCase(["items", "create", "--type", "t", "--properties", "[1]"], .fails("--properties must be a JSON object")),
     ParseCase(["items", "create", "--type", "t", "--properties"], .fails("--properties needs a value (JSON)")),
     ParseCase(["items", "create", "--properties", "{}"], .fails("--type T is required")),
-    ParseCase(["items", "create", "--type", " ", "--properties", "{}"], .fails("--type needs a value that is not empty")),
-    ParseCase(["items", "create", "--type", "a", "--type", "b", "--properties", "{}"], .fails("--type was given more than once")),
-    ParseCase(["items", "create", "--type", "t", "--properties", "{}", "--version", "abc"], .fails("--version needs a whole number, not 'abc'")),
-    ParseCase(["items", "create", "--type", "t", "--properties", "{}", "--version", "-1"], .fails("--version must be between 0 and")),
-    ParseCase(["items", "create", "--type", "t", "--properties", "{}", "--source", "s"], .fails("--source needs --source-id too")),
-    ParseCase(["items", "transition", "i", "--state", "gone"], .fails("--state takes one of active, archived, trashed, not 'gone'")),
+    ParseCase(
+      ["items", "create", "--type", " ", "--properties", "{}"], .fails("--type needs a value that is not empty")),
+    ParseCase(
+      ["items", "create", "--type", "a", "--type", "b", "--properties", "{}"], .fails("--type was given more than once")
+    ),
+    ParseCase(
+      ["items", "create", "--type", "t", "--properties", "{}", "--version", "abc"],
+      .fails("--version needs a whole number, not 'abc'")),
+    ParseCase(
+      ["items", "create", "--type", "t", "--properties", "{}", "--version", "-1"],
+      .fails("--version must be between 0 and")),
+    ParseCase(
+      ["items", "create", "--type", "t", "--properties", "{}", "--source", "s"],
+      .fails("--source needs --source-id too")),
+    ParseCase(
+      ["items", "transition", "i", "--state", "gone"],
+      .fails("--state takes one of active, archived, trashed, not 'gone'")),
     ParseCase(["items", "update", "i", "--properties", "{}", "extra"], .fails("unexpected argument 'extra'")),
     ParseCase(["release"], .fails("give ID or --reason")),
     ParseCase(["release", "a", "--reason", "key_spent"], .fails("give ID or --reason, not both")),
@@ -173,7 +198,8 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func aUsageErrorKeepsTheGlobalsReadSoFar() {
-    guard case .failure(let error, let parsed) = CommandTable.parser.parse(["--json", "items", "create", "--bogus"]) else {
+    guard case .failure(let error, let parsed) = CommandTable.parser.parse(["--json", "items", "create", "--bogus"])
+    else {
       Issue.record("expected a failure")
       return
     }
@@ -222,7 +248,8 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     #expect(HelpText.render(path: ["release"]).contains("usage: verdicts release (ID | --reason REASON)\n"))
     #expect(
       HelpText.render(path: ["items", "create"]).contains(
-        "usage: verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] [--tier T] [--version N]\n"))
+        "usage: verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] [--tier T] [--version N]\n"
+      ))
     #expect(HelpText.render(path: ["forget"]).contains("usage: verdicts forget [ID ...]\n"))
     #expect(HelpText.render(path: ["metadata", "merge"]).contains("usage: verdicts metadata merge ID --tag T ...\n"))
     #expect(HelpText.render(path: ["items"]).contains("usage: verdicts items COMMAND\n"))

@@ -31,7 +31,8 @@ import Testing
     var environment = victim.environment
     environment["MARFA_API_URL"] = proxy.url.absoluteString
 
-    let drain = try await Binary.runOff(["--json", "drain"], store: victim.store, home: victim.folder.path, environment: environment, timeout: 120)
+    let drain = try await Binary.runOff(
+      ["--json", "drain"], store: victim.store, home: victim.folder.path, environment: environment, timeout: 120)
     unlink(filler)
     let stored = try await victim.queueNow()
     let storedVerdicts = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0.verdict) })
@@ -40,7 +41,9 @@ import Testing
       let reported = drain.json?["verdicts"]?.arrayValue ?? []
       for v in reported {
         let id = v["id"]?.stringValue ?? ""
-        #expect(storedVerdicts[id]??.wireName == v["verdict"]?.stringValue, "reported \(v) but the store holds \(String(describing: storedVerdicts[id]))")
+        #expect(
+          storedVerdicts[id]??.wireName == v["verdict"]?.stringValue,
+          "reported \(v) but the store holds \(String(describing: storedVerdicts[id]))")
       }
       #expect(drain.json?["answered"]?.intValue == stored.filter { $0.verdict != nil }.count, "\(drain)")
     } else {
@@ -52,10 +55,13 @@ import Testing
       let last = status.json?["last_drain"]
       let answeredInStore = stored.filter { $0.verdict != nil }.count
       if let answered = last?["answered"]?.intValue {
-        #expect(answered <= answeredInStore, "the last drain says \(answered) answered; the store holds \(answeredInStore)")
+        #expect(
+          answered <= answeredInStore, "the last drain says \(answered) answered; the store holds \(answeredInStore)")
       }
     }
-    print("disk full for a moment mid-drain: exit \(drain.code) \(drain.errorCode ?? "") \(drain.stderr) answered in store \(stored.filter { $0.verdict != nil }.count)")
+    print(
+      "disk full for a moment mid-drain: exit \(drain.code) \(drain.errorCode ?? "") \(drain.stderr) answered in store \(stored.filter { $0.verdict != nil }.count)"
+    )
     #expect(stored.allSatisfy { $0.refusals == 0 }, "a full disk was counted against a write")
     // Room again: every write goes once (the lost verdicts are sent again under their keys).
     let finals = try victim.drainToCompletion()
@@ -83,13 +89,15 @@ import Testing
       ["--json", "drain"],
     ]
     for line in lines {
-      let r = try await Binary.runOff(line, store: victim.store, home: victim.folder.path, environment: victim.environment)
+      let r = try await Binary.runOff(
+        line, store: victim.store, home: victim.folder.path, environment: victim.environment)
       #expect(r.code == 3, "\(line): \(r)")
       #expect(r.errorCode == "storage_full", "\(line): \(r)")
     }
     // A store that does not exist yet, on the full disk.
     let fresh = try await Binary.runOff(
-      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: dir + "/new.store", home: victim.folder.path)
+      ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: dir + "/new.store",
+      home: victim.folder.path)
     #expect(fresh.code == 3, "\(fresh)")
     #expect(fresh.errorCode == "storage_full", "\(fresh)")
     #expect(!FileManager.default.fileExists(atPath: dir + "/new.store"), "a half-made store was left behind")
@@ -102,9 +110,11 @@ import Testing
     let dir = outer.file("ro")
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let store = dir + "/queue.store"
-    let created = try await Binary.runOff(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: store, home: outer.path)
+    let created = try await Binary.runOff(
+      ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: store, home: outer.path)
     #expect(created.code == 0, "\(created)")
-    let holder = try Spawned(["--json", "hold", "--seconds", "60"], environment: Binary.environment(store: store, home: outer.path, [:]))
+    let holder = try Spawned(
+      ["--json", "hold", "--seconds", "60"], environment: Binary.environment(store: store, home: outer.path, [:]))
     defer {
       holder.kill()
       _ = holder.wait(timeout: 10)
@@ -112,7 +122,9 @@ import Testing
     #expect(holder.waitForLine(timeout: 20), "hold printed nothing: \(holder.stderr)")
     #expect(FileSystemFaults.bindReadOnly(dir))
     defer { FileSystemFaults.unmount(dir) }
-    for line in [["--json", "items", "create", "--type", "t", "--properties", "{}"], ["--json", "tags", "add", "i", "t"]] {
+    for line in [
+      ["--json", "items", "create", "--type", "t", "--properties", "{}"], ["--json", "tags", "add", "i", "t"],
+    ] {
       let r = try await Binary.runOff(line, store: store, home: outer.path)
       #expect(r.code == 3, "\(line): \(r)")
       #expect(r.errorCode == "store", "\(line): \(r)")
@@ -122,13 +134,17 @@ import Testing
 
   /// Runs the TUI under `script` (a pseudo-terminal), sends `q` after `seconds`, and returns
   /// the exit code and everything it drew.
-  static func runTUI(_ arguments: [String], store: String, home: String, seconds: Double) throws -> (code: Int32, screen: String) {
+  static func runTUI(_ arguments: [String], store: String, home: String, seconds: Double) throws -> (
+    code: Int32, screen: String
+  ) {
     let binary = try Binary.require()
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+    let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+      separator: " ")
     p.arguments = ["-qefc", command, "/dev/null"]
-    p.environment = Binary.environment(store: store, home: home, ["TERM": "xterm-256color", "COLUMNS": "160", "LINES": "30"])
+    p.environment = Binary.environment(
+      store: store, home: home, ["TERM": "xterm-256color", "COLUMNS": "160", "LINES": "30"])
     let input = Pipe()
     let out = Pipe()
     p.standardInput = input
@@ -160,11 +176,15 @@ import Testing
 
   final class DataBox: @unchecked Sendable { var data = Data() }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && FileManager.default.fileExists(atPath: "/dev/full"),
-    "needs script(1) for a pseudo-terminal and /dev/full"))
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        && FileManager.default.fileExists(atPath: "/dev/full"),
+      "needs script(1) for a pseudo-terminal and /dev/full"))
   func aLogOnDevFullIsSaidOnceOnTheStatusLineAndTheTUIRunsAndQuitsCleanly() async throws {
     let t = TempFolder()
-    let created = try await Binary.runOff(["--json", "items", "create", "--type", "t", "--properties", "{}"], store: t.store, home: t.path)
+    let created = try await Binary.runOff(
+      ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: t.store, home: t.path)
     #expect(created.code == 0, "\(created)")
     let (store, home) = (t.store, t.path)
     let run = try await offPool { try Self.runTUI(["--log", "/dev/full"], store: store, home: home, seconds: 2) }

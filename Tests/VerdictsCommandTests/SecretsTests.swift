@@ -34,10 +34,12 @@ import Testing
 
   @Test func aURLHoldingAUserAndPasswordIsRefusedExitTwoBeforeAnythingIsStored() async throws {
     let t = TempFolder()
-    for url in ["http://alice:PW-secret@127.0.0.1:1/", "https://alice@example.test/", "http://:PW-secret@127.0.0.1:1/"] {
+    for url in ["http://alice:PW-secret@127.0.0.1:1/", "https://alice@example.test/", "http://:PW-secret@127.0.0.1:1/"]
+    {
       for line in [["fill"], ["drain"], ["catch-up"]] {
         for json in [true, false] {
-          let r = try await Binary.runOff((json ? ["--json"] : []) + ["--url", url] + line, store: t.store, home: t.path)
+          let r = try await Binary.runOff(
+            (json ? ["--json"] : []) + ["--url", url] + line, store: t.store, home: t.path)
           #expect(r.code == 2, "\(url) \(line): \(r)")
           #expect(r.stderr.contains("MARFA_API_KEY"), "\(r)")
           #expect(!r.stderr.contains("PW-secret") && !r.stdout.contains("PW-secret"), "the password was shown: \(r)")
@@ -64,14 +66,23 @@ import Testing
     try "good-key\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
     let env = Binary.environment(store: t.store, home: t.path, ["MARFA_API_URL": url.absoluteString])
 
-    let fromFile = try await Binary.runOff(["--json", "--key-file", keyFile, "fill"], store: t.store, home: t.path, environment: ["MARFA_API_URL": url.absoluteString])
+    let fromFile = try await Binary.runOff(
+      ["--json", "--key-file", keyFile, "fill"], store: t.store, home: t.path,
+      environment: ["MARFA_API_URL": url.absoluteString])
     #expect(fromFile.code == 0, "\(fromFile)")
     #expect(fromFile.stderr.isEmpty, "\(fromFile)")
-    #expect(try await Binary.runOff(["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code == 0)
+    #expect(
+      try await Binary.runOff(
+        ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path
+      ).code == 0)
 
-    let wrong = try await offPool { try Self.run(["--json", "--key", "-", "drain"], input: "bad-key\n", environment: env) }
+    let wrong = try await offPool {
+      try Self.run(["--json", "--key", "-", "drain"], input: "bad-key\n", environment: env)
+    }
     #expect(wrong.code == 5, "\(wrong)")
-    let fromInput = try await offPool { try Self.run(["--json", "--key", "-", "drain"], input: "good-key\n", environment: env) }
+    let fromInput = try await offPool {
+      try Self.run(["--json", "--key", "-", "drain"], input: "good-key\n", environment: env)
+    }
     #expect(fromInput.code == 0, "\(fromInput)")
     #expect(fromInput.json?["answered"] == .number(1), "\(fromInput)")
     #expect(fromInput.stderr.isEmpty, "\(fromInput)")
@@ -86,9 +97,14 @@ import Testing
     FileManager.default.createFile(atPath: empty, contents: Data())
     let notUTF8 = t.file("bytes")
     FileManager.default.createFile(atPath: notUTF8, contents: Data([0xFF, 0xFE, 0x0A]))
-    let cases = [(t.file("missing"), "No such file"), (empty, "no key"), (notUTF8, "not UTF-8"), ("/dev/zero", "character device"), (t.path, "folder")]
+    let cases = [
+      (t.file("missing"), "No such file"), (empty, "no key"), (notUTF8, "not UTF-8"), ("/dev/zero", "character device"),
+      (t.path, "folder"),
+    ]
     for (path, says) in cases {
-      let r = try await Binary.runOff(["--json", "--url", "http://127.0.0.1:1/", "--key-file", path, "fill"], store: t.store, home: t.path, timeout: 20)
+      let r = try await Binary.runOff(
+        ["--json", "--url", "http://127.0.0.1:1/", "--key-file", path, "fill"], store: t.store, home: t.path,
+        timeout: 20)
       #expect(r.code == 2, "\(path): \(r)")
       #expect(r.envelope?["error"]?["message"]?.stringValue?.contains(says) == true, "\(path): \(r)")
     }

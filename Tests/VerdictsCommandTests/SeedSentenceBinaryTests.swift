@@ -61,7 +61,8 @@ import Testing
   @Test func aWriteThatOnlyFollowsAWithdrawnUpdateIsRefusedNamingTheUpdatesWireName() throws {
     let instance = ScriptedInstance(
       scenario: Scenario(
-        name: "t", items: [SeedItem(id: "n1", type: "note")], rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)]))
+        name: "t", items: [SeedItem(id: "n1", type: "note")],
+        rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)]))
     let url = try instance.start()
     defer { instance.stop() }
     let t = TempFolder()

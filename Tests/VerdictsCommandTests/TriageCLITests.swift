@@ -19,7 +19,8 @@ import Testing
 
   @Test func anEmptyPaneIsNamed() throws {
     let folder = TempFolder()
-    _ = try Binary.run(["items", "create", "--type", "t", "--properties", "{}"], store: folder.store, home: folder.path)
+    _ = try Binary.run(
+      ["items", "create", "--type", "t", "--properties", "{}"], store: folder.store, home: folder.path)
     let r = try Binary.run(["queue", "--pane", "blocked"], store: folder.store, home: folder.path)
     #expect(r.code == 0)
     #expect(r.stdout == "no blocked writes\n")
@@ -42,10 +43,12 @@ extension TriageCLITests {
       _ = try Binary.run(
         ["items", "create", "--type", type, "--id", id, "--properties", "{}"], store: folder.store, home: folder.path)
     }
-    let r = try Binary.run(["--json", "queue", "--filter", "row:tour-* -row:*-b"], store: folder.store, home: folder.path)
+    let r = try Binary.run(
+      ["--json", "queue", "--filter", "row:tour-* -row:*-b"], store: folder.store, home: folder.path)
     #expect(r.code == 0, "\(r)")
     #expect(r.json?.arrayValue?.compactMap { $0["item_id"]?.stringValue } == ["tour-a"])
-    let none = try Binary.run(["queue", "--pane", "waiting", "--filter", "kind:delete_item"], store: folder.store, home: folder.path)
+    let none = try Binary.run(
+      ["queue", "--pane", "waiting", "--filter", "kind:delete_item"], store: folder.store, home: folder.path)
     #expect(none.stdout == "no waiting writes\n")
   }
 }

@@ -16,7 +16,8 @@ import Testing
     let t = TempFolder()
     let env = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k"]
     _ = try Binary.run(["fill"], store: t.store, home: t.path, environment: env)
-    _ = try Binary.run(["items", "create", "--type", "note", "--id", "w1", "--properties", "{}"], store: t.store, home: t.path)
+    _ = try Binary.run(
+      ["items", "create", "--type", "note", "--id", "w1", "--properties", "{}"], store: t.store, home: t.path)
     let watch = try Spawned(["watch", "--plain"], environment: Binary.environment(store: t.store, home: t.path, [:]))
     defer { watch.kill() }
     #expect(watch.waitForLine(timeout: 10))

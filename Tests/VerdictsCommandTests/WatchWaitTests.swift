@@ -30,7 +30,8 @@ import Testing
 
   @Test func watchWithoutWaitOnAMissingStoreStillEndsAtOnce() async throws {
     let folder = TempFolder()
-    let watch = try Spawned(["watch", "--plain"], environment: Binary.environment(store: folder.store, home: folder.path, [:]))
+    let watch = try Spawned(
+      ["watch", "--plain"], environment: Binary.environment(store: folder.store, home: folder.path, [:]))
     defer { watch.kill() }
     #expect(try await WriterRecordBinaryTests.ended(watch, timeout: 20))
     let r = watch.result()

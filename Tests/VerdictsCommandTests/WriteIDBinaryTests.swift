@@ -29,7 +29,8 @@ import Testing
     let a = try Binary.run(
       ["--json", "items", "create", "--type", "note", "--properties", #"{"title":"a"}"#], store: t.store, home: t.path)
     let b = try Binary.run(
-      ["--json", "items", "create", "--type", "note", "--id", "bad", "--properties", "{}"], store: t.store, home: t.path)
+      ["--json", "items", "create", "--type", "note", "--id", "bad", "--properties", "{}"], store: t.store, home: t.path
+    )
     #expect(try Binary.run(["drain"], store: t.store, home: t.path, environment: e).code == 0)
     return Answered(
       folder: t, env: e, accepted: try #require(a.json?["id"]?.stringValue),

@@ -1,8 +1,8 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +32,9 @@ import TestSupport
     let drain = try victim.spawnDrain()
     defer { drain.kill() }
     let postsDeadline = Date().addingTimeInterval(30)
-    while victim.posts < 20, drain.process.isRunning, Date() < postsDeadline { try await Task.sleep(for: .milliseconds(5)) }
+    while victim.posts < 20, drain.process.isRunning, Date() < postsDeadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
     // Progress is published at most every 250 ms: wait for one that shows the drain.
     var live: WriterRecord?
     for _ in 0..<100 {

@@ -66,7 +66,9 @@ import Testing
     #expect(q.callLog.isEmpty)
     await d.keys(.char("y"))
     #expect(q.callLog == ["withdraw b-ancestor"])
-    #expect(core.state.message == StatusMessage("withdraw refused: the instance could not be reached: connection refused", isError: true))
+    #expect(
+      core.state.message
+        == StatusMessage("withdraw refused: the instance could not be reached: connection refused", isError: true))
   }
 
   @Test func discardTakeForgetDrainAndKey() async {
@@ -110,7 +112,9 @@ import Testing
     let d = CoreDriver(q, readOnly: "another process holds the writer role")
     let core = d.core
     await d.settle()
-    await d.keys(.char("3"), .char("r"), .char("w"), .char("x"), .char("t"), .char("f"), .char("d"), .char("a"), .char("K"), .char("R"))
+    await d.keys(
+      .char("3"), .char("r"), .char("w"), .char("x"), .char("t"), .char("f"), .char("d"), .char("a"), .char("K"),
+      .char("R"))
     #expect(q.callLog.isEmpty)
     #expect(core.state.message?.text.hasPrefix("read-only:") == true)
   }
@@ -218,12 +222,20 @@ import Testing
 
   @Test func plainLines() {
     let t = "2026-11-29T10:00:06.000Z"
-    #expect(PlainFormatter.line(Fixtures.blockedWrites[4], time: t)
-      == "\(t) b-alone update_item item-1 blocked failing_alone 3 502 \"502 Bad Gateway — 版本冲突, réessayez plus tard 🙂\"")
-    #expect(PlainFormatter.line(Fixtures.escapeLaden, time: t)
-      == "\(t) b-escapes update_item item-1 blocked failing_alone 4 500 \"upstream ␛[31mRED␛[0m \\u{202e}txet desrever\\u{202c} bell␇ del␡ c1\\u{009b}2J\"")
-    #expect(PlainFormatter.line(Fixtures.waiting[1], time: t) == "\(t) w-held add_tag note-1 waiting awaiting:0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b 0 - -")
-    #expect(PlainFormatter.line(Fixtures.answered[3], time: t) == "\(t) w-refused update_item item-1 refused validation_failed 0 - \"properties.title is too long\"")
+    #expect(
+      PlainFormatter.line(Fixtures.blockedWrites[4], time: t)
+        == "\(t) b-alone update_item item-1 blocked failing_alone 3 502 \"502 Bad Gateway — 版本冲突, réessayez plus tard 🙂\""
+    )
+    #expect(
+      PlainFormatter.line(Fixtures.escapeLaden, time: t)
+        == "\(t) b-escapes update_item item-1 blocked failing_alone 4 500 \"upstream ␛[31mRED␛[0m \\u{202e}txet desrever\\u{202c} bell␇ del␡ c1\\u{009b}2J\""
+    )
+    #expect(
+      PlainFormatter.line(Fixtures.waiting[1], time: t)
+        == "\(t) w-held add_tag note-1 waiting awaiting:0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b 0 - -")
+    #expect(
+      PlainFormatter.line(Fixtures.answered[3], time: t)
+        == "\(t) w-refused update_item item-1 refused validation_failed 0 - \"properties.title is too long\"")
     #expect(PlainFormatter.line(Fixtures.dead[0], time: t) == "\(t) d-1 merge_metadata note-5 dead - 0 - -")
     #expect(PlainFormatter.gone("w-1", time: t) == "\(t) w-1 - - gone - - - -")
   }

@@ -13,7 +13,9 @@ import Testing
     var dir: String { home + "/verdicts" }
     init() { try! FileManager.default.createDirectory(atPath: home + "/verdicts", withIntermediateDirectories: true) }
     deinit { try? FileManager.default.removeItem(atPath: home) }
-    func put(_ name: String, _ bytes: [UInt8]) { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(bytes)) }
+    func put(_ name: String, _ bytes: [UInt8]) {
+      FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(bytes))
+    }
     var options: AppOptions { AppOptions(environment: ["XDG_CONFIG_HOME": home]) }
   }
 
@@ -21,7 +23,9 @@ import Testing
     let f = Folder()
     f.put("keys.conf", Array("quit = q\n# fine\n".utf8) + [0x64, 0x72, 0xFF, 0x0A] + Array("help = ?\n".utf8))
     let prepared = VerdictsApp.prepare(source: FakeQueue(writes: []), options: f.options)
-    #expect(prepared.problems.contains { $0.contains("keys file") && $0.contains("line 3 is not UTF-8") }, "\(prepared.problems)")
+    #expect(
+      prepared.problems.contains { $0.contains("keys file") && $0.contains("line 3 is not UTF-8") },
+      "\(prepared.problems)")
     #expect(prepared.state.message?.isError == true)
   }
 

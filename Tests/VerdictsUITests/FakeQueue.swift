@@ -48,10 +48,14 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     locked {
       pageReads.append((pane, offset, limit))
       let matching = writes.filter { w in
-        w.pane == pane && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) } ?? true)
+        w.pane == pane
+          && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
+            ?? true)
       }
       let start = min(max(0, offset), matching.count)
-      return QueuePage(pane: pane, offset: start, writes: Array(matching[start..<min(matching.count, start + limit)]), total: matching.count)
+      return QueuePage(
+        pane: pane, offset: start, writes: Array(matching[start..<min(matching.count, start + limit)]),
+        total: matching.count)
     }
   }
 
@@ -96,24 +100,26 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   func release(_ id: String) async throws -> Bool {
     record("release \(id)")
     var done = false
-    mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.release, i, in: ws) {
-        ws[i].verdict = nil
-        done = true
-      }
-    }, change: .refreshed(.released))
+    mutate(
+      { ws in
+        if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.release, i, in: ws) {
+          ws[i].verdict = nil
+          done = true
+        }
+      }, change: .refreshed(.released))
     return done
   }
 
   func release(reason: BlockedReason) async throws -> Int {
     record("release-reason \(reason.wireName)")
     var n = 0
-    mutate({ ws in
-      for i in ws.indices where ws[i].verdict?.blockedReason == reason {
-        ws[i].verdict = nil
-        n += 1
-      }
-    }, change: .refreshed(.released))
+    mutate(
+      { ws in
+        for i in ws.indices where ws[i].verdict?.blockedReason == reason {
+          ws[i].verdict = nil
+          n += 1
+        }
+      }, change: .refreshed(.released))
     return n
   }
 
@@ -121,12 +127,13 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     record("withdraw \(id)")
     if let e = withdrawError { throw e }
     var done = false
-    mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.withdraw, i, in: ws) {
-        ws.remove(at: i)
-        done = true
-      }
-    }, change: .refreshed(.withdrawn))
+    mutate(
+      { ws in
+        if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.withdraw, i, in: ws) {
+          ws.remove(at: i)
+          done = true
+        }
+      }, change: .refreshed(.withdrawn))
     return done
   }
 
@@ -134,33 +141,37 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     record("discard \(id)")
     guard locked({ writes.contains { $0.id == id } }) else { throw QueueError.notFound(id: id) }
     var done = false
-    mutate({ ws in
-      if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.discard, i, in: ws) {
-        ws.remove(at: i)
-        done = true
-      }
-    }, change: .refreshed(.forgotten))
+    mutate(
+      { ws in
+        if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.discard, i, in: ws) {
+          ws.remove(at: i)
+          done = true
+        }
+      }, change: .refreshed(.forgotten))
     return done
   }
 
   func takeAnswered() async throws -> [QueuedWrite] {
     record("take")
     var taken: [QueuedWrite] = []
-    mutate({ ws in
-      taken = ws.indices.filter { Self.allows(.forget, $0, in: ws) }.map { ws[$0] }
-      ws.removeAll { w in taken.contains { $0.id == w.id } }
-    }, change: .refreshed(.forgotten))
+    mutate(
+      { ws in
+        taken = ws.indices.filter { Self.allows(.forget, $0, in: ws) }.map { ws[$0] }
+        ws.removeAll { w in taken.contains { $0.id == w.id } }
+      }, change: .refreshed(.forgotten))
     return taken
   }
 
   func forgetAnswered(ids: [String]) async throws -> Int {
     record("forget \(ids.joined(separator: ","))")
     var n = 0
-    mutate({ ws in
-      let gone = Set(ws.indices.filter { ids.contains(ws[$0].id) && Self.allows(.forget, $0, in: ws) }.map { ws[$0].id })
-      ws.removeAll { gone.contains($0.id) }
-      n = gone.count
-    }, change: .refreshed(.forgotten))
+    mutate(
+      { ws in
+        let gone = Set(
+          ws.indices.filter { ids.contains(ws[$0].id) && Self.allows(.forget, $0, in: ws) }.map { ws[$0].id })
+        ws.removeAll { gone.contains($0.id) }
+        n = gone.count
+      }, change: .refreshed(.forgotten))
     return n
   }
 

@@ -10,11 +10,13 @@ import Testing
     Fixtures.waiting + Fixtures.answered + Fixtures.blockedWrites + Fixtures.dead + [
       Fixtures.write("r-unsent", .addTag, verdict: .refused(Refusal(reason: "the create_item it waits for was dead")))
         .with { $0.sent = false },
-      Fixtures.write("r-gone", .addTag, verdict: .refused(Refusal(reason: "the create_item it waits for was withdrawn")))
-        .with {
-          $0.sent = false
-          $0.dependencyGone = true
-        },
+      Fixtures.write(
+        "r-gone", .addTag, verdict: .refused(Refusal(reason: "the create_item it waits for was withdrawn"))
+      )
+      .with {
+        $0.sent = false
+        $0.dependencyGone = true
+      },
     ]
 
   @Test func everyActionOfTheFakeAnswersAsTheRuleDoes() async throws {

@@ -5,7 +5,8 @@ import MarfaQueue
 /// Fixed writes covering every verdict and blocked reason, with a fixed clock.
 enum Fixtures {
   static let multiByteFailure = "502 Bad Gateway — 版本冲突, réessayez plus tard 🙂"
-  static let escapeFailure = "upstream \u{1B}[31mRED\u{1B}[0m \u{202E}txet desrever\u{202C} bell\u{07} del\u{7F} c1\u{9B}2J"
+  static let escapeFailure =
+    "upstream \u{1B}[31mRED\u{1B}[0m \u{202E}txet desrever\u{202C} bell\u{07} del\u{7F} c1\u{9B}2J"
 
   static func write(
     _ id: String, _ kind: WriteKind = .updateItem, item: String? = "item-1", verdict: Verdict? = nil,
@@ -24,12 +25,16 @@ enum Fixtures {
 
   static let refusal = Refusal(
     reason: "validation_failed", code: "validation_failed", message: "properties.title is too long",
-    fields: [FieldRefusal(field: "properties.title", message: "at most 200 characters"), FieldRefusal(field: "properties.due")])
+    fields: [
+      FieldRefusal(field: "properties.title", message: "at most 200 characters"), FieldRefusal(field: "properties.due"),
+    ])
 
   static let waiting: [QueuedWrite] = [
     write("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", .createItem, item: "note-1", sent: false),
     write("w-held", .addTag, item: "note-1", waiting: true, follows: "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"),
-    write("w-undeliv", .updateItem, item: "note-2", failure: LastFailure(status: 503, text: "Service Unavailable"), streak: 1, sent: true),
+    write(
+      "w-undeliv", .updateItem, item: "note-2", failure: LastFailure(status: 503, text: "Service Unavailable"),
+      streak: 1, sent: true),
     write("w-dep", .createEdge, item: "note-1", waiting: true, dependsOn: ["w-create2"]),
   ]
 
@@ -38,18 +43,26 @@ enum Fixtures {
     write("w-merged", verdict: .merged(fields: ["title", "due"])),
     write("w-confl", verdict: .conflicted(siblingId: "note-1-copy", fields: ["body"])),
     write("w-refused", verdict: .refused(refusal), refusals: 1, answer: #"{"error":{"code":"validation_failed"}}"#),
-    write("w-trashed", .deleteItem, item: "note-9", verdict: .refused(Refusal(reason: "trashed", code: "item_not_found", message: "the item is in the bin", trashed: true))),
+    write(
+      "w-trashed", .deleteItem, item: "note-9",
+      verdict: .refused(
+        Refusal(reason: "trashed", code: "item_not_found", message: "the item is in the bin", trashed: true))),
   ]
 
   static func blocked(_ reason: BlockedReason, failure: LastFailure? = nil, streak: Int = 0) -> QueuedWrite {
     var refusal: Refusal?
     switch reason {
-    case .credentialRefused: refusal = Refusal(reason: "credential_refused", code: "unauthorized", message: "the key was refused")
-    case .keySpent: refusal = Refusal(reason: "idempotency_key_reused", code: "idempotency_key_reused", message: "another body under this key")
+    case .credentialRefused:
+      refusal = Refusal(reason: "credential_refused", code: "unauthorized", message: "the key was refused")
+    case .keySpent:
+      refusal = Refusal(
+        reason: "idempotency_key_reused", code: "idempotency_key_reused", message: "another body under this key")
     case .ancestorUnavailable:
-      refusal = Refusal(reason: "ancestor_unavailable", code: "forbidden", message: "the key cannot read version 3",
+      refusal = Refusal(
+        reason: "ancestor_unavailable", code: "forbidden", message: "the key cannot read version 3",
         grant: MissingGrant(kind: .type, name: "note", level: .read))
-    case .conflictUnresolved: refusal = Refusal(reason: "version_conflict", code: "version_conflict", message: "version 3 was overtaken by 5")
+    case .conflictUnresolved:
+      refusal = Refusal(reason: "version_conflict", code: "version_conflict", message: "version 3 was overtaken by 5")
     case .failingAlone, .instanceChanged: refusal = nil
     }
     let ids: [BlockedReason: String] = [
@@ -86,9 +99,11 @@ enum Fixtures {
   }
 
   static let status = Status(
-    store: "/home/ana/.local/state/verdicts/queue.store", handle: .writer, fill: .complete, origin: "http://127.0.0.1:8421",
+    store: "/home/ana/.local/state/verdicts/queue.store", handle: .writer, fill: .complete,
+    origin: "http://127.0.0.1:8421",
     instanceId: "inst-7c1e", counts: QueueCounts(waiting: 4, answered: 5, blocked: 7, dead: 2),
-    lastDrain: DrainReport(answered: 6, held: 2, undelivered: 1, unavailable: "502 from a gateway", retryAfterSeconds: 30),
+    lastDrain: DrainReport(
+      answered: 6, held: 2, undelivered: 1, unavailable: "502 from a gateway", retryAfterSeconds: 30),
     lastDrainAt: "2026-11-29T10:00:06.000Z")
 
   /// A state of the given size with every pane loaded.

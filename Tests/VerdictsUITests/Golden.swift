@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The golden screens under `Snapshots/` beside this file (see ``GoldenFiles`` for recording).
 enum Golden {

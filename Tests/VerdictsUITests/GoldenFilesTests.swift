@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The shared golden-file helper: a match passes, a difference or a missing file is reported,
 /// and recording writes only what the mode allows.

@@ -15,7 +15,9 @@ import Testing
     var s = Fixtures.state()
     _ = press(&s, .char(":"))
     #expect(s.prompt?.kind == .goto)
-    let effects = press(&s, .char("…"), .char("2"), .char("e"), .char("3"), .char("f"), .char("4"), .char("a"), .char("5"), .char("b"), .enter)
+    let effects = press(
+      &s, .char("…"), .char("2"), .char("e"), .char("3"), .char("f"), .char("4"), .char("a"), .char("5"), .char("b"),
+      .enter)
     #expect(effects == [.goto("…2e3f4a5b")])
     #expect(s.prompt == nil)
   }

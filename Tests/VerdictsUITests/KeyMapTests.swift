@@ -22,7 +22,10 @@ import Testing
   }
 
   @Test func spellingsRoundTrip() {
-    for spelling in ["r", "R", "space", "tab", "shift-tab", "enter", "esc", "up", "pgdn", "pgup", "home", "end", "ctrl-l", "f1", "/", "?", "hash", "equals", "backspace"] {
+    for spelling in [
+      "r", "R", "space", "tab", "shift-tab", "enter", "esc", "up", "pgdn", "pgup", "home", "end", "ctrl-l", "f1", "/",
+      "?", "hash", "equals", "backspace",
+    ] {
       let key = Key(spelling: spelling)
       #expect(key != nil, "\(spelling)")
       #expect(key?.spelling == spelling)
@@ -34,7 +37,8 @@ import Testing
   }
 
   @Test func aUserBindingReplacesTheDefaultsAndWins() {
-    let (map, problems) = KeyMap.read("""
+    let (map, problems) = KeyMap.read(
+      """
       # mine
       drain = D
       quit = Q q
@@ -55,26 +59,29 @@ import Testing
   }
 
   @Test func unknownActionsKeysAndControlKeysForDestructiveActionsAreRefused() {
-    let (map, problems) = KeyMap.read("""
+    let (map, problems) = KeyMap.read(
+      """
       explode = e
       drain = hyper-d
       discard = ctrl-x
       withdraw = none
       help
       """)
-    #expect(problems.map(\.description) == [
-      "line 1: unknown action 'explode'",
-      "line 2: unknown key 'hyper-d'",
-      "line 3: discard may not sit on a control key (ctrl-x)",
-      "line 5: expected `action = key [key…]`",
-    ])
+    #expect(
+      problems.map(\.description) == [
+        "line 1: unknown action 'explode'",
+        "line 2: unknown key 'hyper-d'",
+        "line 3: discard may not sit on a control key (ctrl-x)",
+        "line 5: expected `action = key [key…]`",
+      ])
     #expect(map.keys[.withdraw] == [])
     #expect(map.action(for: .char("d")) == .drain)
     #expect(map.action(for: .char("x")) == .discard)
   }
 
   @Test func configTurnsConfirmationsOff() {
-    let (config, problems) = UIConfig.read("""
+    let (config, problems) = UIConfig.read(
+      """
       confirm-withdraw = no
       confirm-discard = yes
       theme = light
@@ -82,6 +89,7 @@ import Testing
       colour = blue
       """)
     #expect(!config.confirmWithdraw && config.confirmDiscard && config.theme == "light" && !config.ascii)
-    #expect(problems.map(\.description) == ["line 4: ascii takes yes or no, not 'maybe'", "line 5: unknown setting 'colour'"])
+    #expect(
+      problems.map(\.description) == ["line 4: ascii takes yes or no, not 'maybe'", "line 5: unknown setting 'colour'"])
   }
 }

@@ -26,7 +26,9 @@ import Testing
           for r in rects {
             #expect(r.x >= 0 && r.y >= 0 && r.x + r.width <= w && r.y + r.height <= h, "\(w)x\(h) \(r)")
             for y in r.y..<(r.y + r.height) {
-              for x in r.x..<(r.x + r.width) { #expect(used.insert(y * w + x).inserted, "\(w)x\(h) overlap at \(x),\(y)") }
+              for x in r.x..<(r.x + r.width) {
+                #expect(used.insert(y * w + x).inserted, "\(w)x\(h) overlap at \(x),\(y)")
+              }
             }
           }
           if l.mode != .single || !detail { #expect(l.rows(focus) >= 1, "\(w)x\(h)") }

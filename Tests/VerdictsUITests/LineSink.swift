@@ -25,7 +25,9 @@ final class LineSink: Sendable {
   var all: [String] { state.withLock { $0.lines } }
 
   /// Returns once at least `count` lines came; records an issue after `patience` without them.
-  func wait(forCount count: Int, patience: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async {
+  func wait(forCount count: Int, patience: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation)
+    async
+  {
     let timeout = Task { [weak self] in
       try? await Task.sleep(for: patience)
       guard !Task.isCancelled, let self else { return }

@@ -10,7 +10,8 @@ import Testing
     var s = Fixtures.state()
     s.keyHint = "tour-key-2"
     _ = s.handle(.drained(DrainReport(held: 2, stopped: "the instance refused the key")))
-    _ = s.handle(.outcome("auto-drain: 0 answered, 2 held, 0 undelivered, stopped: the instance refused the key", isError: true))
+    _ = s.handle(
+      .outcome("auto-drain: 0 answered, 2 held, 0 undelivered, stopped: the instance refused the key", isError: true))
     #expect(s.message?.text.hasSuffix("; press K and give tour-key-2 to send it") == true, "\(s.message?.text ?? "")")
   }
 
@@ -24,12 +25,16 @@ import Testing
   @Test func aReleasedWriteBlockedInstanceChangedIsExplained() {
     var s = Fixtures.state()
     _ = s.handle(.outcome("released 1", isError: false))
-    let verdict = DrainVerdict(id: "w-moved-1", kind: .updateItem, verdict: .blocked(reason: .instanceChanged, refusal: nil))
+    let verdict = DrainVerdict(
+      id: "w-moved-1", kind: .updateItem, verdict: .blocked(reason: .instanceChanged, refusal: nil))
     _ = s.handle(.drained(DrainReport(verdicts: [verdict])))
     _ = s.handle(.outcome("auto-drain: 0 answered, 0 held, 0 undelivered", isError: false))
     let text = s.message?.text ?? ""
     #expect(text.hasPrefix("released 1 · auto-drain: "), "\(text)")
-    #expect(text.contains("w-moved-1 was queued against another instance than the one there now (instance_changed): r sends to the new one, w withdraws"), "\(text)")
+    #expect(
+      text.contains(
+        "w-moved-1 was queued against another instance than the one there now (instance_changed): r sends to the new one, w withdraws"
+      ), "\(text)")
   }
 
   @Test func otherMessagesAreLeftAlone() {

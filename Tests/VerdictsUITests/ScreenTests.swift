@@ -48,7 +48,8 @@ extension ScreenTests {
 
   @Test func detailWithAnEscapeLadenFailureAndAnswer() {
     let text = Self.detail(Fixtures.escapeLaden)
-    #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x07 || $0.value == 0x9B })
+    #expect(
+      !text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x07 || $0.value == 0x9B })
     Golden.check("detail-blocked-escapes", text)
     Golden.check("detail-blocked-escapes-scrolled", Self.detail(Fixtures.escapeLaden, scroll: 8))
   }
@@ -121,12 +122,18 @@ extension ScreenTests {
     s.filter = "b-"
     s.marks = ["b-cred", "b-spent"]
     _ = s.handle(.reachable(false))
-    _ = s.handle(.drained(DrainReport(answered: 0, undelivered: 12, unavailable: "connection refused", stopped: "the key was refused", retryAfterSeconds: 60)))
+    _ = s.handle(
+      .drained(
+        DrainReport(
+          answered: 0, undelivered: 12, unavailable: "connection refused", stopped: "the key was refused",
+          retryAfterSeconds: 60)))
     var st = Fixtures.status
     st.fill = .expired
     st.expiredReason = "catchup_too_old"
     _ = s.handle(.status(st))
-    s.lastDrain = DrainReport(answered: 0, undelivered: 12, unavailable: "connection refused", stopped: "the key was refused", retryAfterSeconds: 60)
+    s.lastDrain = DrainReport(
+      answered: 0, undelivered: 12, unavailable: "connection refused", stopped: "the key was refused",
+      retryAfterSeconds: 60)
     Golden.check("status-line-states-120x40", Self.screen(s))
   }
 
@@ -139,7 +146,9 @@ extension ScreenTests {
 
   @Test func aMillionWritesShowTheirRange() {
     var s = UIState(width: 120, height: 40)
-    let writes = (0..<20).map { Fixtures.write(String(format: "0190a1b2-c3d4-7e5f-8a9b-%012d", 999_000 + $0), .createItem) }
+    let writes = (0..<20).map {
+      Fixtures.write(String(format: "0190a1b2-c3d4-7e5f-8a9b-%012d", 999_000 + $0), .createItem)
+    }
     _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 999_000, writes: writes, total: 1_000_000)))
     s[.waiting].selected = 999_005
     s[.waiting].top = 999_000

@@ -164,7 +164,9 @@ import Testing
   @Test func releaseRefusesAnAnsweredOrWaitingWrite() {
     var s = Fixtures.state(focus: .answered)
     #expect(press(&s, .char("r")) == [])
-    #expect(s.message == StatusMessage(
+    #expect(
+      s.message
+        == StatusMessage(
           "release: w-accept is accepted; only a blocked or dead write, or one the drain refused unsent, goes again",
           isError: true))
     var w = Fixtures.state(focus: .waiting, select: 1)
@@ -385,7 +387,8 @@ import Testing
     let id = Fixtures.waiting[0].id
     #expect(s.following == id)
     // The write was answered: it is gone from Waiting.
-    let effects = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: Array(Fixtures.waiting.dropFirst()), total: 3)))
+    let effects = s.handle(
+      .loaded(QueuePage(pane: .waiting, offset: 0, writes: Array(Fixtures.waiting.dropFirst()), total: 3)))
     #expect(effects == [.locate(id)])
     let moved = s.handle(.located(id: id, pane: .answered, index: 5))
     #expect(s.focus == .answered && s[.answered].selected == 5)

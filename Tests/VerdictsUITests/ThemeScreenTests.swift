@@ -44,10 +44,15 @@ import Testing
     // In mono (or any theme with colour off) each verdict still has its own glyph and word.
     let writes = Fixtures.waiting + Fixtures.answered + Fixtures.blockedWrites + Fixtures.dead
     var glyphs: [String: Set<String>] = [:]
-    for w in writes { glyphs[VerdictText.glyph(w, .unicode), default: []].insert(w.verdict?.wireName ?? (w.waiting ? "held" : "waiting")) }
+    for w in writes {
+      glyphs[VerdictText.glyph(w, .unicode), default: []].insert(
+        w.verdict?.wireName ?? (w.waiting ? "held" : "waiting"))
+    }
     for (_, kinds) in glyphs { #expect(kinds.count == 1, "\(kinds)") }
     var ascii: [String: Set<String>] = [:]
-    for w in writes { ascii[VerdictText.glyph(w, .ascii), default: []].insert(w.verdict?.wireName ?? (w.waiting ? "held" : "waiting")) }
+    for w in writes {
+      ascii[VerdictText.glyph(w, .ascii), default: []].insert(w.verdict?.wireName ?? (w.waiting ? "held" : "waiting"))
+    }
     for (_, kinds) in ascii { #expect(kinds.count == 1, "\(kinds)") }
     #expect(glyphs.count == 8 && ascii.count == 8)
   }

@@ -62,15 +62,16 @@ import Testing
       border =
       """
     let read = ThemeReader.read(name: "t", text: text)
-    #expect(read.problems.map(\.description) == [
-      "line 4: unknown role 'nonsense'",
-      "line 5: bad colour 'crimson' (default, a name, 0-255 or #rrggbb)",
-      "line 6: bad attribute 'sparkly' (bold, dim, underline, reverse)",
-      "line 7: expected `role = FG BG [attributes]`",
-      "line 8: bad colour '#zzzzzz' (default, a name, 0-255 or #rrggbb)",
-      "line 9: role 'waiting' set again (first on line 2); this line wins",
-      "line 10: a role needs a foreground colour",
-    ])
+    #expect(
+      read.problems.map(\.description) == [
+        "line 4: unknown role 'nonsense'",
+        "line 5: bad colour 'crimson' (default, a name, 0-255 or #rrggbb)",
+        "line 6: bad attribute 'sparkly' (bold, dim, underline, reverse)",
+        "line 7: expected `role = FG BG [attributes]`",
+        "line 8: bad colour '#zzzzzz' (default, a name, 0-255 or #rrggbb)",
+        "line 9: role 'waiting' set again (first on line 2); this line wins",
+        "line 10: a role needs a foreground colour",
+      ])
     #expect(read.theme.styles[.waiting] == ThemeStyle(foreground: .indexed(2)))
     #expect(read.theme.styles[.blocked] == nil)
   }
@@ -99,7 +100,8 @@ import Testing
     #expect(files == BuiltinThemes.names.map { $0 + ".theme" }.sorted())
     for name in BuiltinThemes.names {
       let file = try String(contentsOf: Self.themesDirectory.appendingPathComponent(name + ".theme"), encoding: .utf8)
-      #expect(file == BuiltinThemes.text(of: name), "Themes/\(name).theme differs from BuiltinThemes.swift: copy it there")
+      #expect(
+        file == BuiltinThemes.text(of: name), "Themes/\(name).theme differs from BuiltinThemes.swift: copy it there")
     }
   }
 
@@ -113,7 +115,8 @@ import Testing
 
   @Test func choiceFlagBeatsEnvironmentBeatsConfig() {
     let env = ["VERDICTS_THEME": "light"]
-    #expect(ThemeChoice.choose(flag: "solarized", environment: env, config: "mono", noColor: false).theme.name == "solarized")
+    #expect(
+      ThemeChoice.choose(flag: "solarized", environment: env, config: "mono", noColor: false).theme.name == "solarized")
     #expect(ThemeChoice.choose(flag: nil, environment: env, config: "mono", noColor: false).theme.name == "light")
     #expect(ThemeChoice.choose(flag: nil, environment: [:], config: "mono", noColor: false).theme.name == "mono")
     #expect(ThemeChoice.choose(flag: nil, environment: [:], config: nil, noColor: false).theme.name == "default")

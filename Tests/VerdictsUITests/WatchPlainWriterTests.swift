@@ -62,7 +62,9 @@ import Testing
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
     let lines = LineSink()
-    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }, json: true) }
+    let watcher = Task {
+      await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }, json: true)
+    }
     defer { watcher.cancel() }
     await lines.wait(forCount: 2)
     let second = try await writer.createItem(type: "note", properties: .object([]))
@@ -76,7 +78,9 @@ import Testing
     #expect(events.filter { $0 == "writer" }.count == 2, "\(lines.all)")
     let queuedIds = parsed.filter { $0?["event"] == .string("queued") }.compactMap { $0?["id"]?.stringValue }
     #expect(Set(queuedIds) == [first.id, second.id])
-    let writers = parsed.filter { $0?["event"] == .string("writer") }.compactMap { $0?["writer"]?["state"]?.stringValue }
+    let writers = parsed.filter { $0?["event"] == .string("writer") }.compactMap {
+      $0?["writer"]?["state"]?.stringValue
+    }
     #expect(writers == ["live", "closed"])
     #expect(parsed.allSatisfy { $0?["time"] == .string("T") })
   }

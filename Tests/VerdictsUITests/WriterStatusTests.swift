@@ -9,7 +9,9 @@ import Testing
 @Suite struct WriterStatusTests {
   static let t0 = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
 
-  static func live(drain: WriterRecord.DrainProgress? = nil, autoDrain: Bool = true, keyRefused: Bool = false) -> WriterRecord {
+  static func live(drain: WriterRecord.DrainProgress? = nil, autoDrain: Bool = true, keyRefused: Bool = false)
+    -> WriterRecord
+  {
     WriterRecord(
       program: "verdicts", mode: "tui", pid: 4211, host: "device", startedAt: t0, autoDrain: autoDrain,
       keyRefused: keyRefused, drain: drain)
@@ -17,7 +19,8 @@ import Testing
 
   /// 154 of 300 sent in 0.726 s: 212 a second, about 1 s left.
   static let draining = WriterRecord.DrainProgress(
-    startedAt: t0.addingTimeInterval(100), total: 300, sent: 154, answered: 154, verdicts: ["accepted": 150, "refused": 4])
+    startedAt: t0.addingTimeInterval(100), total: 300, sent: 154, answered: 154,
+    verdicts: ["accepted": 150, "refused": 4])
   static let drainingNow = t0.addingTimeInterval(100.726)
 
   static func closed() -> WriterRecord {
@@ -45,7 +48,8 @@ import Testing
   }
 
   @Test func aWriterThatClosedSaysNoneSinceItsCloseWithHowLongAgo() {
-    #expect(Self.joined(Self.closed(), now: Self.t0.addingTimeInterval(380)) == "writer: none since 08:03:20 (3 min ago)")
+    #expect(
+      Self.joined(Self.closed(), now: Self.t0.addingTimeInterval(380)) == "writer: none since 08:03:20 (3 min ago)")
   }
 
   @Test func aWriterThatDiedSaysGoneWithItsPidAndWhenItWasLastSeen() {
@@ -61,7 +65,9 @@ import Testing
         == "writer: verdicts tui (pid 4211) · auto-drain off · key refused")
   }
 
-  static func screen(_ record: WriterRecord?, now: Date, readOnly: Bool, width: Int, height: Int, lastAlive: Date? = nil) -> String {
+  static func screen(
+    _ record: WriterRecord?, now: Date, readOnly: Bool, width: Int, height: Int, lastAlive: Date? = nil
+  ) -> String {
     var s = Fixtures.state(width: width, height: height)
     if readOnly { s.readOnlyReason = "opened to read" }
     _ = s.handle(.writer(record, at: now))
@@ -85,7 +91,8 @@ import Testing
   }
 
   @Test func aWatcherShowsTheWritersAutoDrainNotItsOwn() {
-    let text = Self.screen(Self.live(drain: Self.draining), now: Self.drainingNow, readOnly: true, width: 160, height: 48)
+    let text = Self.screen(
+      Self.live(drain: Self.draining), now: Self.drainingNow, readOnly: true, width: 160, height: 48)
     #expect(text.contains("auto-drain on"))
     #expect(!text.contains("auto-drain off"))
     #expect(text.contains("read-only"))

@@ -76,7 +76,9 @@ enum CoreQueueCodec {
       if reason == "awaiting_dependency" { return (nil, true) }
       guard let blocked = reason.flatMap(BlockedReason.init(rawValue:)) else {
         // The core refuses to read a queue holding another reason; shown as written.
-        return (.refused(Refusal(reason: "blocked \(reason ?? "without a reason") (a reason the core does not write)")), false)
+        return (
+          .refused(Refusal(reason: "blocked \(reason ?? "without a reason") (a reason the core does not write)")), false
+        )
       }
       return (.blocked(reason: blocked, refusal: envelope.map { refusal(reason: reason ?? "", envelope: $0) }), false)
     default:

@@ -66,14 +66,19 @@ extension CoreStore {
   /// The refusal of an action on this store, naming the `marfa` command that does it.
   public func refusal(_ action: String, _ arguments: [String] = []) -> QueueError {
     .readingHandle(
-      reason: "this is a Marfa core store, which verdicts only reads; its owner does that: \(marfaCommand(action, arguments))")
+      reason:
+        "this is a Marfa core store, which verdicts only reads; its owner does that: \(marfaCommand(action, arguments))"
+    )
   }
 
   /// A word as a shell reads it: as it is when plain, else in single quotes.
   static func shellQuoted(_ word: String) -> String {
-    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-      ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-_./:=@%+,".unicodeScalars.contains($0)
-    }
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy {
+        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0)
+          || "-_./:=@%+,".unicodeScalars.contains($0)
+      }
     return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

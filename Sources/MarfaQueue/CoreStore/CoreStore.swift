@@ -94,7 +94,8 @@ public final class CoreStore: Sendable {
         }
       }.filter(parsed.matches)
       let start = max(0, min(offset, max(0, writes.count - 1)))
-      return QueuePage(pane: pane, offset: start, writes: Array(writes.dropFirst(start).prefix(max(0, limit))), total: writes.count)
+      return QueuePage(
+        pane: pane, offset: start, writes: Array(writes.dropFirst(start).prefix(max(0, limit))), total: writes.count)
     }
     return try read { db in
       let total = try db.scalar("SELECT count(*) FROM queue WHERE \(condition)", values) ?? 0

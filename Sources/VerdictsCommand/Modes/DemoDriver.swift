@@ -24,8 +24,10 @@ final class DemoDriver: Sendable {
   static func start(storePath: String?) async throws -> DemoDriver {
     let instance = ScriptedInstance(scenario: .tour)
     let url = try instance.start()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-demo-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "verdicts-demo-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let store = storePath.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("demo.store")
     let copy = try await WorkingCopy.open(
       store: store, server: Server(url: url.absoluteString, key: Scenario.tour.startKey ?? firstKey, timeout: 5))

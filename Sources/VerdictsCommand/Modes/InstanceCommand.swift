@@ -28,8 +28,11 @@ enum InstanceCommand {
       throw CommandFailure(code: "io", message: "the instance could not listen: \(error)", exit: .environment)
     }
     if context.globals.json {
-      context.printJSON(.object([("url", .string(url.absoluteString)), ("scenario", .string(scenario.name)),
-        ("instance_id", .string(instance.instanceId))]))
+      context.printJSON(
+        .object([
+          ("url", .string(url.absoluteString)), ("scenario", .string(scenario.name)),
+          ("instance_id", .string(instance.instanceId)),
+        ]))
     } else {
       context.print("scripted instance \(scenario.name) listening at \(url.absoluteString) (ctrl-c stops it)")
       if let key = scenario.startKey { context.print("start key: \(key)") }

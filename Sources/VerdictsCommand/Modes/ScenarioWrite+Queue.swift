@@ -32,11 +32,13 @@ extension ScenarioWrite {
         source: try need(itemId, "source"), target: try need(targetId, "target"), type: try need(edgeType, "edge type"),
         properties: try object(properties), id: edgeId)
     case .updateEdge:
-      return try await copy.updateEdge(id: try need(edgeId, "edge"), properties: try object(properties), version: version)
+      return try await copy.updateEdge(
+        id: try need(edgeId, "edge"), properties: try object(properties), version: version)
     case .deleteEdge:
       return try await copy.deleteEdge(id: try need(edgeId, "edge"))
     case .replaceMetadata, .mergeMetadata:
-      return try await copy.writeMetadata(item: try need(itemId, "item"), tags: tags ?? [], replace: kind == "replace_metadata")
+      return try await copy.writeMetadata(
+        item: try need(itemId, "item"), tags: tags ?? [], replace: kind == "replace_metadata")
     case .addTag:
       return try await copy.addTag(item: try need(itemId, "item"), tag: try need(tag, "tag"))
     case .removeTag:

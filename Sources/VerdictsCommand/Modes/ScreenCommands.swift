@@ -1,10 +1,10 @@
 import Foundation
+import MarfaQueue
+import VerdictsUI
 
 #if canImport(Glibc)
   import Glibc
 #endif
-import MarfaQueue
-import VerdictsUI
 
 /// `verdicts [tui]`, `verdicts watch [--plain]` and `verdicts demo [--plain]`.
 enum ScreenCommands {
@@ -38,7 +38,8 @@ enum ScreenCommands {
   /// The TUI: the writer if the store is free, else read-only.
   static func tui(_ context: CommandContext) async throws -> ExitCode {
     let server = context.globals.url == nil ? nil : try context.server(warnIfClear: true)
-    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
+    let copy = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
     defer { copy.close() }
     await copy.describeWriter(program: "verdicts", mode: "tui")
     return try await runUI(copy, context, autoDrain: false)
@@ -105,7 +106,8 @@ enum ScreenCommands {
     let counts = try await demo.copy.queue.counts()
     let reasons = Set(all.compactMap { $0.verdict?.blockedReason?.wireName }).sorted()
     output.out(
-      "# summary: \(counts.waiting) waiting, \(counts.answered) answered, \(counts.blocked) blocked, \(counts.dead) dead; blocked for: \(reasons.joined(separator: ", "))\n")
+      "# summary: \(counts.waiting) waiting, \(counts.answered) answered, \(counts.blocked) blocked, \(counts.dead) dead; blocked for: \(reasons.joined(separator: ", "))\n"
+    )
     return .done
   }
 }

@@ -48,7 +48,8 @@ enum StatusText {
     let c = s.counts
     lines.append(("queue", "\(c.waiting) waiting, \(c.answered) answered, \(c.blocked) blocked, \(c.dead) dead"))
     if let d = s.lastDrain {
-      var text = "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
+      var text =
+        "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
       if let at = s.lastDrainAt { text = "\(v(at)): " + text }
       if let u = d.unavailable { text += "; unavailable: \(v(u))" }
       if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }

@@ -126,7 +126,9 @@ struct ArgumentParser: Sendable {
       } else {
         // The command's own options first; a global one only when a single letter is off.
         var hint = Suggestion.hint(for: name, among: node.options.map(\.name))
-        if hint.isEmpty { hint = Suggestion.hint(for: name, among: globals.map(\.name) + ["--help", "--version"], limit: 1) }
+        if hint.isEmpty {
+          hint = Suggestion.hint(for: name, among: globals.map(\.name) + ["--help", "--version"], limit: 1)
+        }
         fail("unknown option \(name)\(hint)")
       }
     }

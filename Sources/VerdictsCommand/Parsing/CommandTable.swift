@@ -13,7 +13,8 @@ enum CommandTable {
       "--key", "KEY",
       help: "the API key, or - to read it from standard input; on the command line every user sees it in ps: "
         + "use MARFA_API_KEY or --key-file"),
-    .value("--key-file", "PATH", help: "read the API key from the file's first line (the safe way, with MARFA_API_KEY)"),
+    .value(
+      "--key-file", "PATH", help: "read the API key from the file's first line (the safe way, with MARFA_API_KEY)"),
     .flag("--json", help: "print one JSON value on stdout, and errors as a JSON envelope on stderr"),
     .value("--theme", "NAME|FILE", help: "the TUI's theme (env VERDICTS_THEME)"),
     .flag("--no-color", help: "no colours (also NO_COLOR)"),
@@ -58,18 +59,23 @@ enum CommandTable {
         ]),
       CommandSpec(name: "fill", summary: "fill the copy from the instance (creates a missing store)", id: .fill),
       CommandSpec(name: "catch-up", summary: "catch the copy up from its cursor", id: .catchUp),
-      CommandSpec(name: "status", summary: "the store, the fill, the instance, the counts, the last drain", id: .status),
+      CommandSpec(
+        name: "status", summary: "the store, the fill, the instance, the counts, the last drain", id: .status),
       CommandSpec(
         name: "queue", summary: "every write: id, kind, rows, verdict or waiting, reason, streak, last failure",
         id: .queue,
         options: [
           .value("--kind", "KIND", .choice(kinds), repeatable: true, help: "only writes of this kind"),
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
-          .value("--filter", "TERMS", help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
+          .value(
+            "--filter", "TERMS",
+            help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
         ]),
       CommandSpec(
         name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,
-        positionals: [PositionalSpec("ID", help: "the write: full ID, the short form shown, or 6+ characters of either end")]),
+        positionals: [
+          PositionalSpec("ID", help: "the write: full ID, the short form shown, or 6+ characters of either end")
+        ]),
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
@@ -163,10 +169,16 @@ enum CommandTable {
     subcommands: [
       CommandSpec(
         name: "add", summary: "queue a tag added to an item", id: .tagsAdd,
-        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("TAG", .required, .segment, help: "the tag")]),
+        positionals: [
+          PositionalSpec("ID", .required, .segment, help: "the item"),
+          PositionalSpec("TAG", .required, .segment, help: "the tag"),
+        ]),
       CommandSpec(
         name: "remove", summary: "queue a tag removed from an item", id: .tagsRemove,
-        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("TAG", .required, .segment, help: "the tag")]),
+        positionals: [
+          PositionalSpec("ID", .required, .segment, help: "the item"),
+          PositionalSpec("TAG", .required, .segment, help: "the tag"),
+        ]),
     ])
 
   static let metadata = CommandSpec(
@@ -187,11 +199,17 @@ enum CommandTable {
     subcommands: [
       CommandSpec(
         name: "write", summary: "queue an extension written under a namespace", id: .extensionsWrite,
-        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("NS", .required, .segment, help: "the namespace")],
+        positionals: [
+          PositionalSpec("ID", .required, .segment, help: "the item"),
+          PositionalSpec("NS", .required, .segment, help: "the namespace"),
+        ],
         options: [.value("--body", "JSON", .jsonObject, required: true, help: "the extension's body, a JSON object")]),
       CommandSpec(
         name: "delete", summary: "queue an extension deleted", id: .extensionsDelete,
-        positionals: [PositionalSpec("ID", .required, .segment, help: "the item"), PositionalSpec("NS", .required, .segment, help: "the namespace")]),
+        positionals: [
+          PositionalSpec("ID", .required, .segment, help: "the item"),
+          PositionalSpec("NS", .required, .segment, help: "the namespace"),
+        ]),
     ])
 
   static let blobs = CommandSpec(

@@ -2,7 +2,10 @@
 enum HelpExamples {
   /// Examples by command path.
   static let byPath: [[String]: [String]] = [
-    []: ["verdicts demo                      # the tour on a scripted instance", "verdicts --store ~/device.store     # the TUI on a store"],
+    []: [
+      "verdicts demo                      # the tour on a scripted instance",
+      "verdicts --store ~/device.store     # the TUI on a store",
+    ],
     ["tui"]: ["verdicts tui --store ~/device.store"],
     ["watch"]: ["verdicts watch                     # read-only TUI", "verdicts watch --plain | tee drain.log"],
     ["demo"]: ["verdicts demo", "verdicts demo --plain --seconds 5"],
@@ -16,7 +19,9 @@ enum HelpExamples {
     ["release"]: ["verdicts release …43da8578", "verdicts release --reason key_spent"],
     ["withdraw"]: ["verdicts withdraw 43da8578"],
     ["discard"]: ["verdicts discard …43da8578"],
-    ["forget"]: ["verdicts forget                    # every answered write that may go", "verdicts forget 43da8578 5d73c5e8"],
+    ["forget"]: [
+      "verdicts forget                    # every answered write that may go", "verdicts forget 43da8578 5d73c5e8",
+    ],
     ["take-answered"]: ["verdicts take-answered --json > answered.json"],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
     ["items", "update"]: ["verdicts items update note-1 --properties '{\"title\":\"Shopping\"}'"],

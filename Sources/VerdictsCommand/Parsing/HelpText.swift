@@ -1,7 +1,9 @@
 /// The `--help` text of any command, made from the command table.
 enum HelpText {
   /// The help of the command at `path` (empty: the root's).
-  static func render(path: [String], root: CommandSpec = CommandTable.root, globals: [OptionSpec] = CommandTable.globals)
+  static func render(
+    path: [String], root: CommandSpec = CommandTable.root, globals: [OptionSpec] = CommandTable.globals
+  )
     -> String
   {
     var spec = root

@@ -51,7 +51,8 @@ struct CommandFailure: Error, Sendable, Hashable {
       exit = .usage
     case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
       exit = .environment
-    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema, .unknownSchema, .invalid:
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema,
+      .unknownSchema, .invalid:
       exit = .deviceRule
     }
     var message = error.message
@@ -59,7 +60,8 @@ struct CommandFailure: Error, Sendable, Hashable {
     if case .noServer = error { message += " (--url or MARFA_API_URL)" }
     // No store yet: the next step, for a person trying verdicts for the first time.
     if case .noStore = error {
-      message += "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
+      message +=
+        "; `verdicts demo` shows the tour on a scripted instance, `verdicts fill --url URL` makes one from an instance"
     }
     self.init(code: error.code, message: message, exit: exit, server: server)
   }
@@ -93,12 +95,13 @@ struct CommandFailure: Error, Sendable, Hashable {
 
   /// The JSON envelope for standard error.
   var envelope: JSONValue {
-    let serverJSON: JSONValue = server.map {
-      .object([
-        ("status", .int($0.status)), ("code", $0.code.map(JSONValue.string) ?? .null),
-        ("details", $0.details ?? .null),
-      ])
-    } ?? .null
+    let serverJSON: JSONValue =
+      server.map {
+        .object([
+          ("status", .int($0.status)), ("code", $0.code.map(JSONValue.string) ?? .null),
+          ("details", $0.details ?? .null),
+        ])
+      } ?? .null
     return .object([
       (
         "error",

@@ -75,7 +75,9 @@ extension CommandRunner {
     if json {
       context.printJSON(StatusText.json(status))
     } else {
-      context.print("filled from instance \(context.visible(status.instanceId ?? "?")); cursor \(context.visible(status.cursor ?? "none"))")
+      context.print(
+        "filled from instance \(context.visible(status.instanceId ?? "?")); cursor \(context.visible(status.cursor ?? "none"))"
+      )
     }
     return .done
   }
@@ -117,7 +119,8 @@ extension CommandRunner {
       context.printJSON(.int(released))
     } else {
       context.print(
-        released == 0 ? "nothing released" : "released \(released) write(s); the next drain sends them under fresh keys")
+        released == 0 ? "nothing released" : "released \(released) write(s); the next drain sends them under fresh keys"
+      )
     }
     return .done
   }

@@ -47,7 +47,8 @@ extension CommandRunner {
         source: a.string("--source") ?? "", target: a.string("--target") ?? "", type: a.string("--type") ?? "",
         properties: a.json("--properties") ?? empty, id: a.string("--id"))
     case .edgesUpdate:
-      return try await copy.updateEdge(id: id1, properties: a.json("--properties") ?? empty, version: a.int("--version"))
+      return try await copy.updateEdge(
+        id: id1, properties: a.json("--properties") ?? empty, version: a.int("--version"))
     case .edgesDelete: return try await copy.deleteEdge(id: id1)
     case .tagsAdd: return try await copy.addTag(item: id1, tag: a.string("TAG") ?? "")
     case .tagsRemove: return try await copy.removeTag(item: id1, tag: a.string("TAG") ?? "")

@@ -7,7 +7,8 @@ enum InstanceURL {
   /// host. A refusal never repeats what came before the `@`.
   static func check(_ url: String) throws {
     let lower = url.lowercased()
-    guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound])) else {
+    guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound]))
+    else {
       throw usage("the instance URL must be http:// or https:// with a host, not '\(shown(url))'")
     }
     let rest = url[schemeEnd.upperBound...]
@@ -20,7 +21,9 @@ enum InstanceURL {
     var host = Substring(authority)
     var port: Substring?
     if host.hasPrefix("[") {
-      guard let close = host.firstIndex(of: "]") else { throw usage("the instance URL's host '\(host)' is not closed by ']'") }
+      guard let close = host.firstIndex(of: "]") else {
+        throw usage("the instance URL's host '\(host)' is not closed by ']'")
+      }
       let after = host[host.index(after: close)...]
       if after.hasPrefix(":") { port = after.dropFirst() }
       host = host[...close]

@@ -42,7 +42,9 @@ final class RawConnection {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     let ok = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     if ok != 0 {
       close(fd)

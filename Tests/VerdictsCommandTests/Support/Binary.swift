@@ -26,7 +26,8 @@ enum Binary {
   static func require() throws -> String {
     guard let path else {
       throw BinaryMissing(
-        message: "the verdicts executable was not found beside the test bundle or in .build/debug; run `swift build` first")
+        message:
+          "the verdicts executable was not found beside the test bundle or in .build/debug; run `swift build` first")
     }
     return path
   }

@@ -43,7 +43,9 @@ final class DrainVictim {
 
   /// Starts `verdicts --json drain`, with the default action for SIGTERM, SIGHUP and SIGINT.
   func spawnDrain() throws -> Spawned {
-    try Spawned(["--json", "drain"], environment: environment, defaultSignals: FileManager.default.isExecutableFile(atPath: "/usr/bin/env"))
+    try Spawned(
+      ["--json", "drain"], environment: environment,
+      defaultSignals: FileManager.default.isExecutableFile(atPath: "/usr/bin/env"))
   }
 
   /// Write requests the instance has received so far.
@@ -60,7 +62,8 @@ final class DrainVictim {
   func drainToCompletion(runs: Int = 5) throws -> [CommandResult] {
     var results: [CommandResult] = []
     for _ in 0..<runs {
-      let r = try Binary.run(["--json", "drain"], store: store, home: folder.path, environment: environment, timeout: 300)
+      let r = try Binary.run(
+        ["--json", "drain"], store: store, home: folder.path, environment: environment, timeout: 300)
       results.append(r)
       if r.code == 0, r.json?["undelivered"] == .number(0), r.json?["held"] == .number(0) { break }
     }
@@ -92,7 +95,9 @@ final class DrainVictim {
       if n != 1 { out.append("\(w.id) was applied \(n) times") }
       if let item = w.itemId, instance.item(item) == nil { out.append("\(w.id): the instance holds no item \(item)") }
     }
-    if applied.count != queued.count { out.append("the instance applied \(applied.count) keys for \(queued.count) writes") }
+    if applied.count != queued.count {
+      out.append("the instance applied \(applied.count) keys for \(queued.count) writes")
+    }
     if instance.itemIds.count != queued.count { out.append("the instance holds \(instance.itemIds.count) items") }
     return out
   }

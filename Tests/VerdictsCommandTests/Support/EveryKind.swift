@@ -6,7 +6,10 @@ enum EveryKind {
   /// `(kind, arguments)`; `blobFile` is the file `blobs put` uploads.
   static func lines(blobFile: String) -> [(WriteKind, [String])] {
     [
-      (.createItem, ["items", "create", "--type", "note", "--properties", "{\"title\":\"first\",\"n\":1}", "--id", "a1"]),
+      (
+        .createItem,
+        ["items", "create", "--type", "note", "--properties", "{\"title\":\"first\",\"n\":1}", "--id", "a1"]
+      ),
       (.updateItem, ["items", "update", "a1", "--properties", "{\"title\":\"second\"}"]),
       (.transitionItem, ["items", "transition", "a1", "--state", "archived"]),
       (.deleteItem, ["items", "delete", "a1"]),

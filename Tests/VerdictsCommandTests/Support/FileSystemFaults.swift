@@ -26,9 +26,12 @@ enum FileSystemFaults {
     return p.terminationStatus == 0
   }
 
-  static let mountTool = ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
-  static let umountTool = ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
-  static let chattrTool = ["/usr/bin/chattr", "/bin/chattr"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chattr"
+  static let mountTool =
+    ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
+  static let umountTool =
+    ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
+  static let chattrTool =
+    ["/usr/bin/chattr", "/bin/chattr"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chattr"
 
   /// Whether a tmpfs can be mounted (and a bind mount made read-only) on a folder of our own.
   static let canMount: Bool = {

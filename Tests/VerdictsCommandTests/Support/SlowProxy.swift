@@ -62,7 +62,9 @@ final class SlowProxy: @unchecked Sendable {
       address.sin_addr.s_addr = inet_addr("127.0.0.1")
       address.sin_port = upstreamPort.bigEndian
       let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
       }
       if connected != 0 {
         close(client)
