@@ -41,12 +41,17 @@ final class ListenSession: Sendable {
   }
 
   /// Wakes every thread, closes the listener and the connections, and waits for the threads to end.
+  /// Ends once: a second call must not write to, or close, descriptors the first closed (their
+  /// numbers may already name another file, and a write to a pipe with no reader is SIGPIPE).
   func end() {
-    open.withLock { state in
+    let first = open.withLock { state -> Bool in
+      guard !state.ending else { return false }
       state.ending = true
       Socket.signal(wake.write)
       for fd in state.connections { Socket.shutdown(fd) }
+      return true
     }
+    guard first else { return }
     threads.wait()
     Socket.close(wake.read)
     Socket.close(wake.write)

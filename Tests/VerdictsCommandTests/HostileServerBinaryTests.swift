@@ -33,31 +33,16 @@ import Testing
     let victim = try await DrainVictim(writes: 1)
     let server = try Self.endlessChunks()
     defer { server.stop() }
-    let environment = Binary.environment(
-      store: victim.store, home: victim.folder.path,
-      ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
-    let start = Date()
-    let drain = try Spawned(["--json", "drain"], environment: environment)
-    let pid = drain.process.processIdentifier
-    var peakKiB = 0
-    while drain.process.isRunning, Date().timeIntervalSince(start) < Self.deadline {
-      peakKiB = max(peakKiB, Self.highWaterKiB(pid) ?? 0)
-      usleep(5_000)
-    }
-    let ended = drain.wait(timeout: 1)
-    if !ended { drain.kill() }
-    let elapsed = Date().timeIntervalSince(start)
+    let run = try Self.measured(["--json", "drain"], store: victim.store, home: victim.folder.path, server: server)
     print(
-      "verdicts drain against endless chunks: peak resident \(peakKiB / 1024) MB, ended in \(String(format: "%.2f", elapsed)) s"
+      "verdicts drain against endless chunks: peak resident \(run.peakKiB / 1024) MB, ended in \(String(format: "%.2f", run.seconds)) s"
     )
-    #expect(ended, "verdicts drain ran past \(Self.deadline) s")
-    #expect(peakKiB > 0, "no /proc/\(pid)/status sample was read")
-    #expect(peakKiB <= Self.peakLimitKiB, "peak resident memory \(peakKiB / 1024) MB")
-    let result = drain.result()
-    #expect(result.code == 3, "\(result)")
-    #expect(result.json?["undelivered"] == .number(1), "\(result)")
-    #expect(result.json?["unavailable"]?.stringValue?.contains("8 MiB") == true, "\(result)")
-    #expect(elapsed < Self.deadline)
+    #expect(run.ended && run.seconds < Self.deadline, "verdicts drain ran \(run.seconds) s")
+    #expect(run.peakKiB > 0, "no /proc status sample was read")
+    #expect(run.peakKiB <= Self.peakLimitKiB, "peak resident memory \(run.peakKiB / 1024) MB")
+    #expect(run.result.code == 3, "\(run.result)")
+    #expect(run.result.json?["undelivered"] == .number(1), "\(run.result)")
+    #expect(run.result.json?["unavailable"]?.stringValue?.contains("8 MiB") == true, "\(run.result)")
     let w = try #require(try await victim.queueNow().first)
     #expect(w.verdict == nil)
     #expect(w.lastFailure?.text == "the answer passed 8 MiB and was cut")
