@@ -59,6 +59,8 @@ wait_for "writer: gone — pid $WRITER_PID ended without closing" large 3
 wait_for "writer: gone — pid $WRITER_PID ended without closing" small 3
 lag=$(python3 -c "import time; print(round(time.time() - $killed, 2))")
 echo "live-drain: gone seen within ${lag}s"
+# watch --plain samples the writer once a second too: it says so before the next writer comes.
+wait_until grep -q "writer: gone — pid $WRITER_PID ended without closing" "$E2E_TMP/plain.out"
 
 echo "live-drain: a writer that quits cleanly"
 type_line "$VERDICTS --store '$STORE' --url '$INSTANCE_URL'" writer
