@@ -137,6 +137,9 @@ extension Renderer {
   func applicableActions() -> [Action] {
     var actions: [Action] = []
     if state.detailFocused {
+      if let w = state.selectedWrite, w.waiting, w.follows ?? w.dependsOn.first != nil {
+        return [.down, .up, .jump, .clear, .help, .quit]
+      }
       return [.down, .up, .focusDetail, .help, .quit]
     }
     // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
@@ -165,7 +168,9 @@ extension Renderer {
   func hints(_ actions: [Action]? = nil) -> TextLine {
     var t = TextLine()
     for action in actions ?? applicableActions() {
-      guard let key = state.keyMap.hint(action) else { continue }
+      // In the detail of a held write, `enter` is the jump (the key map's own jump key works too).
+      let detailJump = state.detailFocused && action == .jump
+      guard let key = detailJump ? state.keyMap.hint(.focusDetail) : state.keyMap.hint(action) else { continue }
       let greyed = action.writes && state.readOnly
       if !t.spans.isEmpty { t.append(" ") }
       t.append(key, greyed ? .dim : .key)

@@ -11,11 +11,25 @@ extension Renderer {
     }
     guard let w = state.writer else { return file }
     let now = state.now ?? w.updatedAt
-    return file
-      + WriterText.parts(w, now: now, lastAlive: state.writerLastAlive, ascii: state.ascii).map { part in
-        let ok = part.text.hasPrefix("writer:") && w.state == .live
-        return TextLine(part.text, part.isError ? .statusError : ok ? .statusOK : .status)
-      }
+    var parts = file
+    for part in WriterText.parts(w, now: now, lastAlive: state.writerLastAlive, ascii: state.ascii) {
+      let ok = part.text.hasPrefix("writer:") && w.state == .live
+      parts.append(TextLine(part.text, part.isError ? .statusError : ok ? .statusOK : .status))
+      if writerDraining, part.text.hasSuffix("/s"), let spark = sparkline(now: now) { parts[parts.count - 1] = spark }
+    }
+    return parts
+  }
+
+  /// The rate followed by the last minute's rates as a sparkline (`212/s ▂▃▅▇`), nil before any.
+  func sparkline(now: Date) -> TextLine? {
+    guard !state.throughput.isEmpty(now: now), let rate = parts(ofRateAt: now) else { return nil }
+    return TextLine(rate + " ", .status)
+      + TextLine(Sparkline.draw(state.throughput.rates(now: now), ascii: state.ascii), .statusOK)
+  }
+
+  private func parts(ofRateAt now: Date) -> String? {
+    guard let d = state.writer?.drain else { return nil }
+    return WriterText.progress(d, now: now).first { $0.text.hasSuffix("/s") }?.text
   }
 
   /// Whether the writer is draining now (its progress replaces the last drain's summary).

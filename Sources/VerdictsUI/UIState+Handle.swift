@@ -217,6 +217,7 @@ extension UIState {
   mutating func noteWriter(_ w: WriterRecord?, at: Date) {
     writer = w
     now = at
+    if w?.state == .live { throughput.note(w?.drain, at: at) }
     if w?.state == .live { writerLastAlive = at }
   }
 }

@@ -105,7 +105,8 @@ extension UIState {
     }
   }
 
-  /// Keys while the detail has the focus: movement scrolls it, `enter` and `esc` give the focus back.
+  /// Keys while the detail has the focus: movement scrolls it, `esc` gives the focus back, `enter` jumps
+  /// to the write a held write waits on (and gives the focus back when there is none).
   mutating func detailKey(_ action: Action) -> [UIEffect]? {
     let rows = max(1, layout.detailRows)
     switch action {
@@ -115,7 +116,13 @@ extension UIState {
     case .pageUp: detailScroll = max(0, detailScroll - rows)
     case .top: detailScroll = 0
     case .bottom: detailScroll = Int.max / 2
-    case .focusDetail, .clear:
+    case .focusDetail:
+      // `enter` on the detail of a held write follows its `held by` line; otherwise it gives the
+      // focus back, as `esc` does.
+      if let w = selectedWrite, w.waiting, w.follows ?? w.dependsOn.first != nil { return jump() }
+      detailFocused = false
+      return relayout()
+    case .clear:
       detailFocused = false
       return relayout()
     default: return nil

@@ -57,6 +57,8 @@ public struct UIState: Sendable, Hashable {
   public var writer: WriterRecord?
   /// When this screen last saw the writer live (for `last seen 12 s ago`).
   public var writerLastAlive: Date?
+  /// The writer's drain rate over the last minute, for the status line's sparkline.
+  var throughput = Throughput()
   /// Whether the store file is still the one opened, and since when it is not.
   public var storeFile: StoreFileState = .same
   public var storeFileChangedAt: Date?

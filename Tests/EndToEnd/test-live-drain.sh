@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A live drain seen from a second terminal (issue 9), as support staff would watch it:
-# - a scripted instance that waits 15 ms before answering each write, a store of 200 queued writes;
+# - a scripted instance that waits 15 ms before answering each write, a store of 1,000 writes queued
+#   one command at a time, as a person's commands would;
 # - the writer TUI in one pane turns auto-drain on (`a`); `verdicts watch` in a pane at 80x24 and
-#   another at 160x48 show `writer: verdicts tui (pid N) · auto-drain on · draining N of 200` with N
-#   rising and a rate, and Answered tails the newest verdict (its last row is on screen);
+#   another at 160x48 show `writer: verdicts tui (pid N) · auto-drain on · draining N of 1000` with N
+#   rising, a rate and the last minute's rate as a sparkline, and Answered tails the newest
+#   verdict (its last row is on screen);
 # - `kill -9` of the writer: both watchers say `writer: gone — pid N ended without closing` within 3 s;
 # - a writer that quits cleanly (`q`) is `writer: none since HH:MM:SS`;
 # - `watch --plain` prints a writer line when the writer comes, and when it goes.
@@ -12,7 +14,7 @@ set -euo pipefail
 e2e_init live-drain
 
 STORE="$E2E_TMP/live.store"
-WRITES=${LIVE_WRITES:-200}
+WRITES=${LIVE_WRITES:-1000}
 SHOWN=$(python3 -c "print(f'{$WRITES:,}')")   # pane titles group thousands
 VERDICTS_INSTANCE_WRITE_DELAY_MS=15 start_instance --scenario empty
 V() { "$VERDICTS" --store "$STORE" --url "$INSTANCE_URL" "$@"; }
@@ -44,6 +46,8 @@ keys_to writer a
 wait_re "draining [0-9]+ of $WRITES · [0-9.]+/s" large
 first=$(screen large | sed -nE "s/.*draining ([0-9]+) of $WRITES.*/\1/p" | head -1)
 wait_re "writer: verdicts tui \(pid $WRITER_PID\) · auto-drain on · draining" small
+# The rate is followed by the last minute's rates in cells (a sparkline of block glyphs).
+wait_re "draining [0-9]+ of $WRITES · [0-9.]+/s [ ▁▂▃▄▅▆▇█]*[▁▂▃▄▅▆▇█]" large
 sleep 1
 second=$(screen large | sed -nE "s/.*draining ([0-9]+) of $WRITES.*/\1/p" | head -1)
 [ -n "$second" ] && [ "$second" -gt "$first" ] || fail "the progress did not rise ($first, then ${second:-none})"

@@ -135,7 +135,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(["--store", "a", "--store", "b", "queue"], .fails("--store was given more than once")),
     ParseCase(
       ["items", "create", "--type", "t", "--properties", "{bad"],
-      .fails("--properties is not valid JSON: expected a member name at byte 1 of '{bad'")),
+      .fails("--properties is not valid JSON at line 1, column 2: expected a member name\n  {bad\n   ^")),
     ParseCase(["items", "create", "--type", "t", "--properties", "[1]"], .fails("--properties must be a JSON object")),
     ParseCase(["items", "create", "--type", "t", "--properties"], .fails("--properties needs a value (JSON)")),
     ParseCase(["items", "create", "--properties", "{}"], .fails("--type T is required")),

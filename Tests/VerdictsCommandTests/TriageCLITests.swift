@@ -89,3 +89,21 @@ extension TriageCLITests {
     #expect(ScreenCommands.options(context, autoDrain: false).noMouse)
   }
 }
+
+extension TriageCLITests {
+  @Test func badJSONIsRefusedWithItsLineColumnAndACaretAndNothingIsQueued() throws {
+    let folder = TempFolder()
+    let body = "{\"title\": \"x\",\n \"n\": 1 2}"
+    let r = try Binary.run(
+      ["items", "create", "--type", "t", "--properties", body], store: folder.store, home: folder.path)
+    #expect(r.code == 2, "\(r)")
+    let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(
+      lines[0]
+        == "verdicts: items create: --properties is not valid JSON at line 2, column 9: expected ',' or '}'"
+        + " (see 'verdicts items create --help')", "\(r)")
+    #expect(lines[1] == "   \"n\": 1 2}")
+    #expect(lines[2] == "          ^")
+    #expect(!FileManager.default.fileExists(atPath: folder.store))
+  }
+}

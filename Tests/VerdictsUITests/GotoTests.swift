@@ -45,6 +45,25 @@ import Testing
     #expect(s.trail.isEmpty)
   }
 
+  @Test func enterInTheDetailOfAHeldWriteJumpsToTheWriteItWaitsOn() {
+    var s = Fixtures.state(focus: .waiting, select: 1)
+    _ = press(&s, .enter)
+    #expect(s.detailFocused)
+    #expect(press(&s, .enter) == [.goto(Self.created)])
+    _ = s.handle(.wentTo(id: Self.created, pane: .waiting, index: 0))
+    #expect(s.selectedWrite?.id == Self.created)
+    #expect(!s.detailFocused)
+    #expect(s.trail == ["w-held"])
+  }
+
+  @Test func enterInTheDetailOfAWriteThatWaitsOnNothingGivesTheFocusBack() {
+    var s = Fixtures.state(focus: .answered, select: 0)
+    _ = press(&s, .enter)
+    #expect(s.detailFocused)
+    #expect(press(&s, .enter).allSatisfy { if case .goto = $0 { false } else { true } })
+    #expect(!s.detailFocused)
+  }
+
   @Test func aGoToFocusesThePaneTheWriteIsIn() {
     var s = Fixtures.state(focus: .waiting, select: 1)
     _ = press(&s, .char(":"), .char("w"), .enter)

@@ -108,3 +108,33 @@ import Testing
     #expect(text.contains("draining 154 of 300"))
   }
 }
+
+extension WriterStatusTests {
+  @Test func aWatcherFollowingADrainShowsTheLastMinutesRateAsASparkline() {
+    var s = Fixtures.state(width: 160, height: 48)
+    s.readOnlyReason = "opened to read"
+    let start = Self.t0.addingTimeInterval(100)
+    // The writer's progress as a watcher reads it, about twice a second, speeding up.
+    for i in 0...40 {
+      let at = start.addingTimeInterval(Double(i) / 2)
+      let sent = i * i / 2
+      _ = s.handle(.writer(Self.live(drain: .init(startedAt: start, total: 5000, sent: sent)), at: at))
+    }
+    let text = ScreenTests.screen(s)
+    let line = text.split(separator: "\n").first { $0.contains("draining 800 of 5000") } ?? ""
+    #expect(line.contains(#/[0-9]+/s [ ▁▂▃▄▅▆▇█]*[▁▂▃▄▅▆▇█]/#), "\(text)")
+    #expect(line.contains("█"))
+  }
+
+  @Test func inAsciiTheSparklineUsesAsciiMarks() {
+    var s = Fixtures.state(width: 160, height: 48)
+    s.ascii = true
+    let start = Self.t0.addingTimeInterval(100)
+    for i in 0...20 {
+      _ = s.handle(.writer(Self.live(drain: .init(startedAt: start, total: 500, sent: i * 10)), at: start + Double(i)))
+    }
+    let text = ScreenTests.screen(s)
+    #expect(text.contains(#/10/s [ .:;=ox#@]*@/#), "\(text)")
+    #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
+  }
+}

@@ -182,7 +182,10 @@ struct ArgumentParser: Sendable {
         do {
           json = try JSONValue(parsing: value)
         } catch {
-          return "\(name) is not valid JSON: \(error.reason) at byte \(error.offset) of \(Self.excerpt(value))"
+          let (line, column) = error.location(in: value)
+          return
+            (["\(name) is not valid JSON at line \(line), column \(column): \(error.reason)"]
+            + error.pointer(in: value)).joined(separator: "\n")
         }
         guard case .object = json else {
           return "\(name) must be a JSON object such as {\"title\":\"x\"}, not \(Self.excerpt(value))"

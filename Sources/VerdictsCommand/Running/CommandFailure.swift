@@ -28,7 +28,10 @@ struct CommandFailure: Error, Sendable, Hashable {
   init(usage: UsageError) {
     let name = (["verdicts"] + usage.path).joined(separator: " ")
     let within = usage.path.isEmpty ? "" : usage.path.joined(separator: " ") + ": "
-    self.init(code: "usage", message: "\(within)\(usage.message) (see '\(name) --help')", exit: .usage)
+    // A message of several lines (bad JSON with its caret) keeps the pointer to help on its first line.
+    var lines = usage.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines[0] = "\(within)\(lines[0]) (see '\(name) --help')"
+    self.init(code: "usage", message: lines.joined(separator: "\n"), exit: .usage)
   }
 
   init(code: String, message: String, exit: ExitCode, server: ServerPart? = nil, retryAfterSeconds: Int? = nil) {

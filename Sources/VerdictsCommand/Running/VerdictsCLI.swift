@@ -101,7 +101,13 @@ public enum VerdictsCLI {
     if globals.json {
       output.err(failure.envelope.text(escaping: globals.jsonEscaping) + "\n")
     } else {
-      output.err("verdicts: \(Sanitizer.clean(failure.message, ascii: globals.ascii))\n")
+      // A usage message may run over lines (the line of bad JSON and a caret under it): each line is
+      // made safe on its own; any other failure is one line, whatever it holds.
+      let lines =
+        failure.code == "usage"
+        ? failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        : [failure.message]
+      output.err("verdicts: " + lines.map { Sanitizer.clean($0, ascii: globals.ascii) }.joined(separator: "\n") + "\n")
     }
     return failure.exit.rawValue
   }
