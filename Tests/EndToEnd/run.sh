@@ -8,6 +8,8 @@ cd "$(dirname "$0")/../.."
 bin="$(swift build --show-bin-path)/verdicts"
 [ -x "$bin" ] || { echo "no binary at $bin (run swift build)"; echo "end-to-end: 0 passed, 1 failed"; exit 1; }
 limit=${E2E_TIME_LIMIT:-120}   # seconds a script may take before it counts as failed
+# A script that needs longer says so in a line of its own: `# time-limit: SECONDS`.
+limit_of() { local own; own=$(sed -nE 's/^# time-limit: ([0-9]+)$/\1/p' "$1" | head -1); echo "${own:-$limit}"; }
 tests=()
 if [ $# -gt 0 ]; then
   for name in "$@"; do
@@ -20,12 +22,13 @@ fi
 pass=0; fail=0; failed=(); start=$SECONDS
 for t in "${tests[@]}"; do
   t0=$SECONDS
-  if VERDICTS_BIN="$bin" timeout --kill-after=10 "$limit" bash "$t" </dev/null; then
+  own=$(limit_of "$t")
+  if VERDICTS_BIN="$bin" timeout --kill-after=10 "$own" bash "$t" </dev/null; then
     pass=$((pass+1)); echo "ok   $t ($((SECONDS - t0)) s)"
   else
     rc=$?
     fail=$((fail+1)); failed+=("$t")
-    [ "$rc" = 124 ] && echo "FAIL $t: took more than $limit s" || echo "FAIL $t ($((SECONDS - t0)) s)"
+    [ "$rc" = 124 ] && echo "FAIL $t: took more than $own s" || echo "FAIL $t ($((SECONDS - t0)) s)"
   fi
 done
 [ "$fail" = 0 ] || echo "failed: ${failed[*]}"
