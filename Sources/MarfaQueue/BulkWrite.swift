@@ -40,22 +40,41 @@ package struct BulkWrite: Sendable {
     self.queuedAt = queuedAt
   }
 
-  /// The write's columns, by name.
-  var columns: [(QueueColumn, SQLValue)] {
-    [
-      (.id, .text(id)), (.kind, .text(kind.rawValue)), (.itemId, .of(itemId)), (.targetId, .of(targetId)),
-      (.edgeId, .of(edgeId)), (.namespace, .of(namespace)), (.tag, .of(tag)), (.baseVersion, .of(baseVersion)),
-      (.idempotencyKey, .text(idempotencyKey)), (.payload, .text(payload)), (.sent, .int(sent ? 1 : 0)),
-      (.follows, .of(follows)), (.verdict, .of(verdict)), (.reason, .of(reason)), (.answer, .of(answer)),
-      (.conflictedCopyId, .of(conflictedCopyId)), (.refusals, .int(refusals)), (.queuedAt, .text(queuedAt)),
-      (.answeredAt, .of(answeredAt)), (.instanceId, .of(instanceId)), (.refusal, .of(refusal)),
-      (.mergedFields, .of(mergedFields)), (.replayed, .int(replayed ? 1 : 0)),
-      (.lastFailureStatus, .of(lastFailureStatus)), (.lastFailureText, .of(lastFailureText)),
-      (.environmentalStreak, .int(environmentalStreak)), (.waiting, .int(waiting ? 1 : 0)),
-    ]
+  /// Binds the write's columns, by name.
+  func bind(_ column: inout ColumnBinder<QueueColumn>) {
+    column(.id, .text(id))
+    column(.kind, .text(kind.rawValue))
+    column(.itemId, .of(itemId))
+    column(.targetId, .of(targetId))
+    column(.edgeId, .of(edgeId))
+    column(.namespace, .of(namespace))
+    column(.tag, .of(tag))
+    column(.baseVersion, .of(baseVersion))
+    column(.idempotencyKey, .text(idempotencyKey))
+    column(.payload, .text(payload))
+    column(.sent, .int(sent ? 1 : 0))
+    column(.follows, .of(follows))
+    column(.verdict, .of(verdict))
+    column(.reason, .of(reason))
+    column(.answer, .of(answer))
+    column(.conflictedCopyId, .of(conflictedCopyId))
+    column(.refusals, .int(refusals))
+    column(.queuedAt, .text(queuedAt))
+    column(.answeredAt, .of(answeredAt))
+    column(.instanceId, .of(instanceId))
+    column(.refusal, .of(refusal))
+    column(.mergedFields, .of(mergedFields))
+    column(.replayed, .int(replayed ? 1 : 0))
+    column(.lastFailureStatus, .of(lastFailureStatus))
+    column(.lastFailureText, .of(lastFailureText))
+    column(.environmentalStreak, .int(environmentalStreak))
+    column(.waiting, .int(waiting ? 1 : 0))
   }
 
-  /// The columns ``columns`` names, in its order.
-  static let columnOrder = BulkWrite(id: "", kind: .createItem, idempotencyKey: "", payload: "", queuedAt: "")
-    .columns.map(\.0)
+  /// The columns ``bind(_:)`` names, in its order.
+  static let columns: [QueueColumn] = {
+    var recorder = ColumnBinder<QueueColumn>()
+    BulkWrite(id: "", kind: .createItem, idempotencyKey: "", payload: "", queuedAt: "").bind(&recorder)
+    return recorder.recorded
+  }()
 }

@@ -104,6 +104,10 @@ final class SQLite {
       "INSERT \(conflict.map { "OR \($0) " } ?? "")INTO \(C.table) (\(names)) VALUES (\(marks))", values.map(\.1))
   }
 
+  /// Steps a statement whose parameters are already bound (``ColumnBinder``) to its end, then
+  /// resets it and clears its bindings.
+  func step(_ statement: SQLStatement) throws { try run(statement, []) {} }
+
   /// Binds `values`, steps the statement through, calling `row` on each row, and resets it.
   private func run(_ statement: SQLStatement, _ values: [SQLValue], row: () throws -> Void) throws {
     let stmt = statement.handle
@@ -280,7 +284,8 @@ final class SQLite {
     try beginGroup()
   }
 
-  private func prepared(_ sql: String) throws -> SQLStatement {
+  /// The statement for `sql`, prepared once and kept.
+  func prepared(_ sql: String) throws -> SQLStatement {
     if let s = statements[sql] { return s }
     var stmt: OpaquePointer?
     let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)

@@ -7,15 +7,18 @@
 /// own) and no process holds; a failure before ``finish()`` leaves the queue as it was.
 package final class StoreBulkInsert {
   private let db: SQLite
-  private let insertSQL: String
+  private let statement: SQLStatement
+  private var binder: ColumnBinder<QueueColumn>
   private var open = true
 
   /// Opens the store at `path` and begins the one transaction.
   package init(path: String) throws {
     db = try SQLite(path: path, readOnly: false)
-    let columns = BulkWrite.columnOrder
-    insertSQL =
+    let columns = BulkWrite.columns
+    statement = try db.prepared(
       "INSERT INTO \(QueueColumn.table) (\(QueueColumn.list(columns))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    )
+    binder = ColumnBinder(statement, columns: columns)
     try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-200000; BEGIN")
   }
 
@@ -28,7 +31,10 @@ package final class StoreBulkInsert {
   package func setMeta(_ key: String, _ value: String) throws { try db.setMeta(key, value) }
 
   /// Adds one write at the end of the queue.
-  package func insert(_ write: BulkWrite) throws { try db.query(insertSQL, write.columns.map(\.1)) }
+  package func insert(_ write: BulkWrite) throws {
+    write.bind(&binder)
+    try db.step(statement)
+  }
 
   /// Commits everything and folds the log into the file.
   package func finish() throws {
