@@ -21,9 +21,7 @@ public struct Queue: Sendable {
   /// Every write the queue holds, answered ones included, in send order.
   public func all() async throws -> [QueuedWrite] {
     _ = try copy
-    return try await store.run { db in
-      try db.rows("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq", [], SQLite.write(from:))
-    }
+    return try await store.run { try $0.allWrites() }
   }
 
   /// The write with this id; throws ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
@@ -41,21 +39,14 @@ public struct Queue: Sendable {
   public func resolveID(_ typed: String) async throws -> String {
     _ = try copy
     if try await store.run({ try $0.seq(of: typed) }) != nil { return typed }
-    let ids = try await store.run { db in try db.rows("SELECT id FROM queue ORDER BY seq", []) { $0.text(0) ?? "" } }
+    let ids = try await store.run { try $0.allIds() }
     return try WriteIDResolver(ids: ids).id(for: typed)
   }
 
   /// How many blocked writes each reason holds (reasons holding none are left out).
   public func blockedCounts() async throws -> [BlockedReason: Int] {
     _ = try copy
-    return try await store.run { db in
-      var counts: [BlockedReason: Int] = [:]
-      try db.query("SELECT reason, count(*) FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason") {
-        (r: SQLite.Row) in
-        if let reason = r.text(0).flatMap(BlockedReason.init(rawValue:)), let n = r.int(1), n > 0 { counts[reason] = n }
-      }
-      return counts
-    }
+    return try await store.run { try $0.blockedCounts() }
   }
 
   /// How many writes each pane holds.
@@ -182,6 +173,19 @@ public struct Queue: Sendable {
     }
     if n > 0 { hub.send(.refreshed(.released)) }
     return n > 0
+  }
+
+  /// Releases each of `ids` in one transaction (one sync of the store), and says for each what
+  /// became of it, in the order asked: released (with how many writes went back with it), not
+  /// allowed (with the obstacle ``QueuedWrite/allows(_:)`` names) or not found. A store failure
+  /// releases none of them.
+  public func release(ids: [String]) async throws -> [ReleaseOutcome] {
+    try copy.requireWriter()
+    let outcomes = try await store.run { db in
+      try db.transaction(durable: true) { try db.release(ids: ids, instanceId: try db.meta("instance_id")) }
+    }
+    if outcomes.contains(where: \.result.isReleased) { hub.send(.refreshed(.released)) }
+    return outcomes
   }
 
   /// Releases every write blocked for `reason` (never a dead write); returns how many went back.

@@ -10,7 +10,7 @@ import Foundation
 final class SQLite {
   let path: String
   private(set) var db: OpaquePointer?
-  private var statements: [String: OpaquePointer] = [:]
+  private var statements: [String: SQLStatement] = [:]
   private var synchronousFull = false
 
   /// A failure of SQLite itself, with its primary result code.
@@ -48,7 +48,7 @@ final class SQLite {
   deinit { close() }
 
   func close() {
-    for (_, s) in statements { sqlite3_finalize(s) }
+    for (_, s) in statements { sqlite3_finalize(s.handle) }
     statements.removeAll()
     if let db { sqlite3_close_v2(db) }
     db = nil
@@ -73,31 +73,77 @@ final class SQLite {
 
   /// Runs one statement with bound values, calling `row` for each result row.
   func query(_ sql: String, _ values: [SQLValue] = [], row: (Row) throws -> Void = { _ in }) throws {
-    let stmt = try prepared(sql)
+    let statement = try prepared(sql)
+    try run(statement, values) { try row(Row(stmt: statement.handle, statement: statement)) }
+  }
+
+  /// Runs one statement with bound values, calling `row` for each result row read by the names
+  /// of `columns` (resolved once per prepared statement).
+  func query<C: SQLColumn>(
+    _ sql: String, _ values: [SQLValue] = [], reading columns: C.Type, row: (ColumnRow<C>) throws -> Void
+  ) throws {
+    let statement = try prepared(sql)
+    let named = ColumnRow<C>(stmt: statement.handle, positions: statement.positions(of: C.self))
+    try run(statement, values) { try row(named) }
+  }
+
+  /// Runs one statement and returns its rows, read by the names of `columns`, mapped by `map`.
+  func rows<C: SQLColumn, T>(
+    _ sql: String, _ values: [SQLValue] = [], reading columns: C.Type, _ map: (ColumnRow<C>) throws -> T
+  ) throws -> [T] {
+    var out: [T] = []
+    try query(sql, values, reading: columns) { out.append(try map($0)) }
+    return out
+  }
+
+  /// Inserts one row into `C`'s table, naming each column given.
+  func insert<C: SQLColumn>(_ values: [(C, SQLValue)], or conflict: String? = nil) throws {
+    let names = C.list(values.map(\.0))
+    let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+    try query(
+      "INSERT \(conflict.map { "OR \($0) " } ?? "")INTO \(C.table) (\(names)) VALUES (\(marks))", values.map(\.1))
+  }
+
+  /// Steps a statement whose parameters are already bound (``ColumnBinder``) to its end, then
+  /// resets it and clears its bindings.
+  func step(_ statement: SQLStatement) throws { try run(statement, []) {} }
+
+  /// Binds `values`, steps the statement through, calling `row` on each row, and resets it.
+  private func run(_ statement: SQLStatement, _ values: [SQLValue], row: () throws -> Void) throws {
+    let stmt = statement.handle
     defer {
       sqlite3_reset(stmt)
       sqlite3_clear_bindings(stmt)
     }
-    for (i, v) in values.enumerated() {
-      let index = Int32(i + 1)
-      switch v {
-      case .null: sqlite3_bind_null(stmt, index)
-      case .int(let n): sqlite3_bind_int64(stmt, index, Int64(n))
-      case .text(let s):
-        // With its byte length: text from outside (an answer) may hold NUL, which -1 would cut at.
-        var bytes = Array(s.utf8)
-        if bytes.isEmpty { bytes = [0] }
-        sqlite3_bind_text(stmt, index, bytes, Int32(s.utf8.count), csqlite_transient())
-      }
-    }
+    for (i, v) in values.enumerated() { SQLite.bind(v, at: Int32(i + 1), in: stmt) }
     while true {
       let rc = sqlite3_step(stmt)
       if rc == SQLITE_ROW {
-        try row(Row(stmt: stmt))
+        try row()
       } else if rc == SQLITE_DONE {
         return
       } else {
         throw failure(rc)
+      }
+    }
+  }
+
+  /// Binds one value to a parameter of a statement.
+  static func bind(_ value: SQLValue, at index: Int32, in stmt: OpaquePointer) {
+    switch value {
+    case .null: sqlite3_bind_null(stmt, index)
+    case .int(let n): sqlite3_bind_int64(stmt, index, Int64(n))
+    case .text(var s):
+      // With its byte length: text from outside (an answer) may hold NUL, which -1 would cut at.
+      // An empty text is bound from a literal: a nil pointer would bind NULL.
+      if s.utf8.isEmpty {
+        sqlite3_bind_text(stmt, index, "", 0, csqlite_transient())
+      } else {
+        s.withUTF8 { bytes in
+          bytes.withMemoryRebound(to: CChar.self) {
+            _ = sqlite3_bind_text(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+          }
+        }
       }
     }
   }
@@ -164,12 +210,17 @@ final class SQLite {
     do {
       let result = try body()
       try execute("COMMIT")
+      commits += 1
       return result
     } catch {
       try? execute("ROLLBACK")
       throw error
     }
   }
+
+  /// How many transactions (and groups) this connection has committed: each is one sync of the
+  /// log, so a batch call can be seen to cost one.
+  private(set) var commits = 0
 
   /// When the open group began, or nil when none is open.
   private(set) var groupStarted: UInt64?
@@ -203,6 +254,7 @@ final class SQLite {
     groupStarted = nil
     do {
       try execute("COMMIT")
+      commits += 1
     } catch let failure as Failure {
       try? execute("ROLLBACK")
       groupFailure = failure
@@ -232,18 +284,26 @@ final class SQLite {
     try beginGroup()
   }
 
-  private func prepared(_ sql: String) throws -> OpaquePointer {
+  /// The statement for `sql`, prepared once and kept.
+  func prepared(_ sql: String) throws -> SQLStatement {
     if let s = statements[sql] { return s }
     var stmt: OpaquePointer?
     let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
     guard rc == SQLITE_OK, let stmt else { throw failure(rc) }
-    statements[sql] = stmt
-    return stmt
+    let statement = SQLStatement(handle: stmt)
+    statements[sql] = statement
+    return statement
   }
 
-  /// One result row, read by column index.
+  /// One result row. A table's columns are read by name (``columns(_:)``); by index only the
+  /// computed columns of a short read (`SELECT count(*)`, the first column of ``scalar(_:_:)``).
   struct Row {
     let stmt: OpaquePointer
+    let statement: SQLStatement
+    /// The row read by the names of `C`'s columns (their positions resolved once per statement).
+    func columns<C: SQLColumn>(_: C.Type) -> ColumnRow<C> {
+      ColumnRow(stmt: stmt, positions: statement.positions(of: C.self))
+    }
     func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
     func int(_ i: Int32) -> Int? { isNull(i) ? nil : Int(sqlite3_column_int64(stmt, i)) }
     func text(_ i: Int32) -> String? {

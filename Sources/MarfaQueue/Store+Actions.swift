@@ -55,11 +55,11 @@ extension SQLite {
       "SELECT \(SQLite.writeColumns) FROM queue q WHERE q.\(QueuePane.answered.sqlTest) AND \(SQLite.noWaitingDependant)"
     if let ids {
       for id in Set(ids) {
-        taken += try rows(candidates + " AND q.id = ?", [.text(id)], SQLite.write(from:))
+        taken += try writes(candidates + " AND q.id = ?", [.text(id)])
       }
       taken.sort { $0.queuedAt < $1.queuedAt }
     } else {
-      taken = try rows(candidates + " ORDER BY q.seq", [], SQLite.write(from:))
+      taken = try writes(candidates + " ORDER BY q.seq")
     }
     taken = taken.filter { $0.allows(.forget).isAllowed }
     for w in taken { try takeOut(w) }
@@ -100,23 +100,30 @@ extension SQLite {
         ])
       released += 1
       // The writes the drain refused unsent because this one was refused or dead go with it.
-      let refusedBehind = try rows(
+      let refusedBehind = try writes(
         """
         SELECT \(SQLite.writeColumns) FROM queue WHERE id IN (SELECT id FROM queue_deps WHERE on_id = ?)
           AND verdict = \(VerdictName.refused.sql) AND sent = 0
-        """, [.text(w.id)], SQLite.write(from:))
+        """, [.text(w.id)])
       pending += refusedBehind.filter { $0.allows(.release).isAllowed }
     }
     return released
   }
 
+  /// Releases each of `ids` (``release(_:instanceId:)``), saying for each what became of it; the
+  /// caller runs this inside one durable transaction, so the batch lands whole or not at all.
+  func release(ids: [String], instanceId: String?) throws -> [ReleaseOutcome] {
+    try ids.map { id in
+      guard let w = try write(id: id) else { return ReleaseOutcome(id: id, result: .notFound) }
+      if let obstacle = w.allows(.release).obstacle { return ReleaseOutcome(id: id, result: .notAllowed(obstacle)) }
+      return ReleaseOutcome(id: id, result: .released(count: try release(id, instanceId: instanceId)))
+    }
+  }
+
   /// Ids of the writes blocked for `reason`, in send order.
   func blocked(for reason: BlockedReason) throws -> [String] {
-    try rows(
-      "SELECT id FROM queue WHERE \(QueuePane.blocked.sqlTest) AND reason = ? ORDER BY seq", [.text(reason.rawValue)]
-    ) {
-      $0.text(0) ?? ""
-    }
+    try ids(
+      "SELECT id FROM queue WHERE \(QueuePane.blocked.sqlTest) AND reason = ? ORDER BY seq", [.text(reason.rawValue)])
   }
 
   /// Refuses unsent, transitively, every write still waiting on `id`, which was withdrawn:
@@ -127,12 +134,11 @@ extension SQLite {
     var pending = [id]
     var seen = Set<String>()
     while let next = pending.popLast() {
-      let behind = try rows(
+      let behind = try ids(
         """
         SELECT q.id FROM queue q WHERE (q.id IN (SELECT id FROM queue_deps WHERE on_id = ?) OR q.follows = ?)
           AND \(SQLite.waiting("q"))
-        """, [.text(next), .text(next)]
-      ) { $0.text(0) ?? "" }
+        """, [.text(next), .text(next)])
       for behindId in behind where seen.insert(behindId).inserted {
         try query(
           """

@@ -21,15 +21,15 @@ extension SQLite {
     guard mark < newest, oldest <= mark + 1 else { return nil }
     let ids = try rows(
       "SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?",
-      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]
-    ) { $0.text(0) ?? "" }
+      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)], reading: ChangeLogColumn.self
+    ) { $0.text(.id) ?? "" }
     guard ids.count <= SQLite.changedWritesLimit else { return nil }
     var found: [(Int, QueuedWrite)] = []
     var gone: [String] = []
     for id in ids {
-      let row = try rows("SELECT \(SQLite.summaryColumns) FROM queue WHERE id = ?", [.text(id)]) { r in
-        (r.int(29) ?? 0, SQLite.write(from: r))
-      }
+      let row = try rows(
+        "SELECT \(SQLite.summaryColumns) FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self,
+        QueueCodec.sequenced(from:))
       if let row = row.first { found.append(row) } else { gone.append(id) }
     }
     found.sort { $0.0 < $1.0 }

@@ -17,9 +17,9 @@ extension SQLite {
   func payloadDamage(of id: String) throws -> String? {
     guard keepsPayloadChecksums() else { return nil }
     var damage: String?
-    try query("SELECT payload, payload_sha FROM queue WHERE id = ?", [.text(id)]) { r in
-      guard let kept = r.text(1) else { return }
-      if SQLite.payloadChecksum(r.text(0) ?? "") != kept {
+    try query("SELECT payload, payload_sha FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { r in
+      guard let kept = r.text(.payloadSha) else { return }
+      if SQLite.payloadChecksum(r.text(.payload) ?? "") != kept {
         damage =
           "the store was damaged: this write's payload no longer matches the checksum taken when it was queued, "
           + "so it was not sent (queue it again)"
@@ -31,7 +31,10 @@ extension SQLite {
   /// Takes the checksum of the write's payload as it is now.
   func takePayloadChecksum(of id: String) throws {
     guard keepsPayloadChecksums() else { return }
-    guard let payload = try text("SELECT payload FROM queue WHERE id = ?", [.text(id)]) else { return }
+    let payloads = try rows("SELECT payload FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) {
+      $0.text(.payload)
+    }
+    guard let payload = payloads.first ?? nil else { return }
     try query("UPDATE queue SET payload_sha = ? WHERE id = ?", [.text(SQLite.payloadChecksum(payload)), .text(id)])
   }
 }

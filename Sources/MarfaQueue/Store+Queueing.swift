@@ -3,8 +3,10 @@ extension SQLite {
   /// The copy's row of this kind and id: its version and body.
   func row(kind: String, id: String) throws -> (version: Int?, body: JSONValue)? {
     var out: (Int?, JSONValue)?
-    try query("SELECT version, body FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)]) { r in
-      out = (r.int(0), r.text(1).flatMap(JSONValue.parse) ?? .object([]))
+    try query(
+      "SELECT version, body FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)], reading: CopyRowColumn.self
+    ) { r in
+      out = (r.int(.version), r.text(.body).flatMap(JSONValue.parse) ?? .object([]))
     }
     return out
   }
@@ -14,38 +16,41 @@ extension SQLite {
   func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil)
     throws
   {
-    try query(
-      """
-      INSERT INTO rows (kind, id, version, state, body) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT(kind, id) DO UPDATE SET version = excluded.version, state = excluded.state, body = excluded.body
-      """, [.text(kind), .text(id), .of(version), .of(state), .text(bodyText ?? body.text)])
+    try insert(
+      [
+        (CopyRowColumn.kind, .text(kind)), (.id, .text(id)), (.version, .of(version)), (.state, .of(state)),
+        (.body, .text(bodyText ?? body.text)),
+      ], or: "REPLACE")
   }
 
   /// The unanswered (or blocked or dead) create of this item or edge, which a write to it waits on.
   func pendingCreate(of id: String, edge: Bool) throws -> String? {
     let kind = edge ? WriteKind.createEdge.rawValue : WriteKind.createItem.rawValue
     let column = edge ? "edge_id" : "item_id"
-    return try text(
+    return try ids(
       """
       SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.blocked, .dead]))))
       ORDER BY seq DESC LIMIT 1
-      """, [.text(id), .text(kind)])
+      """, [.text(id), .text(kind)]
+    ).first
   }
 
   /// The latest earlier write to the same row or edge that has no verdict or is refused, blocked or dead.
   func writeAhead(item: String?, edge: String?) throws -> String? {
     if let edge {
-      return try text(
+      return try ids(
         "SELECT id FROM queue WHERE edge_id = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1",
-        [.text(edge)])
+        [.text(edge)]
+      ).first
     }
     guard let item else { return nil }
     let edgeKinds = "('create_edge','update_edge','delete_edge')"
-    return try text(
+    return try ids(
       """
       SELECT id FROM queue WHERE item_id = ? AND kind NOT IN \(edgeKinds)
         AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1
-      """, [.text(item)])
+      """, [.text(item)]
+    ).first
   }
 
   /// Queues the draft; the caller runs this inside a durable transaction.
@@ -107,20 +112,17 @@ extension SQLite {
     // With the payload's checksum, where the store keeps them (one made by an earlier build that
     // could not be upgraded does not).
     let checksummed = keepsPayloadChecksums()
-    try query(
-      """
-      INSERT INTO queue (id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version,
-        idempotency_key, payload, depends_on, follows, queued_at, instance_id\(checksummed ? ", payload_sha" : ""))
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(checksummed ? ", ?" : ""))
-      """,
-      [
-        .text(id), .text(draft.kind.rawValue), .of(draft.itemId), .of(draft.targetId), .of(draft.edgeId),
-        .of(draft.namespace), .of(draft.tag), .of(draft.blob), .of(baseVersion), .text(key), .text(payload),
-        .text(JSONValue.array(depends.map(JSONValue.string)).text), .of(follows), .text(now), .of(instance),
-      ]
-        + (checksummed ? [.text(SQLite.payloadChecksum(payload))] : []))
+    var columns: [(QueueColumn, SQLValue)] = [
+      (.id, .text(id)), (.kind, .text(draft.kind.rawValue)), (.itemId, .of(draft.itemId)),
+      (.targetId, .of(draft.targetId)), (.edgeId, .of(draft.edgeId)), (.namespace, .of(draft.namespace)),
+      (.tag, .of(draft.tag)), (.blob, .of(draft.blob)), (.baseVersion, .of(baseVersion)),
+      (.idempotencyKey, .text(key)), (.payload, .text(payload)), (.dependsOn, .text(QueueCodec.stored(depends))),
+      (.follows, .of(follows)), (.queuedAt, .text(now)), (.instanceId, .of(instance)),
+    ]
+    if checksummed { columns.append((.payloadSha, .text(SQLite.payloadChecksum(payload)))) }
+    try insert(columns)
     for d in depends {
-      try query("INSERT OR IGNORE INTO queue_deps (id, on_id) VALUES (?, ?)", [.text(id), .text(d)])
+      try insert([(QueueDepColumn.id, .text(id)), (.onId, .text(d))], or: "IGNORE")
     }
     if let lay = draft.layRow {
       let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"

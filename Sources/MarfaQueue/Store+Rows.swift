@@ -1,87 +1,78 @@
 /// Reading queue rows into ``QueuedWrite`` values.
 extension SQLite {
-  /// The columns every queue read selects, in the order ``write(from:)`` reads them.
-  static let writeColumns = """
-    id, kind, item_id, target_id, edge_id, namespace, tag, blob, base_version, idempotency_key, payload,
-    sent, depends_on, follows, verdict, reason, answer, conflicted_copy_id, refusals, queued_at, answered_at,
-    instance_id, refusal, merged_fields, replayed, last_failure_status, last_failure_text,
-    environmental_streak, waiting, seq, withdrawn_dependency
-    """
+  /// The columns every queue read selects (``QueueCodec/selectList``).
+  static let writeColumns = QueueCodec.selectList
 
   /// ``writeColumns`` without the body and the answer (each read as empty): for lines and
   /// lists that never show them, at a fraction of the cost (no JSON body parsed per write).
-  static let summaryColumns =
-    writeColumns
-    .replacingOccurrences(of: "idempotency_key, payload,", with: "idempotency_key, '{}',")
-    .replacingOccurrences(
-      of: "verdict, reason, answer, conflicted_copy_id", with: "verdict, reason, NULL, conflicted_copy_id")
+  static let summaryColumns = QueueCodec.summaryList
 
   /// Up to `limit` writes of a pane after send order `seq`, without bodies and answers; with
   /// the send order of each (keyset paging: no OFFSET to step over).
   func summaries(_ pane: QueuePane, after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
     try rows(
       "SELECT \(SQLite.summaryColumns) FROM queue WHERE pane = ? AND seq > ? ORDER BY seq LIMIT ?",
-      [.int(pane.rawValue), .int(seq), .int(max(0, limit))]
-    ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
+      [.int(pane.rawValue), .int(seq), .int(max(0, limit))], reading: QueueColumn.self, QueueCodec.sequenced(from:))
   }
 
-  /// Maps one row selected with ``writeColumns``.
-  static func write(from r: Row) -> QueuedWrite {
-    let kind = WriteKind(rawValue: r.text(1) ?? "") ?? .createItem
-    let verdictName = r.text(14)
-    let reason = r.text(15)
-    let refusal = r.text(22).flatMap(JSONValue.parse).flatMap(Refusal.init(wireJSON:))
-    let mergedFields = r.text(23).flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? []
-    let conflicted = r.text(17)
-    let verdict: Verdict?
-    switch verdictName.flatMap(VerdictName.init(rawValue:)) {
-    case .accepted: verdict = .accepted
-    case .merged: verdict = .merged(fields: mergedFields)
-    case .conflicted: verdict = .conflicted(siblingId: conflicted ?? "", fields: mergedFields)
-    case .refused: verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
-    case .blocked:
-      verdict = .blocked(reason: BlockedReason(rawValue: reason ?? "") ?? .credentialRefused, refusal: refusal)
-    case .dead: verdict = .dead
-    case nil: verdict = nil
+  /// Maps one row selected with ``writeColumns``, by column name (``QueueCodec``).
+  static func write(from r: Row) -> QueuedWrite { QueueCodec.write(from: r.columns(QueueColumn.self)) }
+
+  /// Reads the writes a statement selects with ``writeColumns`` (or ``summaryColumns``).
+  func writes(_ sql: String, _ values: [SQLValue] = []) throws -> [QueuedWrite] {
+    try rows(sql, values, reading: QueueColumn.self, QueueCodec.write(from:))
+  }
+
+  /// Every write, answered ones included, in send order.
+  func allWrites() throws -> [QueuedWrite] {
+    try writes("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq")
+  }
+
+  /// Every write's id, in send order.
+  func allIds() throws -> [String] { try ids("SELECT id FROM queue ORDER BY seq") }
+
+  /// The ids a statement selects from the queue (its `id` column, by name).
+  func ids(_ sql: String, _ values: [SQLValue] = []) throws -> [String] {
+    try rows(sql, values, reading: QueueColumn.self) { $0.text(.id) ?? "" }
+  }
+
+  /// How many blocked writes each reason holds (reasons holding none are left out).
+  func blockedCounts() throws -> [BlockedReason: Int] {
+    var counts: [BlockedReason: Int] = [:]
+    try query(
+      "SELECT reason, count(*) AS n FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason",
+      reading: ReasonCountColumn.self
+    ) { r in
+      if let reason = r.text(.reason).flatMap(BlockedReason.init(rawValue:)), let n = r.int(.n), n > 0 {
+        counts[reason] = n
+      }
     }
-    let status = r.int(25)
-    let text = r.text(26)
-    let failure = status == nil && text == nil && r.int(27) == 0 ? nil : LastFailure(status: status, text: text)
-    return QueuedWrite(
-      id: r.text(0) ?? "", kind: kind, itemId: r.text(2), targetId: r.text(3), edgeId: r.text(4),
-      namespace: r.text(5), tag: r.text(6), blob: r.text(7), baseVersion: r.int(8),
-      idempotencyKey: r.text(9) ?? "",
-      dependsOn: r.text(12).flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? [],
-      follows: r.text(13), body: r.text(10).flatMap(JSONValue.parse) ?? .object([]),
-      answer: r.text(16), verdict: verdict, waiting: r.int(28) == 1, refusals: r.int(18) ?? 0,
-      lastFailure: failure.flatMap { $0.status == nil && $0.text == nil ? nil : $0 },
-      environmentalStreak: r.int(27) ?? 0, instanceId: r.text(21), sent: r.int(11) == 1,
-      conflictedCopyId: conflicted, dependencyGone: r.int(30) == 1, replayed: r.int(24) == 1,
-      queuedAt: r.text(19) ?? "",
-      answeredAt: r.text(20))
+    return counts
   }
 
   /// The write with this id, or nil.
   func write(id: String) throws -> QueuedWrite? {
-    try rows("SELECT \(SQLite.writeColumns) FROM queue WHERE id = ?", [.text(id)], SQLite.write(from:)).first
+    try writes("SELECT \(SQLite.writeColumns) FROM queue WHERE id = ?", [.text(id)]).first
   }
 
   /// The write's send order, or nil.
   func seq(of id: String) throws -> Int? {
-    try scalar("SELECT seq FROM queue WHERE id = ?", [.text(id)])
+    try rows("SELECT seq FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { $0.int(.seq) }.first ?? nil
   }
 
   /// A meta value.
   func meta(_ key: String) throws -> String? {
-    try text("SELECT value FROM meta WHERE key = ?", [.text(key)])
+    try rows("SELECT value FROM meta WHERE key = ?", [.text(key)], reading: MetaColumn.self) { $0.text(.value) }.first
+      ?? nil
   }
+
+  /// SQLite's `data_version`: changes whenever another connection commits.
+  func dataVersion() throws -> Int { try scalar("PRAGMA data_version") ?? 0 }
 
   /// Sets (or, with nil, removes) a meta value.
   func setMeta(_ key: String, _ value: String?) throws {
     if let value {
-      try query(
-        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        [.text(key), .text(value)])
+      try insert([(MetaColumn.key, .text(key)), (.value, .text(value))], or: "REPLACE")
     } else {
       try query("DELETE FROM meta WHERE key = ?", [.text(key)])
     }
@@ -96,15 +87,16 @@ extension SQLite {
   /// before they were kept.
   func counts() throws -> QueueCounts {
     var c = QueueCounts()
-    let sql = try hasPaneCounts() ? "SELECT pane, n FROM pane_counts" : "SELECT pane, count(*) FROM queue GROUP BY pane"
-    try query(sql) { r in
-      let n = r.int(1) ?? 0
-      switch r.int(0) {
-      case 0: c.waiting = n
-      case 1: c.answered = n
-      case 2: c.blocked = n
-      case 3: c.dead = n
-      default: break
+    let sql =
+      try hasPaneCounts() ? "SELECT pane, n FROM pane_counts" : "SELECT pane, count(*) AS n FROM queue GROUP BY pane"
+    try query(sql, reading: PaneCountColumn.self) { r in
+      let n = r.int(.n) ?? 0
+      switch r.int(.pane).flatMap(QueuePane.init(rawValue:)) {
+      case .waiting: c.waiting = n
+      case .answered: c.answered = n
+      case .blocked: c.blocked = n
+      case .dead: c.dead = n
+      case nil: break
       }
     }
     return c
@@ -140,14 +132,14 @@ extension SQLite {
     // little as its start; a page at the end of 700,000 answered writes took ~100 ms forwards).
     if start > total / 2 {
       let count = min(limit, total - start)
-      let writes = try rows(
+      let writes = try self.writes(
         "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq DESC LIMIT ? OFFSET ?",
-        values + [.int(count), .int(max(0, total - start - count))], SQLite.write(from:))
+        values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
-    let writes = try rows(
+    let writes = try self.writes(
       "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",
-      values + [.int(limit), .int(start)], SQLite.write(from:))
+      values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }
 

@@ -203,7 +203,7 @@ final class Store: @unchecked Sendable {
     defer { db.close() }
     do {
       let appId = try db.scalar("PRAGMA application_id") ?? 0
-      let version = try? db.text("SELECT value FROM meta WHERE key = 'schema_version'")
+      let version = try? db.meta("schema_version")
       if appId == StoreSchema.applicationId && version == String(StoreSchema.version) { return }
       var unsent: Int?
       if let n = try? db.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") { unsent = n }

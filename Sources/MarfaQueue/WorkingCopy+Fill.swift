@@ -53,18 +53,13 @@ extension WorkingCopy {
     try await store.run { db in
       try db.transaction(durable: true) {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
-        let beneath = Set(
-          try db.rows("SELECT DISTINCT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL", []) {
-            $0.text(0) ?? ""
-          })
-        try db.query(
-          "DELETE FROM rows WHERE kind = 'item' AND id NOT IN (SELECT item_id FROM queue WHERE pane = 0 AND item_id IS NOT NULL)"
-        )
+        let beneath = try db.itemsBeneathWaitingWrites()
+        try db.dropItemRowsNotBeneathWaitingWrites()
         for row in filled {
           guard let id = row["id"]?.stringValue, !beneath.contains(id) else { continue }
           try db.takeRow(kind: "item", row)
         }
-        try db.query("UPDATE queue SET instance_id = ? WHERE instance_id IS NULL", [.text(root.instanceId)])
+        try db.adoptInstance(root.instanceId)
         try db.setMeta("instance_id", root.instanceId)
         try db.setMeta("cursor", cursor)
         try db.setMeta("expired_reason", nil)
@@ -161,9 +156,7 @@ extension WorkingCopy {
         for frame in frames {
           if let item = frame.json?["item"], let id = item["id"]?.stringValue {
             // Rows beneath waiting writes keep the copy's values laid over them.
-            let waiting =
-              try db.scalar("SELECT count(*) FROM queue WHERE item_id = ? AND verdict IS NULL", [.text(id)]) ?? 0
-            if waiting == 0 { try db.takeRow(kind: "item", item) }
+            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: "item", item) }
           }
           if let id = frame.id { newCursor = id }
           if let c = frame.json?["cursor"]?.stringValue { newCursor = c }

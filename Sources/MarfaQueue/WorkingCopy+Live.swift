@@ -20,10 +20,7 @@ extension WorkingCopy {
           let result: LiveResult?
           switch query {
           case .queue:
-            result = try? await store.run { db in
-              LiveResult.queue(
-                try db.rows("SELECT \(SQLite.writeColumns) FROM queue ORDER BY seq", [], SQLite.write(from:)))
-            }
+            result = try? await store.run { LiveResult.queue(try $0.allWrites()) }
           case .counts:
             result = try? await store.run { LiveResult.counts(try $0.counts()) }
           }

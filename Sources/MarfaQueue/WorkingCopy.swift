@@ -153,7 +153,7 @@ public final class WorkingCopy: Sendable {
     let store = self.store
     let hub = self.hub
     // Read where the store stands now, so a commit right after opening is not missed.
-    let start = (try? await store.run { try $0.scalar("PRAGMA data_version") ?? 0 }) ?? 0
+    let start = (try? await store.run { try $0.dataVersion() }) ?? 0
     let watch = SaveWatch(storePath: store.path)
     let task = Task.detached {
       var last = start
@@ -172,7 +172,7 @@ public final class WorkingCopy: Sendable {
           try? await Task.sleep(nanoseconds: UInt64(idleMs) * 1_000_000)
         }
         if Task.isCancelled { break }
-        guard let now = try? await store.run({ try $0.scalar("PRAGMA data_version") ?? 0 }) else { continue }
+        guard let now = try? await store.run({ try $0.dataVersion() }) else { continue }
         if now != last {
           last = now
           hub.send(.saved(dataVersion: now))

@@ -85,28 +85,11 @@ public struct WriteIDResolver: Sendable {
       let lower = Array(id.lowercased().unicodeScalars)
       let n = min(lower.count, w.count)
       let ends = [Array(lower.suffix(n)), Array(lower.prefix(n))]
-      let d = ends.map { Self.editDistance(w, $0) }.min() ?? Int.max
+      let d = ends.map { EditDistance.between(w, $0) }.min() ?? Int.max
       if d <= limit { scored.append((d, i)) }
     }
     scored.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
     return scored.prefix(Self.listed).map { ids[$0.index] }
-  }
-
-  /// The fewest single-character insertions, deletions and substitutions from `a` to `b`.
-  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      }
-      swap(&previous, &current)
-    }
-    return previous[b.count]
   }
 }
 

@@ -175,13 +175,13 @@ final class AppCore {
       do {
         switch effect {
         case .release(let ids):
-          var n = 0
-          var refused: String?
-          for id in ids {
-            if try await inbox.source.release(id) { n += 1 } else if refused == nil { refused = id }
-          }
+          // One batch: one transaction, one sync of the store, a result per write.
+          let outcomes = try await inbox.source.release(ids: ids)
+          let n = outcomes.filter(\.result.isReleased).count
           var text = "released \(n)"
-          if let refused { text += " of \(ids.count) (\(await AppCore.whyNot(.release, refused, in: inbox.source)))" }
+          if let refused = outcomes.first(where: { !$0.result.isReleased }) {
+            text += " of \(ids.count) (\(AppCore.why(.release, refused)))"
+          }
           inbox.outcome(text, error: n == 0)
         case .releaseReason(let reason):
           let n = try await inbox.source.release(reason: reason)
@@ -277,6 +277,14 @@ final class AppCore {
   /// Why the engine's rule left a write alone, in its words: `w-1 is accepted; only …`.
   static func why(_ action: WriteAction, _ w: QueuedWrite) -> String {
     "\(ShortID.of(w.id)) \(w.allows(action).obstacle?.predicate ?? "has a waiting write that depends on it")"
+  }
+
+  /// Why a batch release left a write alone, from its result.
+  static func why(_ action: WriteAction, _ outcome: ReleaseOutcome) -> String {
+    switch outcome.result {
+    case .notAllowed(let obstacle): return "\(ShortID.of(outcome.id)) \(obstacle.predicate)"
+    case .notFound, .released: return "\(ShortID.of(outcome.id)) is gone"
+    }
   }
 
   /// Why an action left the write with this id alone, read again from the source.

@@ -17,6 +17,7 @@ extension CoreStore: QueueSource {
   public func release(reason: BlockedReason) async throws -> Int {
     throw refusal("release", ["--reason", reason.wireName])
   }
+  public func release(ids: [String]) async throws -> [ReleaseOutcome] { throw refusal("release", ids) }
   public func withdraw(_ id: String) async throws -> Bool { throw refusal("withdraw", [id]) }
   public func discard(_ id: String) async throws -> Bool { throw refusal("discard", [id]) }
   public func takeAnswered() async throws -> [QueuedWrite] { throw refusal("forget") }

@@ -16,6 +16,9 @@ public protocol QueueSource: Sendable {
   func write(_ id: String) async throws -> QueuedWrite
   func release(_ id: String) async throws -> Bool
   func release(reason: BlockedReason) async throws -> Int
+  /// Releases each of `ids`, saying for each what became of it, in the order asked
+  /// (``Queue/release(ids:)``: a working copy does it in one transaction).
+  func release(ids: [String]) async throws -> [ReleaseOutcome]
   func withdraw(_ id: String) async throws -> Bool
   func discard(_ id: String) async throws -> Bool
   func takeAnswered() async throws -> [QueuedWrite]
@@ -80,6 +83,22 @@ extension QueueSource {
       offset += step
     }
     return nil
+  }
+
+  /// By default, one release after another, each answered from the write as read again.
+  public func release(ids: [String]) async throws -> [ReleaseOutcome] {
+    var outcomes: [ReleaseOutcome] = []
+    for id in ids {
+      if try await release(id) {
+        outcomes.append(ReleaseOutcome(id: id, result: .released(count: 1)))
+      } else if let w = try? await write(id) {
+        let obstacle = w.allows(.release).obstacle ?? .notFor(.release, state: w.stateWords)
+        outcomes.append(ReleaseOutcome(id: id, result: .notAllowed(obstacle)))
+      } else {
+        outcomes.append(ReleaseOutcome(id: id, result: .notFound))
+      }
+    }
+    return outcomes
   }
 
   /// By default the source publishes no writer.

@@ -15,6 +15,7 @@ extension WorkingCopy: QueueSource {
   public func resolveID(_ typed: String) async throws -> String { try await queue.resolveID(typed) }
   public func release(_ id: String) async throws -> Bool { try await queue.release(id) }
   public func release(reason: BlockedReason) async throws -> Int { try await queue.release(reason: reason) }
+  public func release(ids: [String]) async throws -> [ReleaseOutcome] { try await queue.release(ids: ids) }
   public func withdraw(_ id: String) async throws -> Bool { try await queue.withdraw(id) }
   public func discard(_ id: String) async throws -> Bool { try await queue.discard(id) }
   public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }

@@ -1,11 +1,10 @@
-import CSQLite
 import Foundation
 import MarfaQueue
 import Synchronization
 
 /// Makes big stores quickly: the schema through `WorkingCopy.open` (so it is the store's own),
-/// then every row straight into SQLite with the C API, in one transaction, one prepared
-/// statement. The columns mirror `StoreSchema.create`; `pane` is generated from `verdict`.
+/// then every row through the store's bulk-insert door (`StoreBulkInsert`: one transaction, one
+/// prepared statement, columns by name); `pane` is generated from `verdict`.
 struct StoreGenerator {
   /// What the generated queue holds.
   struct Mix {
@@ -43,53 +42,12 @@ struct StoreGenerator {
     let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: path), server: nil)
     copy.close()
 
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
-      throw BenchFailure(message: "cannot open \(path) to fill it")
-    }
-    defer { sqlite3_close_v2(db) }
-    func exec(_ sql: String) throws {
-      var err: UnsafeMutablePointer<CChar>?
-      if sqlite3_exec(db, sql, nil, nil, &err) != SQLITE_OK {
-        let message = err.map { String(cString: $0) } ?? "?"
-        sqlite3_free(err)
-        throw BenchFailure(message: "generating the store: \(message)")
-      }
-    }
-    try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-200000; BEGIN")
+    let bulk = try StoreBulkInsert(path: path)
     if writeMeta {
-      try exec(
-        "UPDATE meta SET value = 'complete' WHERE key = 'fill'; "
-          + "INSERT OR REPLACE INTO meta (key, value) VALUES ('instance_id', '\(instanceId)'), ('origin', 'http://127.0.0.1:8421')"
-      )
+      try bulk.setMeta("fill", "complete")
+      try bulk.setMeta("instance_id", instanceId)
+      try bulk.setMeta("origin", "http://127.0.0.1:8421")
     }
-    let sql = """
-      INSERT INTO queue (id, kind, item_id, target_id, edge_id, namespace, tag, base_version, idempotency_key, payload,
-        sent, follows, verdict, reason, answer, conflicted_copy_id, refusals, queued_at, answered_at, instance_id,
-        refusal, merged_fields, replayed, last_failure_status, last_failure_text, environmental_streak, waiting)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
-        ?24, ?25, ?26, ?27)
-      """
-    var stmt: OpaquePointer?
-    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-      throw BenchFailure(message: "preparing the insert: \(String(cString: sqlite3_errmsg(db)))")
-    }
-    defer { sqlite3_finalize(stmt) }
-    func text(_ i: Int32, _ s: String?) {
-      guard var s else {
-        sqlite3_bind_null(stmt, i)
-        return
-      }
-      s.withUTF8 { buf in
-        _ = buf.withMemoryRebound(to: CChar.self) {
-          sqlite3_bind_text(stmt, i, $0.baseAddress, Int32($0.count), csqlite_transient())
-        }
-      }
-    }
-    func int(_ i: Int32, _ v: Int?) {
-      if let v { sqlite3_bind_int64(stmt, i, sqlite3_int64(v)) } else { sqlite3_bind_null(stmt, i) }
-    }
-
     var rng = SplitMix(seed: 0x5652_4454)
     var made = Made()
     let kinds: [WriteKind] = [
@@ -210,40 +168,38 @@ struct StoreGenerator {
       }
       if verdict == nil { answer = nil }
 
-      text(1, id)
-      text(2, kind.rawValue)
-      text(3, item)
-      text(4, target)
-      text(5, edge)
-      text(6, namespace)
-      text(7, tag)
-      int(8, kind == .createItem ? nil : n % 7 + 1)
-      text(9, Self.hexId(n &+ 7_777_777, rng.next()))
-      text(10, payload)
-      int(11, sent)
-      text(12, follows)
-      text(13, verdict)
-      text(14, reason)
-      text(15, answer)
-      text(16, conflicted)
-      int(17, refusals)
-      text(18, queuedAt)
-      text(19, verdict == nil ? nil : answered)
-      text(20, instanceId)
-      text(21, refusal)
-      text(22, merged)
-      int(23, 0)
-      int(24, failureStatus)
-      text(25, failureText)
-      int(26, streak)
-      int(27, waiting)
-      guard sqlite3_step(stmt) == SQLITE_DONE else {
-        throw BenchFailure(message: "inserting write \(n): \(String(cString: sqlite3_errmsg(db)))")
+      var w = BulkWrite(
+        id: id, kind: kind, idempotencyKey: Self.hexId(n &+ 7_777_777, rng.next()), payload: payload,
+        queuedAt: queuedAt)
+      w.itemId = item
+      w.targetId = target
+      w.edgeId = edge
+      w.namespace = namespace
+      w.tag = tag
+      w.baseVersion = kind == .createItem ? nil : n % 7 + 1
+      w.sent = sent == 1
+      w.follows = follows
+      w.verdict = verdict
+      w.reason = reason
+      w.answer = answer
+      w.conflictedCopyId = conflicted
+      w.refusals = refusals
+      w.answeredAt = verdict == nil ? nil : answered
+      w.instanceId = instanceId
+      w.refusal = refusal
+      w.mergedFields = merged
+      w.lastFailureStatus = failureStatus
+      w.lastFailureText = failureText
+      w.environmentalStreak = streak
+      w.waiting = waiting == 1
+      do {
+        try bulk.insert(w)
+      } catch {
+        throw BenchFailure(message: "inserting write \(n): \(error)")
       }
-      sqlite3_reset(stmt)
       previousId = id
     }
-    try exec("COMMIT; PRAGMA wal_checkpoint(TRUNCATE);")
+    try bulk.finish()
     return made
   }
 

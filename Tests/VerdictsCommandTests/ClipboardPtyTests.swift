@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 /// `y` and `Y` in the real TUI, on a pseudo-terminal (`script`): the bytes the terminal gets.
@@ -37,16 +38,15 @@ import Testing
     if p.isRunning { p.terminate() }
     try? input.fileHandleForWriting.close()
     let semaphore = DispatchSemaphore(value: 0)
-    let box = Box()
+    let box = SharedValue(Data())
     Task {
-      box.data = await reader.value
+      let data = await reader.value
+      box.update { $0 = data }
       semaphore.signal()
     }
     semaphore.wait()
-    return [UInt8](box.data)
+    return [UInt8](box.value)
   }
-
-  final class Box: @unchecked Sendable { var data = Data() }
 
   func queueOne(_ folder: TempFolder) throws -> String {
     let r = try Binary.run(

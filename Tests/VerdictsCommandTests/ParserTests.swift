@@ -245,7 +245,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func synopsesShowAlternativesAndPairs() {
-    #expect(HelpText.render(path: ["release"]).contains("usage: verdicts release (ID | --reason REASON)\n"))
+    #expect(HelpText.render(path: ["release"]).contains("usage: verdicts release (ID ... | --reason REASON)\n"))
     #expect(
       HelpText.render(path: ["items", "create"]).contains(
         "usage: verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] [--tier T] [--version N]\n"

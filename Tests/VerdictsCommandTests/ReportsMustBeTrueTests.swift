@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -164,17 +165,16 @@ import Testing
   }
 
   static func awaitResult(_ task: Task<Data, Never>) throws -> Data {
-    let box = DataBox()
+    let box = SharedValue(Data())
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-      box.data = await task.value
+      let data = await task.value
+      box.update { $0 = data }
       done.signal()
     }
     _ = done.wait(timeout: .now() + 10)
-    return box.data
+    return box.value
   }
-
-  final class DataBox: @unchecked Sendable { var data = Data() }
 
   @Test(
     .enabled(

@@ -56,6 +56,21 @@ import Testing
         ))
   }
 
+  @Test func releaseOfMarkedWritesIsOneBatchCallAndCountsEachWrite() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    // Two blocked writes marked (and the release confirmed): one call for both, not one per write.
+    await d.keys(.char("3"), .char(" "), .down, .char(" "), .char("r"), .char("y"))
+    let calls = q.callLog.filter { $0.hasPrefix("release") }
+    #expect(calls.count == 1, "\(calls)")
+    #expect(calls.first?.split(separator: " ").count == 3, "\(calls)")
+    await d.run(until: "the panes are read again after the release") { $0.state[.blocked].total == 5 }
+    await d.settle()
+    #expect(core.state.message?.text.hasPrefix("released 2") == true, "\(String(describing: core.state.message))")
+  }
+
   @Test func withdrawConfirmedThenRefusedByTheInstance() async {
     let q = FakeQueue(writes: Self.allWrites())
     q.withdrawError = .network(message: "connection refused")

@@ -110,6 +110,29 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     return done
   }
 
+  /// One call for the batch (recorded as `release` and every id), a result per write, all in
+  /// one mutation as the store does it in one transaction.
+  func release(ids: [String]) async throws -> [ReleaseOutcome] {
+    record("release \(ids.joined(separator: " "))")
+    var outcomes: [ReleaseOutcome] = []
+    mutate(
+      { ws in
+        for id in ids {
+          guard let i = ws.firstIndex(where: { $0.id == id }) else {
+            outcomes.append(ReleaseOutcome(id: id, result: .notFound))
+            continue
+          }
+          if let obstacle = Self.answer(.release, for: ws[i], in: ws).obstacle {
+            outcomes.append(ReleaseOutcome(id: id, result: .notAllowed(obstacle)))
+            continue
+          }
+          ws[i].verdict = nil
+          outcomes.append(ReleaseOutcome(id: id, result: .released(count: 1)))
+        }
+      }, change: .refreshed(.released))
+    return outcomes
+  }
+
   func release(reason: BlockedReason) async throws -> Int {
     record("release-reason \(reason.wireName)")
     var n = 0

@@ -1,26 +1,12 @@
 /// Reads the Marfa core's `queue` rows into ``QueuedWrite`` values: the one place that knows the
 /// core's columns and what they hold (reference: marfa-core-store.md section 3).
 ///
-/// Columns are read by name. What the core does not keep is left at its empty value here
+/// Columns are read by name (``CoreQueueColumn``). What the core does not keep is left at its empty value here
 /// (`lastFailure` nil, `environmentalStreak` 0, `instanceId` nil); a reader says so through the
 /// store's kind, never by showing those as facts.
 enum CoreQueueCodec {
-  /// The columns read, in the order selected.
-  static let columns = [
-    "seq", "id", "kind", "item_id", "target_id", "edge_id", "namespace", "tag", "blob", "base_version",
-    "idempotency_key", "payload", "sent", "depends_on", "follows", "verdict", "reason", "answer",
-    "conflicted_copy_id", "refusals", "queued_at", "answered_at",
-  ]
-  /// The columns as an SQL list.
-  static let selectList = columns.joined(separator: ", ")
-  private static let position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, Int32($0)) })
-
-  /// A row's value by column name.
-  struct NamedRow {
-    let row: SQLite.Row
-    func text(_ name: String) -> String? { row.text(CoreQueueCodec.position[name]!) }
-    func int(_ name: String) -> Int? { row.int(CoreQueueCodec.position[name]!) }
-  }
+  /// The columns read, as an SQL list.
+  static let selectList = CoreQueueColumn.all
 
   /// The pane a core row sits in, as SQL over `verdict` and `reason`: `awaiting_dependency` is
   /// waiting, as the seed asks.
@@ -30,24 +16,23 @@ enum CoreQueueCodec {
     """
 
   /// The write a row holds (its send order beside it).
-  static func write(from r: SQLite.Row) -> (seq: Int, write: QueuedWrite) {
-    let row = NamedRow(row: r)
-    let kind = WriteKind(rawValue: row.text("kind") ?? "") ?? .createItem
-    let answer = row.text("answer")
-    let verdictName = row.text("verdict")
-    let reason = row.text("reason")
+  static func write(from row: ColumnRow<CoreQueueColumn>) -> (seq: Int, write: QueuedWrite) {
+    let kind = WriteKind(rawValue: row.text(.kind) ?? "") ?? .createItem
+    let answer = row.text(.answer)
+    let verdictName = row.text(.verdict)
+    let reason = row.text(.reason)
     let (verdict, waiting) = self.verdict(
-      verdictName, reason: reason, answer: answer, conflictedCopy: row.text("conflicted_copy_id"))
+      verdictName, reason: reason, answer: answer, conflictedCopy: row.text(.conflictedCopyId))
     let write = QueuedWrite(
-      id: row.text("id") ?? "", kind: kind, itemId: row.text("item_id"), targetId: row.text("target_id"),
-      edgeId: row.text("edge_id"), namespace: row.text("namespace"), tag: row.text("tag"), blob: row.text("blob"),
-      baseVersion: row.int("base_version"), idempotencyKey: row.text("idempotency_key") ?? "",
-      dependsOn: idList(row.text("depends_on")), follows: row.text("follows"),
-      body: JSONValue.parse(row.text("payload") ?? "") ?? .null, answer: answer, verdict: verdict, waiting: waiting,
-      refusals: row.int("refusals") ?? 0, sent: (row.int("sent") ?? 0) != 0,
-      conflictedCopyId: row.text("conflicted_copy_id"), queuedAt: row.text("queued_at") ?? "",
-      answeredAt: row.text("answered_at"))
-    return (row.int("seq") ?? 0, write)
+      id: row.text(.id) ?? "", kind: kind, itemId: row.text(.itemId), targetId: row.text(.targetId),
+      edgeId: row.text(.edgeId), namespace: row.text(.namespace), tag: row.text(.tag), blob: row.text(.blob),
+      baseVersion: row.int(.baseVersion), idempotencyKey: row.text(.idempotencyKey) ?? "",
+      dependsOn: idList(row.text(.dependsOn)), follows: row.text(.follows),
+      body: JSONValue.parse(row.text(.payload) ?? "") ?? .null, answer: answer, verdict: verdict, waiting: waiting,
+      refusals: row.int(.refusals) ?? 0, sent: (row.int(.sent) ?? 0) != 0,
+      conflictedCopyId: row.text(.conflictedCopyId), queuedAt: row.text(.queuedAt) ?? "",
+      answeredAt: row.text(.answeredAt))
+    return (row.int(.seq) ?? 0, write)
   }
 
   /// `depends_on`: a JSON array of queue ids, or NULL.

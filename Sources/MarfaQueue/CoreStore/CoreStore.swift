@@ -61,16 +61,19 @@ public final class CoreStore: Sendable {
 
   /// SQLite's `data_version`: changes whenever another connection commits.
   public func dataVersion() throws -> Int {
-    try read { try $0.scalar("PRAGMA data_version") ?? 0 }
+    try read { try $0.dataVersion() }
   }
 
   /// How many writes each pane holds.
   public func readCounts() throws -> QueueCounts {
     try read { db in
       var counts = QueueCounts()
-      try db.query("SELECT \(CoreQueueCodec.paneSQL) AS pane, count(*) FROM queue GROUP BY pane") { row in
-        let n = row.int(1) ?? 0
-        switch row.int(0) ?? 0 {
+      try db.query(
+        "SELECT \(CoreQueueCodec.paneSQL) AS pane, count(*) AS n FROM queue GROUP BY pane",
+        reading: PaneCountColumn.self
+      ) { row in
+        let n = row.int(.n) ?? 0
+        switch row.int(.pane) ?? 0 {
         case 0: counts.waiting = n
         case 1: counts.answered = n
         case 2: counts.blocked = n
@@ -89,7 +92,10 @@ public final class CoreStore: Sendable {
     if let parsed = WriteFilter(filter) {
       // The core's columns differ from this project's: its rows are filtered as written.
       let writes = try read { db in
-        try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq", values) {
+        try db.rows(
+          "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq", values,
+          reading: CoreQueueColumn.self
+        ) {
           CoreQueueCodec.write(from: $0).write
         }
       }.filter(parsed.matches)
@@ -102,7 +108,7 @@ public final class CoreStore: Sendable {
       let start = max(0, min(offset, max(0, total - 1)))
       let writes = try db.rows(
         "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq LIMIT \(max(0, limit)) OFFSET \(start)",
-        values
+        values, reading: CoreQueueColumn.self
       ) { CoreQueueCodec.write(from: $0).write }
       return QueuePage(pane: pane, offset: start, writes: writes, total: total)
     }
@@ -111,7 +117,9 @@ public final class CoreStore: Sendable {
   /// One write by id.
   public func readWrite(id: String) throws -> QueuedWrite {
     let found = try read { db in
-      try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue WHERE id = ?", [.text(id)]) {
+      try db.rows(
+        "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE id = ?", [.text(id)], reading: CoreQueueColumn.self
+      ) {
         CoreQueueCodec.write(from: $0).write
       }
     }
@@ -122,7 +130,7 @@ public final class CoreStore: Sendable {
   /// Every write, in send order.
   public func readAll() throws -> [QueuedWrite] {
     try read { db in
-      try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue ORDER BY seq", []) {
+      try db.rows("SELECT \(CoreQueueCodec.selectList) FROM queue ORDER BY seq", [], reading: CoreQueueColumn.self) {
         CoreQueueCodec.write(from: $0).write
       }
     }
@@ -133,7 +141,7 @@ public final class CoreStore: Sendable {
 
   /// A value the core keeps in its `meta` table.
   func meta(_ key: String) throws -> String? {
-    try read { try $0.text("SELECT value FROM meta WHERE key = ?", [.text(key)]) }
+    try read { try $0.meta(key) }
   }
 
   /// The store at a glance: its kind, the core's writer (if one is present), the instance it was

@@ -27,17 +27,21 @@ public enum StoreFile {
   }
 
   static func kind(of db: SQLite, path: String) throws -> StoreKind {
-    let tables = Set(try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'", []) { $0.text(0) ?? "" })
+    let tables = Set(
+      try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'", reading: SchemaColumn.self) {
+        $0.text(.name) ?? ""
+      })
     let appId = try db.scalar("PRAGMA application_id") ?? 0
     guard tables.contains("meta"), tables.contains("queue") else {
       throw QueueError.wrongSchema(path: path, unsent: nil)
     }
-    let version = try db.text("SELECT value FROM meta WHERE key = 'schema_version'")
+    let version = try db.meta("schema_version")
     if appId == StoreSchema.applicationId {
       guard let version, let v = Int(version) else { throw QueueError.wrongSchema(path: path, unsent: nil) }
       return .verdicts(schemaVersion: v)
     }
-    let columns = Set(try db.rows("SELECT name FROM pragma_table_info('queue')", []) { $0.text(0) ?? "" })
+    let columns = Set(
+      try db.rows("SELECT name FROM pragma_table_info('queue')", reading: SchemaColumn.self) { $0.text(.name) ?? "" })
     let isCore =
       appId == 0 && CoreStoreLayout.coreTables.allSatisfy(tables.contains)
       && CoreStoreLayout.queueColumns.isSubset(of: columns)

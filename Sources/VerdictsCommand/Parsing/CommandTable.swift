@@ -79,7 +79,7 @@ enum CommandTable {
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
-        positionals: [PositionalSpec("ID", .optional, help: "the write to release")],
+        positionals: [PositionalSpec("ID", .many, help: "the writes to release (all in one transaction)")],
         options: [
           .value("--reason", "REASON", .choice(reasons), help: "release every write blocked for this reason")
         ],

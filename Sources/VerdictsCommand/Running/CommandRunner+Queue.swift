@@ -97,16 +97,24 @@ extension CommandRunner {
 
   func release() async throws -> ExitCode {
     let released: Int
-    if let typed = args.string("ID") {
-      let (id, done, answer) = try await withCopy(create: false) { copy in
-        let id = try await copy.queue.resolveID(typed)
-        let done = try await copy.queue.release(id)
-        return (id, done, done ? nil : try? await copy.queue.answer(.release, for: id))
+    let typed = args.strings("ID")
+    if !typed.isEmpty {
+      // Every ID is resolved before any is released; then one batch, one transaction.
+      let outcomes = try await withCopy(create: false) { copy in
+        var ids: [String] = []
+        for t in typed { ids.append(try await copy.queue.resolveID(t)) }
+        return try await copy.queue.release(ids: ids)
       }
-      released = done ? 1 : 0
-      if !json && !done {
-        context.print("nothing released: \(context.visible(id)) \(Self.why(answer))")
-        return .done
+      released = outcomes.filter(\.result.isReleased).count
+      if !json {
+        let refused = outcomes.filter { !$0.result.isReleased }
+        if released == 0, refused.count == 1, let only = refused.first {
+          context.print("nothing released: \(context.visible(only.id)) \(Self.why(only.result))")
+          return .done
+        }
+        for outcome in refused {
+          context.print("not released: \(context.visible(outcome.id)) \(Self.why(outcome.result))")
+        }
       }
     } else {
       let name = args.string("--reason") ?? ""

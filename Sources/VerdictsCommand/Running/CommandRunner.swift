@@ -68,4 +68,10 @@ struct CommandRunner {
   static func why(_ answer: ActionAnswer?) -> String {
     answer?.obstacle?.predicate ?? "is gone"
   }
+
+  /// Why a release left a write alone, as a predicate of the write.
+  static func why(_ result: ReleaseResult) -> String {
+    if case .notAllowed(let obstacle) = result { return obstacle.predicate }
+    return "is gone"
+  }
 }

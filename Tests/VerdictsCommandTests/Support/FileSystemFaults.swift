@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -12,37 +13,22 @@ import Foundation
 enum FileSystemFaults {
   static var isRoot: Bool { getuid() == 0 }
 
-  /// Runs a tool to its end; true when it exits 0.
+  /// Runs a tool to its end; true when it exits 0 (``Tmpfs/tool(_:_:)``).
   @discardableResult
-  static func tool(_ path: String, _ arguments: [String]) -> Bool {
-    guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return false }
-    p.waitUntilExit()
-    return p.terminationStatus == 0
-  }
+  static func tool(_ path: String, _ arguments: [String]) -> Bool { Tmpfs.tool(path, arguments) }
 
-  static let mountTool =
-    ["/usr/bin/mount", "/bin/mount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/mount"
-  static let umountTool =
-    ["/usr/bin/umount", "/bin/umount"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/bin/umount"
   static let chattrTool =
     ["/usr/bin/chattr", "/bin/chattr"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chattr"
 
   /// Whether a tmpfs can be mounted (and a bind mount made read-only) on a folder of our own.
   static let canMount: Bool = {
+    guard Tmpfs.canMount else { return false }
     let dir = FileManager.default.temporaryDirectory.path + "/verdicts-mount-probe-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    guard tool(mountTool, ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]) else { return false }
-    tool(umountTool, [dir])
-    guard tool(mountTool, ["--bind", dir, dir]) else { return false }
-    let ro = tool(mountTool, ["-o", "remount,bind,ro", dir])
-    tool(umountTool, [dir])
+    guard tool(Tmpfs.mountTool, ["--bind", dir, dir]) else { return false }
+    let ro = tool(Tmpfs.mountTool, ["-o", "remount,bind,ro", dir])
+    Tmpfs.unmount(dir)
     return ro
   }()
 
@@ -59,37 +45,24 @@ enum FileSystemFaults {
   }()
 
   /// Mounts a tmpfs of `kilobytes` on `dir` (which must exist).
-  static func mountTmpfs(_ dir: String, kilobytes: Int) -> Bool {
-    tool(mountTool, ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=0700", "tmpfs", dir])
-  }
+  static func mountTmpfs(_ dir: String, kilobytes: Int) -> Bool { Tmpfs.mount(dir, kilobytes: kilobytes) }
 
   /// Resizes the tmpfs on `dir`.
-  static func resizeTmpfs(_ dir: String, kilobytes: Int) -> Bool {
-    tool(mountTool, ["-o", "remount,size=\(kilobytes)k", dir])
-  }
+  static func resizeTmpfs(_ dir: String, kilobytes: Int) -> Bool { Tmpfs.resize(dir, kilobytes: kilobytes) }
 
   /// Binds `dir` onto itself read-only.
   static func bindReadOnly(_ dir: String) -> Bool {
-    guard tool(mountTool, ["--bind", dir, dir]) else { return false }
-    if tool(mountTool, ["-o", "remount,bind,ro", dir]) { return true }
-    tool(umountTool, [dir])
+    guard tool(Tmpfs.mountTool, ["--bind", dir, dir]) else { return false }
+    if tool(Tmpfs.mountTool, ["-o", "remount,bind,ro", dir]) { return true }
+    Tmpfs.unmount(dir)
     return false
   }
 
-  static func unmount(_ dir: String) { tool(umountTool, [dir]) }
+  /// Unmounts whatever is mounted on `dir`.
+  static func unmount(_ dir: String) { Tmpfs.unmount(dir) }
 
-  /// Fills the file system holding `dir` with a file of zeros until `leaving` bytes are free (or it is full).
-  static func fill(_ dir: String, leaving: Int) -> String {
-    let path = dir + "/filler"
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer { close(fd) }
-    var st = statvfs()
-    let chunk = [UInt8](repeating: 0, count: 4096)
-    while statvfs(dir, &st) == 0, Int(st.f_bavail) * Int(st.f_bsize) > leaving {
-      if write(fd, chunk, chunk.count) <= 0 { break }
-    }
-    return path
-  }
+  /// Fills the file system holding `dir` until `leaving` bytes are free (``Tmpfs/fill(_:leaving:)``).
+  static func fill(_ dir: String, leaving: Int) -> String { Tmpfs.fill(dir, leaving: leaving) }
 
   /// Runs `verdicts` with `RLIMIT_FSIZE` set to `kilobytes` (and SIGXFSZ ignored, so a write
   /// past it fails with EFBIG instead of killing the process).

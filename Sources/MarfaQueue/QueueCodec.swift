@@ -1,0 +1,66 @@
+/// The one place that maps a `queue` row to a ``QueuedWrite`` and back: every column read by
+/// name (``QueueColumn``).
+enum QueueCodec {
+  /// The columns a write is read from.
+  static let read: [QueueColumn] = QueueColumn.allCases.filter { ![.spentKeys, .payloadSha, .pane].contains($0) }
+
+  /// ``read`` as an SQL list.
+  static let selectList = QueueColumn.list(read)
+
+  /// ``selectList`` with the body and the answer left out (each read as empty, under its own
+  /// name): for lines and lists that never show them, at a fraction of the cost.
+  static let summaryList = read.map { column -> String in
+    switch column {
+    case .payload: return "'{}' AS payload"
+    case .answer: return "NULL AS answer"
+    default: return column.name
+    }
+  }.joined(separator: ", ")
+
+  /// The write in a row selected with ``selectList`` or ``summaryList``.
+  static func write(from r: ColumnRow<QueueColumn>) -> QueuedWrite {
+    let kind = WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem
+    let reason = r.text(.reason)
+    let refusal = r.text(.refusal).flatMap(JSONValue.parse).flatMap(Refusal.init(wireJSON:))
+    let mergedFields = stringList(r.text(.mergedFields))
+    let conflicted = r.text(.conflictedCopyId)
+    let verdict: Verdict?
+    switch r.text(.verdict).flatMap(VerdictName.init(rawValue:)) {
+    case .accepted: verdict = .accepted
+    case .merged: verdict = .merged(fields: mergedFields)
+    case .conflicted: verdict = .conflicted(siblingId: conflicted ?? "", fields: mergedFields)
+    case .refused: verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
+    case .blocked:
+      verdict = .blocked(reason: BlockedReason(rawValue: reason ?? "") ?? .credentialRefused, refusal: refusal)
+    case .dead: verdict = .dead
+    case nil: verdict = nil
+    }
+    let status = r.int(.lastFailureStatus)
+    let text = r.text(.lastFailureText)
+    let streak = r.int(.environmentalStreak) ?? 0
+    let failure = status == nil && text == nil ? nil : LastFailure(status: status, text: text)
+    return QueuedWrite(
+      id: r.text(.id) ?? "", kind: kind, itemId: r.text(.itemId), targetId: r.text(.targetId),
+      edgeId: r.text(.edgeId), namespace: r.text(.namespace), tag: r.text(.tag), blob: r.text(.blob),
+      baseVersion: r.int(.baseVersion), idempotencyKey: r.text(.idempotencyKey) ?? "",
+      dependsOn: stringList(r.text(.dependsOn)), follows: r.text(.follows),
+      body: r.text(.payload).flatMap(JSONValue.parse) ?? .object([]), answer: r.text(.answer), verdict: verdict,
+      waiting: r.bool(.waiting), refusals: r.int(.refusals) ?? 0, lastFailure: failure,
+      environmentalStreak: streak, instanceId: r.text(.instanceId), sent: r.bool(.sent),
+      conflictedCopyId: conflicted, dependencyGone: r.bool(.withdrawnDependency), replayed: r.bool(.replayed),
+      queuedAt: r.text(.queuedAt) ?? "", answeredAt: r.text(.answeredAt))
+  }
+
+  /// The write in a row, with its send order.
+  static func sequenced(from r: ColumnRow<QueueColumn>) -> (Int, QueuedWrite) {
+    (r.int(.seq) ?? 0, write(from: r))
+  }
+
+  /// A JSON array of strings as stored (`depends_on`, `merged_fields`); empty when absent.
+  static func stringList(_ text: String?) -> [String] {
+    text.flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? []
+  }
+
+  /// A list of strings as stored.
+  static func stored(_ list: [String]) -> String { JSONValue.array(list.map(JSONValue.string)).text }
+}
