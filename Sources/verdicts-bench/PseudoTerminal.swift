@@ -128,6 +128,7 @@ final class PseudoTerminal: Sendable {
 
   /// Ends the program (`q`, then SIGTERM, then SIGKILL), reaps it and closes the terminal.
   func finish() {
+    child.samplePeak()
     if child.isRunning {
       type("q")
       child.wait(limit: .seconds(3))

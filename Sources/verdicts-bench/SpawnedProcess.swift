@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -6,11 +7,21 @@ import Foundation
 
 /// A child started with `posix_spawn` (in a session of its own) and reaped with `wait4`, so its
 /// exit and its resource use (peak RSS, CPU) are the kernel's figures for that process.
+///
+/// Peak RSS: on Linux `ru_maxrss` carries the spawning process's own high-water mark across the
+/// exec (the kernel keeps the larger of the old and the new memory's), so it reads at least the
+/// bench's own `ru_maxrss`. When it reads more than that at the spawn, it is the child's own
+/// peak; otherwise the child's `VmHWM` (reset by the exec), sampled every 10 ms until it ends,
+/// is taken.
 final class SpawnedProcess: @unchecked Sendable {
   let pid: pid_t
   /// When `posix_spawn` was called.
   let started: ContinuousClock.Instant
   private(set) var ended: (status: Int32, usage: rusage, at: ContinuousClock.Instant)?
+  /// The bench's own peak (kB; its `VmHWM` or its `ru_maxrss`, the larger) when it spawned the child.
+  let spawnerPeakKB: Int
+  /// The child's largest `VmHWM` (kB) sampled so far.
+  private let sampledPeakKB = Mutex(0)
 
   /// Starts `executable arguments` with stdin, stdout and stderr on the given descriptors.
   init(
@@ -35,12 +46,38 @@ final class SpawnedProcess: @unchecked Sendable {
       envp.forEach { free($0) }
     }
     var child: pid_t = 0
+    var own = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &own)
+    spawnerPeakKB = max(Self.highWaterKB("self") ?? 0, Int(own.ru_maxrss))
     started = ContinuousClock.now
     let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     guard rc == 0 else {
       throw BenchFailure(message: "cannot start \(executable): \(String(cString: strerror(rc)))")
     }
     pid = child
+    // posix_spawn returns after the exec (vfork): every sample is the new program's.
+    let who = "\(child)"
+    let thread = Thread { [self] in
+      while let kb = Self.highWaterKB(who) {
+        sampledPeakKB.withLock { $0 = max($0, kb) }
+        usleep(10_000)
+      }
+    }
+    thread.start()
+  }
+
+  /// `VmHWM` of /proc/WHO/status in kB; nil when it cannot be read (the process ended).
+  static func highWaterKB(_ who: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(who)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+    return nil
+  }
+
+  /// Samples the child's `VmHWM` now (before a signal ends it).
+  func samplePeak() {
+    if let kb = Self.highWaterKB("\(pid)") { sampledPeakKB.withLock { $0 = max($0, kb) } }
   }
 
   /// Waits for the child to end (at most `limit`; then SIGKILL) and returns its exit code (128+signal
@@ -65,6 +102,7 @@ final class SpawnedProcess: @unchecked Sendable {
   /// Sends `signal` and waits up to `grace` for the child to end, then SIGKILL.
   @discardableResult
   func stop(_ signal: Int32 = SIGTERM, grace: Duration = .seconds(5)) -> Int32 {
+    samplePeak()
     if ended == nil { kill(pid, signal) }
     return wait(limit: grace)
   }
@@ -82,8 +120,12 @@ final class SpawnedProcess: @unchecked Sendable {
     return true
   }
 
-  /// The child's peak resident set (`ru_maxrss`, kB on Linux) in MB (1,048,576 B), once it ended.
-  var peakMB: Double { Double(ended?.usage.ru_maxrss ?? 0) / 1024 }
+  /// The child's peak resident set in MB (1,048,576 B), once it ended: `ru_maxrss` when it is above
+  /// the bench's own peak at the spawn, else the child's sampled `VmHWM`.
+  var peakMB: Double {
+    let maxrss = ended.map { Int($0.usage.ru_maxrss) } ?? 0
+    return Double(maxrss > spawnerPeakKB ? maxrss : sampledPeakKB.withLock { $0 }) / 1024
+  }
 
   /// User + system CPU seconds the child used, once it ended.
   var cpuSeconds: Double {
