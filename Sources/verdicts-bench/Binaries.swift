@@ -14,7 +14,8 @@ enum Binaries {
 
   /// The `verdicts` binary's modification time: which build a cached figure came from.
   static func stamp() -> String {
-    guard let path = try? verdicts(), let date = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    guard let path = try? verdicts(),
+      let date = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
     else { return "unknown" }
     return ISO8601DateFormatter().string(from: date)
   }

@@ -49,18 +49,21 @@ struct FrameBenchmark: Benchmark {
           rows.append(
             Row(
               name: "first frame, \(label), \(kind)",
-              figure: "median \(Self.ms(median)), p95 \(Self.ms(Stats.percentile(ms, 95))) over \(runs.count) (\(ms.map(Self.ms).joined(separator: ", ")))"
+              figure:
+                "median \(Self.ms(median)), p95 \(Self.ms(Stats.percentile(ms, 95))) over \(runs.count) (\(ms.map(Self.ms).joined(separator: ", ")))"
                 + (wrong > 0 ? "; up to \(wrong) frame(s) before it showed a count that was not the store's" : ""),
               target: target?.0, met: target?.1))
         }
         let peak = (warm + cold).map(\.peakMB).max() ?? 0
         rows.append(
           Row(
-            name: "peak RSS, \(label)", figure: "\(Stats.fixed(peak, 1)) MB (the largest of \(warm.count + cold.count) runs)",
+            name: "peak RSS, \(label)",
+            figure: "\(Stats.fixed(peak, 1)) MB (the largest of \(warm.count + cold.count) runs)",
             target: "≤ 50 MB", met: peak <= Self.rssTargetMB))
       }
     }
-    notes.append("`verdicts watch --store S` on a 120×40 pty; true counts: `GROUP BY pane`; \(options.rounds) rounds each")
+    notes.append(
+      "`verdicts watch --store S` on a 120×40 pty; true counts: `GROUP BY pane`; \(options.rounds) rounds each")
     return Row.outcome(rows, notes: notes)
   }
 

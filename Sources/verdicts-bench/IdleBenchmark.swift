@@ -33,7 +33,8 @@ struct IdleBenchmark: Benchmark {
           figure: "\(Stats.whole(Double(bytes))) B", target: "0 B", met: bytes == 0),
         Row(
           name: "idle `verdicts watch` on generated \(size): wakeups a second",
-          figure: "\(Stats.fixed(wakeups, 1))/s (\(after - before) context switches in \(Stats.fixed(seconds, 1)) s, every thread)",
+          figure:
+            "\(Stats.fixed(wakeups, 1))/s (\(after - before) context switches in \(Stats.fixed(seconds, 1)) s, every thread)",
           target: "≤ 1/s", met: wakeups <= Self.wakeupTarget),
       ], notes: notes)
   }

@@ -39,17 +39,20 @@ struct LinkBenchmark: Benchmark {
         rows.append(
           Row(
             name: "bytes a second while a drain runs, 120×40",
-            figure: "\(Stats.whole(rate)) B/s (\(Stats.whole(Double(sent))) B over a \(Stats.fixed(seconds, 1)) s drain of"
+            figure:
+              "\(Stats.whole(rate)) B/s (\(Stats.whole(Double(sent))) B over a \(Stats.fixed(seconds, 1)) s drain of"
               + " \(Stats.whole(Double(options.writes))) writes); the screen showed the end \(Stats.fixed(lag * 1000, 0)) ms after it",
             target: "≤ 2 KB/s", met: rate <= Self.bytesTarget))
       } else {
         rows.append(
           Row(
             name: "SSH model, 2 MiB buffer, \(label): the screen's lag at the drain's end",
-            figure: "\(Stats.fixed(lag, 1)) s (\(Stats.whole(rate)) B/s sent during a \(Stats.fixed(seconds, 1)) s drain)",
+            figure:
+              "\(Stats.fixed(lag, 1)) s (\(Stats.whole(rate)) B/s sent during a \(Stats.fixed(seconds, 1)) s drain)",
             target: "≤ 2 s", met: lag <= Self.lagTarget))
       }
     }
-    return Row.outcome(rows, notes: ["a drain of \(Stats.whole(Double(options.writes))) creates to the in-process instance per run"])
+    return Row.outcome(
+      rows, notes: ["a drain of \(Stats.whole(Double(options.writes))) creates to the in-process instance per run"])
   }
 }

@@ -31,7 +31,8 @@ struct MemoryBenchmark: Benchmark {
       // The first listing: until 2 s pass without a line (or the process ends).
       await plain.settle(quiet: .seconds(2), limit: .seconds(600))
       let listed = plain.lastArrival.map { Stats.seconds($0 - started) } ?? 0
-      let name = "`watch --plain\(extra.isEmpty ? "" : " " + extra.joined(separator: " "))` on generated \(size), peak RSS"
+      let name =
+        "`watch --plain\(extra.isEmpty ? "" : " " + extra.joined(separator: " "))` on generated \(size), peak RSS"
       if !plain.child.isRunning {
         let code = plain.child.wait()
         rows.append(
@@ -52,7 +53,10 @@ struct MemoryBenchmark: Benchmark {
     for writes in Array(Set([options.small, options.middle])).sorted() {
       _ = try await cache.store(.drained, writes) { notes.append($0) }
       guard let record = cache.record(writes) else {
-        rows.append(Row(name: "`verdicts drain` peak RSS at \(Stats.whole(Double(writes)))", figure: "no record", target: nil, met: nil))
+        rows.append(
+          Row(
+            name: "`verdicts drain` peak RSS at \(Stats.whole(Double(writes)))", figure: "no record", target: nil,
+            met: nil))
         continue
       }
       let stale = record.binary != Binaries.stamp()
@@ -60,7 +64,8 @@ struct MemoryBenchmark: Benchmark {
         Row(
           name: "`verdicts drain` peak RSS, \(Stats.whole(Double(record.drained))) writes drained"
             + (record.generated > 0 ? " on \(Stats.whole(Double(record.generated))) generated" : ""),
-          figure: "\(Stats.fixed(record.drainPeakMB, 1)) MB (\(Stats.fixed(record.drainSeconds, 1)) s, measured \(record.date)"
+          figure:
+            "\(Stats.fixed(record.drainPeakMB, 1)) MB (\(Stats.fixed(record.drainSeconds, 1)) s, measured \(record.date)"
             + (stale ? "; an earlier build of verdicts: --rebuild measures this one" : "") + ")",
           target: "≤ 100 MB", met: record.drainPeakMB <= Self.drainTarget))
     }

@@ -23,7 +23,8 @@ final class PipeReader: Sendable {
       close(fds[1])
     }
     self.errorFile = errorFile
-    child = try SpawnedProcess(executable, arguments, environment: environment, stdin: null, stdout: fds[1], stderr: err)
+    child = try SpawnedProcess(
+      executable, arguments, environment: environment, stdin: null, stdout: fds[1], stderr: err)
     let readEnd = fds[0]
     let thread = Thread { [self] in
       var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -55,6 +56,7 @@ final class PipeReader: Sendable {
 
   /// The first line the child wrote on stderr.
   var firstErrorLine: String {
-    ((try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+    ((try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init)
+      ?? ""
   }
 }

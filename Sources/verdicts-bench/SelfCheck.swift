@@ -33,14 +33,16 @@ enum SelfCheck {
     check(PaneTitles(counts: [1204, 0, 3, 0]).showsWrongNumber(truth), "a 0 where the store has 7 is a wrong number")
     screen.feed(Array("\(esc)[4;11H3".utf8))
     check(PaneTitles(screen: screen).shows(truth), "a frame showing every true count is complete")
-    check(PaneTitles.count(after: "Waiting", in: "status: Waiting 5 writes") == nil, "a count outside a title is not read")
+    check(
+      PaneTitles.count(after: "Waiting", in: "status: Waiting 5 writes") == nil, "a count outside a title is not read")
 
     // Erasing, scrolling a region, inserting and deleting lines, a wide character, CR LF.
     var s = ScreenModel(width: 10, height: 4)
     s.feed(Array("a\r\nb\r\nc\r\nd".utf8))
     check(s.text == "a         \nb         \nc         \nd         ", "CR LF moves to the next row")
     s.feed(Array("\(esc)[2;3r\(esc)[2;1H\(esc)M".utf8))
-    check(s.line(1) == "          " && s.line(2) == "b         " && s.line(3) == "d         ", "RI scrolls the region down")
+    check(
+      s.line(1) == "          " && s.line(2) == "b         " && s.line(3) == "d         ", "RI scrolls the region down")
     s.feed(Array("\(esc)[1;1H\(esc)[K版x\(esc)[1;1H\(esc)[2P".utf8))
     check(s.line(0).hasPrefix("x "), "DCH deletes the cells of a wide character: \(s.line(0))")
     s.feed(Array("\(esc)[r\(esc)[4;1H\n".utf8))
@@ -83,7 +85,8 @@ enum SelfCheck {
     let t = ContinuousClock.now
     let chunk = { (ms: Int) in PseudoTerminal.Chunk(time: t + .milliseconds(ms), bytes: [0x20], delivered: t) }
     check(
-      WatcherBenchmark.frames([chunk(0), chunk(1), chunk(3), chunk(50), chunk(52), chunk(200)], from: t, to: t + .seconds(1))
+      WatcherBenchmark.frames(
+        [chunk(0), chunk(1), chunk(3), chunk(50), chunk(52), chunk(200)], from: t, to: t + .seconds(1))
         == 3, "reads less than 5 ms apart are one frame")
     return (checks, failures)
   }

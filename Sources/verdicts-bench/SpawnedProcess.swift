@@ -18,7 +18,7 @@ final class SpawnedProcess: @unchecked Sendable {
   /// When `posix_spawn` was called.
   let started: ContinuousClock.Instant
   private(set) var ended: (status: Int32, usage: rusage, at: ContinuousClock.Instant)?
-  /// The bench's own peak (kB; its `VmHWM` or its `ru_maxrss`, the larger) when it spawned the child.
+  /// The bench's own peak (kB; its `VmHWM` or its `ru_maxrss`, the larger) after the spawn, and 1 MB.
   let spawnerPeakKB: Int
   /// The child's largest `VmHWM` (kB) sampled so far.
   private let sampledPeakKB = Mutex(0)
@@ -46,15 +46,16 @@ final class SpawnedProcess: @unchecked Sendable {
       envp.forEach { free($0) }
     }
     var child: pid_t = 0
-    var own = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &own)
-    spawnerPeakKB = max(Self.highWaterKB("self") ?? 0, Int(own.ru_maxrss))
     started = ContinuousClock.now
     let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     guard rc == 0 else {
       throw BenchFailure(message: "cannot start \(executable): \(String(cString: strerror(rc)))")
     }
     pid = child
+    // Read after the exec, the bench's peak bounds what the exec carried over.
+    var own = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &own)
+    spawnerPeakKB = max(Self.highWaterKB("self") ?? 0, Int(own.ru_maxrss)) + 1024
     // posix_spawn returns after the exec (vfork): every sample is the new program's.
     let who = "\(child)"
     let thread = Thread { [self] in

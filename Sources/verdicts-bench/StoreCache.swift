@@ -58,7 +58,9 @@ struct StoreCache {
   func store(_ shape: Shape, _ writes: Int, say: (String) -> Void) async throws -> String {
     let p = path(shape, writes)
     if FileManager.default.fileExists(atPath: stamp(shape, writes)) && !options.rebuild {
-      say("\(shape.rawValue) \(Stats.whole(Double(writes))): reusing \(p) (made by an earlier run; --rebuild makes it again)")
+      say(
+        "\(shape.rawValue) \(Stats.whole(Double(writes))): reusing \(p) (made by an earlier run; --rebuild makes it again)"
+      )
       return p
     }
     Self.remove(p)
@@ -107,10 +109,12 @@ struct StoreCache {
     let queueSeconds = Stats.seconds(clock.now - queueStart)
     say(
       "drained \(Stats.whole(Double(writes))): \(generated > 0 ? "\(Stats.whole(Double(generated))) generated, then " : "")"
-        + "\(Stats.whole(Double(real))) creates queued in \(Stats.fixed(queueSeconds, 1)) s; draining them with `verdicts drain`…")
+        + "\(Stats.whole(Double(real))) creates queued in \(Stats.fixed(queueSeconds, 1)) s; draining them with `verdicts drain`…"
+    )
     let report = p + ".report.txt"
     let drain = try SpawnedProcess.run(
-      try Binaries.verdicts(), ["drain", "--store", p, "--url", server.url], environment: Binaries.environment(home: folder),
+      try Binaries.verdicts(), ["drain", "--store", p, "--url", server.url],
+      environment: Binaries.environment(home: folder),
       stdout: report, stderr: p + ".stderr.txt")
     let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
     let truth = try PaneTitles.truth(store: p)

@@ -59,7 +59,8 @@ struct VerdictBenchmark: Benchmark {
           target: "≤ 50 ms median", met: median <= Self.targetMs),
         Row(
           name: "bytes per verdict, 120×40, \(Stats.whole(Double(truth.counts[0] ?? 0))) waiting writes",
-          figure: "median \(Stats.whole(bytesMedian)) B (\(Stats.whole(bytes.min() ?? 0))–\(Stats.whole(bytes.max() ?? 0)))",
+          figure:
+            "median \(Stats.whole(bytesMedian)) B (\(Stats.whole(bytes.min() ?? 0))–\(Stats.whole(bytes.max() ?? 0)))",
           target: "≤ 1 KB median", met: bytesMedian <= Self.targetBytes),
       ], notes: notes)
   }

@@ -8,7 +8,8 @@ import Foundation
 /// the rounds' ratios); the watcher ≤ 10 % of a core.
 struct WatcherBenchmark: Benchmark {
   let name = "watcher"
-  let summary = "a watcher following a drain after a big drain: its CPU (≤ 10 % of a core), the drain's slowdown (≤ 5 %)"
+  let summary =
+    "a watcher following a drain after a big drain: its CPU (≤ 10 % of a core), the drain's slowdown (≤ 5 %)"
   static let cpuTarget = 0.10
   static let slowdownTarget = 0.05
 
@@ -57,7 +58,8 @@ struct WatcherBenchmark: Benchmark {
       [
         Row(
           name: "watcher CPU while it follows the drain",
-          figure: "median \(Stats.fixed(cpuMedian * 100, 1)) % of a core (\(cpu.map { Stats.fixed($0 * 100, 0) }.joined(separator: ", ")) %);"
+          figure:
+            "median \(Stats.fixed(cpuMedian * 100, 1)) % of a core (\(cpu.map { Stats.fixed($0 * 100, 0) }.joined(separator: ", ")) %);"
             + " median \(Stats.whole(Stats.median(frames))) frames during a drain",
           target: "≤ 10 %", met: cpuMedian <= Self.cpuTarget),
         Row(
@@ -69,7 +71,8 @@ struct WatcherBenchmark: Benchmark {
   }
 
   /// Frames (bursts of reads) that arrived in [from, to).
-  static func frames(_ chunks: [PseudoTerminal.Chunk], from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> Int
+  static func frames(_ chunks: [PseudoTerminal.Chunk], from: ContinuousClock.Instant, to: ContinuousClock.Instant)
+    -> Int
   {
     var count = 0
     var last: ContinuousClock.Instant?

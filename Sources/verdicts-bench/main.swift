@@ -38,7 +38,9 @@ say(machine.description)
   say("warning: a debug build; the figures in docs/performance.md come from `swift run -c release verdicts-bench`")
 #endif
 say("self-check: \(check.checks) checks held")
-if options.quick { say("quick mode: sizes \(options.sizes.map(String.init).joined(separator: ",")); not the targets' sizes") }
+if options.quick {
+  say("quick mode: sizes \(options.sizes.map(String.init).joined(separator: ",")); not the targets' sizes")
+}
 say("")
 
 var missed = false
