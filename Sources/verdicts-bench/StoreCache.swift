@@ -48,6 +48,9 @@ struct StoreCache {
   func path(_ shape: Shape, _ writes: Int) -> String { folder + "/\(shape.rawValue)-\(writes).store" }
   func stamp(_ shape: Shape, _ writes: Int) -> String { path(shape, writes) + ".\(shape.rawValue).json" }
 
+  /// How many writes of a drained store of `writes` are queued and drained for real.
+  func drainedPart(_ writes: Int) -> Int { writes > options.fullDrainLimit ? min(writes, options.drainTail) : writes }
+
   /// The drain record of a drained store made earlier.
   func record(_ writes: Int) -> DrainRecord? {
     guard let data = FileManager.default.contents(atPath: stamp(.drained, writes)) else { return nil }
@@ -57,6 +60,13 @@ struct StoreCache {
   /// The store of this shape and size, made when missing; `say` hears what was done.
   func store(_ shape: Shape, _ writes: Int, say: (String) -> Void) async throws -> String {
     let p = path(shape, writes)
+    // A drained store made with another split (generated + drained) than asked is made again.
+    if shape == .drained, let r = record(writes), r.drained != drainedPart(writes), !options.rebuild {
+      say(
+        "drained \(Stats.whole(Double(writes))): the kept store drained \(Stats.whole(Double(r.drained))) writes,"
+          + " not \(Stats.whole(Double(drainedPart(writes)))): made again")
+      try? FileManager.default.removeItem(atPath: stamp(shape, writes))
+    }
     if FileManager.default.fileExists(atPath: stamp(shape, writes)) && !options.rebuild {
       say(
         "\(shape.rawValue) \(Stats.whole(Double(writes))): reusing \(p) (made by an earlier run; --rebuild makes it again)"
@@ -86,7 +96,7 @@ struct StoreCache {
   /// Fills a store from a fresh instance, generates the part not drained, queues the rest and
   /// runs the built `verdicts drain` on it.
   func makeDrained(_ p: String, writes: Int, say: (String) -> Void) async throws -> DrainRecord {
-    let real = writes > options.fullDrainLimit ? min(writes, options.drainTail) : writes
+    let real = drainedPart(writes)
     let generated = writes - real
     let instance = ScriptedInstance(scenario: DrainBenchmark.scenario)
     let url = try instance.start()
