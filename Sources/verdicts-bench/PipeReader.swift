@@ -9,7 +9,7 @@ import Synchronization
 /// kept), with its stderr in a file.
 final class PipeReader: Sendable {
   let child: SpawnedProcess
-  private let counts = Mutex((bytes: 0, last: ContinuousClock.Instant?.none))
+  private let counts = Mutex((bytes: 0, lines: 0, last: ContinuousClock.Instant?.none))
   let errorFile: String
 
   init(_ executable: String, _ arguments: [String], environment: [String: String], errorFile: String) throws {
@@ -32,8 +32,10 @@ final class PipeReader: Sendable {
         let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         if n <= 0 { break }
+        let lines = buffer[0..<n].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         counts.withLock {
           $0.bytes += n
+          $0.lines += lines
           $0.last = .now
         }
       }
@@ -43,13 +45,15 @@ final class PipeReader: Sendable {
   }
 
   var bytes: Int { counts.withLock { $0.bytes } }
+  var lines: Int { counts.withLock { $0.lines } }
   var lastArrival: ContinuousClock.Instant? { counts.withLock { $0.last } }
 
-  /// Waits until output came and then none for `quiet`, or the child ended, or `limit` passed.
-  func settle(quiet: Duration, limit: Duration) async {
+  /// Waits until at least `lines` lines came and then none for `quiet`, or the child ended, or
+  /// `limit` passed.
+  func settle(lines wanted: Int = 0, quiet: Duration, limit: Duration) async {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline && child.isRunning {
-      if let last = lastArrival, ContinuousClock.now - last >= quiet { return }
+      if lines >= wanted, let last = lastArrival, ContinuousClock.now - last >= quiet { return }
       try? await Task.sleep(for: .milliseconds(50))
     }
   }
