@@ -16,6 +16,8 @@ struct BenchOptions {
   var fullDrainLimit = 1_000_000
   /// Writes drained for real on top of a generated store, above `fullDrainLimit`.
   var drainTail = 100_000
+  /// The store shapes `frame` measures (both by default, compared in one run).
+  var shapes = StoreCache.Shape.allCases
   /// Make the kept stores again.
   var rebuild = false
   /// Small sizes and few rounds: the whole bench in a few minutes (its figures are not the targets' sizes).
@@ -39,6 +41,7 @@ struct BenchOptions {
     var text = """
       usage: verdicts-bench [SECTION...|all|selfcheck] [--quick] [--sizes N,N,N] [--rounds N] [--writes N]
                             [--updates N] [--dir PATH] [--rebuild] [--full-drain N] [--drain-tail N]
+                            [--shapes generated,drained]
 
       sections:
       """
@@ -62,6 +65,7 @@ struct BenchOptions {
         --full-drain N  drained stores up to N writes are drained whole (default 1000000)
         --drain-tail N  above that, the last N writes are drained for real on top of a generated
                         store (default 100000)
+        --shapes S,S    the store shapes frame measures: generated, drained (default both)
 
       The pty sections run the built `verdicts` beside the bench (`make bench` builds it).
       Exit: 0 every target met, 3 a target missed, 2 usage, 1 a benchmark or the self-check failed.
@@ -101,6 +105,13 @@ struct BenchOptions {
       case "--updates": o.updates = try positive(a)
       case "--full-drain": o.fullDrainLimit = try positive(a)
       case "--drain-tail": o.drainTail = try positive(a)
+      case "--shapes":
+        let text = try value(a)
+        let shapes = text.split(separator: ",").compactMap { StoreCache.Shape(rawValue: String($0)) }
+        guard !shapes.isEmpty, shapes.count == text.split(separator: ",").count else {
+          throw UsageError(message: "--shapes takes generated, drained or both separated by a comma, not \(text)")
+        }
+        o.shapes = shapes
       case "--sizes":
         let text = try value(a)
         let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }

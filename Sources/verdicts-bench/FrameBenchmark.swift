@@ -26,7 +26,7 @@ struct FrameBenchmark: Benchmark {
     var rows: [Row] = []
     let home = cache.folder + "/home-frame"
     for writes in options.sizes {
-      for shape in StoreCache.Shape.allCases {
+      for shape in options.shapes {
         let store = try await cache.store(shape, writes) { notes.append($0) }
         let truth = try PaneTitles.truth(store: store)
         let label = "\(shape.rawValue) \(Stats.whole(Double(writes)))"
