@@ -41,9 +41,12 @@ lint:
 
 test: lint unit e2e
 
+## bench: the built binary in a real pty, on generated and drained stores (docs/performance.md); stores are
+## kept under --dir and reused. `make bench BENCH_ARGS="--quick"` runs it all at small sizes in a few minutes.
+BENCH_ARGS ?=
 bench: deps
 	$(SWIFT) build -c release --product verdicts
-	$(SWIFT) run -c release verdicts-bench
+	$(SWIFT) run -c release verdicts-bench $(BENCH_ARGS)
 
 ## soak: the long forms of the reliability suite (docs/reliability.md), then the end-to-end checks.
 soak: build

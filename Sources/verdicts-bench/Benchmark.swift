@@ -7,6 +7,12 @@ protocol Benchmark: Sendable {
   var summary: String { get }
   /// Runs every round and returns the lines to print and whether its targets were met.
   func run(_ options: BenchOptions) async throws -> BenchOutcome
+  /// A diagnostic section: its figures are printed, its targets do not decide the exit.
+  var diagnostic: Bool { get }
+}
+
+extension Benchmark {
+  var diagnostic: Bool { false }
 }
 
 /// What a section printed and whether it met its targets.

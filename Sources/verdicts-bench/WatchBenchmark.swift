@@ -23,7 +23,7 @@ struct WatchBenchmark: Benchmark {
     var met = true
     // A store of only the drained writes, then the same beside 100,000 answered, blocked and
     // dead writes (`watch --plain` compares every write of the queue on each change).
-    for (background, rounds) in [(0, options.updates), (100_000, max(5, options.updates / 2))] {
+    for (background, rounds) in [(0, options.updates), (options.small, max(5, options.updates / 2))] {
       let outcome = try await measure(options, background: background, rounds: rounds)
       lines += outcome.lines
       met = met && outcome.metTargets

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Issue 12, row 11: an idle `verdicts watch` on the generated "1M" store, 120×40: bytes sent
+/// and wakeups a second (voluntary + nonvoluntary context switches summed over
+/// /proc/PID/task/*/status) over `idleSeconds` with nothing changing, after its first frame.
+struct IdleBenchmark: Benchmark {
+  let name = "idle"
+  let summary = "idle `verdicts watch` on 1M: bytes over 10 s (0) and wakeups a second (≤ 1)"
+  static let wakeupTarget = 1.0
+
+  func run(_ options: BenchOptions) async throws -> BenchOutcome {
+    let cache = try StoreCache(options)
+    var notes: [String] = []
+    let store = try await cache.store(.generated, options.middle) { notes.append($0) }
+    let session = try TUISession(store: store, home: cache.folder + "/home-idle")
+    defer { session.pty.finish() }
+    try await session.ready(try PaneTitles.truth(store: store), what: "idle")
+    try await Task.sleep(for: .seconds(1))
+    let pid = session.pty.child.pid
+    let from = ContinuousClock.now
+    let before = ProcStats.switches(pid: pid)
+    try await Task.sleep(for: .seconds(options.idleSeconds))
+    let after = ProcStats.switches(pid: pid)
+    let to = ContinuousClock.now
+    let seconds = Stats.seconds(to - from)
+    let bytes = session.pty.bytes(from: from, to: to)
+    let wakeups = Double(after - before) / seconds
+    let size = Stats.whole(Double(options.middle))
+    return Row.outcome(
+      [
+        Row(
+          name: "idle `verdicts watch` on generated \(size): bytes over \(options.idleSeconds) s",
+          figure: "\(Stats.whole(Double(bytes))) B", target: "0 B", met: bytes == 0),
+        Row(
+          name: "idle `verdicts watch` on generated \(size): wakeups a second",
+          figure:
+            "\(Stats.fixed(wakeups, 1))/s (\(after - before) context switches in \(Stats.fixed(seconds, 1)) s, every thread)",
+          target: "≤ 1/s", met: wakeups <= Self.wakeupTarget),
+      ], notes: notes)
+  }
+}

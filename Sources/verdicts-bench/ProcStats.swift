@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What /proc says of a running process: its wakeups (context switches summed over its threads)
+/// and its CPU time.
+enum ProcStats {
+  /// `voluntary_ctxt_switches` + `nonvoluntary_ctxt_switches` of one `/proc/…/status` text.
+  static func switches(status text: String) -> Int {
+    var total = 0
+    for line in text.split(separator: "\n")
+    where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+      total += Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+    }
+    return total
+  }
+
+  /// Context switches of every thread of `pid` now (a thread that ended since is not counted).
+  static func switches(pid: pid_t) -> Int {
+    let folder = "/proc/\(pid)/task"
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return tasks.reduce(0) { sum, task in
+      sum + switches(status: (try? String(contentsOfFile: "\(folder)/\(task)/status", encoding: .utf8)) ?? "")
+    }
+  }
+
+  /// utime + stime (clock ticks) of one `/proc/PID/stat` text: fields 14 and 15, counted after
+  /// the command name's closing parenthesis (the name may hold spaces and parentheses).
+  static func cpuTicks(stat text: String) -> Int? {
+    guard let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // fields[0] is the state (field 3); utime is field 14, stime 15.
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+  }
+
+  /// CPU seconds `pid` has used so far (every thread).
+  static func cpuSeconds(pid: pid_t) -> Double {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return Double(cpuTicks(stat: text) ?? 0) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Issue 12, rows 4–5: `verdicts watch` on the generated "1M" store (many waiting writes, the
+/// first one in the detail pane) on a 120×40 pty; another connection commits an `accepted`
+/// verdict on the first waiting write, one at a time. For each: the commit's return → the last
+/// byte of the first frame whose titles show the new counts, and every byte sent for it (until
+/// 300 ms pass without one). The answered writes are put back afterwards, so the kept store stays.
+struct VerdictBenchmark: Benchmark {
+  let name = "verdict"
+  let summary = "one verdict → screen at 1M (commit → last byte on the pty, ≤ 50 ms median); bytes per verdict (≤ 1 KB)"
+  static let targetMs = 50.0
+  static let targetBytes = 1024.0
+
+  func run(_ options: BenchOptions) async throws -> BenchOutcome {
+    let cache = try StoreCache(options)
+    var notes: [String] = []
+    let store = try await cache.store(.generated, options.middle) { notes.append($0) }
+    let truth = try PaneTitles.truth(store: store)
+    let session = try TUISession(store: store, home: cache.folder + "/home-verdict")
+    try await session.ready(truth, what: "verdict")
+    let writer = try RawConnection(path: store)
+    var answered: [RawConnection.Waiting] = []
+    defer {
+      session.pty.finish()
+      try? writer.restore(answered)
+    }
+    var latencies: [Double] = []
+    var bytes: [Double] = []
+    var counts = truth
+    var rng = SplitMix(seed: 12)
+    for _ in 0..<options.updates {
+      // A random gap, so commits fall at every phase of the watcher's timers.
+      try await Task.sleep(nanoseconds: 300_000_000 + rng.next() % 300_000_000)
+      session.follower.catchUp()
+      let w = try writer.waiting()
+      answered.append(w)
+      counts.counts[0] = counts.counts[0].map { $0 - 1 }
+      counts.counts[1] = counts.counts[1].map { $0 + 1 }
+      try writer.commitAccepted(id: w.id)
+      let committed = ContinuousClock.now
+      guard let frame = await session.follower.waitFor(counts, limit: .seconds(5)) else {
+        throw BenchFailure(message: "no frame showed \(counts) within 5 s of the verdict on \(w.id)")
+      }
+      latencies.append(Stats.seconds(frame.last.time - committed) * 1000)
+      await session.pty.settle(quiet: .milliseconds(300), limit: .seconds(3))
+      bytes.append(Double(session.pty.bytes(from: committed, to: .now)))
+    }
+    let median = Stats.median(latencies)
+    let bytesMedian = Stats.median(bytes)
+    notes.append(
+      "`verdicts watch` on the generated \(Stats.whole(Double(options.middle))) store (\(truth)), 120×40;"
+        + " \(options.updates) verdicts 0.3–0.6 s apart, each on the first waiting write")
+    return Row.outcome(
+      [
+        Row(
+          name: "one verdict → screen, generated \(Stats.whole(Double(options.middle)))",
+          figure: "median \(Stats.fixed(median, 1)) ms, p95 \(Stats.fixed(Stats.percentile(latencies, 95), 1)) ms,"
+            + " largest \(Stats.fixed(latencies.max() ?? 0, 1)) ms over \(latencies.count)",
+          target: "≤ 50 ms median", met: median <= Self.targetMs),
+        Row(
+          name: "bytes per verdict, 120×40, \(Stats.whole(Double(truth.counts[0] ?? 0))) waiting writes",
+          figure:
+            "median \(Stats.whole(bytesMedian)) B (\(Stats.whole(bytes.min() ?? 0))–\(Stats.whole(bytes.max() ?? 0)))",
+          target: "≤ 1 KB median", met: bytesMedian <= Self.targetBytes),
+      ], notes: notes)
+  }
+}
