@@ -22,6 +22,7 @@ final class AppCore {
   private var pendingLoads: [QueuePane: (offset: Int, limit: Int)] = [:]
   private var statusLoading = false
   private var statusPending = false
+  private var statusRead = false
 
   var source: QueueSource { inbox.source }
   var log: AppLog { inbox.log }
@@ -36,6 +37,12 @@ final class AppCore {
 
   /// Whether nothing is running or waiting (tests settle on this).
   var idle: Bool { inbox.idle }
+
+  /// Whether every pane's first page and the status have been read (or tried): the first frame
+  /// waits for them, so it never shows a count that is not known yet (``FramePacer``).
+  var firstReadsDone: Bool {
+    statusRead && QueuePane.allCases.allSatisfy { state[$0].loaded }
+  }
 
   /// Starts listening to the copy and reads every pane.
   func start() {
@@ -77,6 +84,7 @@ final class AppCore {
         loading.remove(pane)
         if let next = pendingLoads.removeValue(forKey: pane) { load(pane, offset: next.offset, limit: next.limit) }
       case .statusDone:
+        statusRead = true
         statusLoading = false
         if statusPending {
           statusPending = false

@@ -39,6 +39,10 @@ public protocol QueueSource: Sendable {
   func writer() async throws -> WriterRecord?
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
+  /// One element each time the store's files are touched in a way that may change the writer or
+  /// the file (``WorkingCopy/storeFileEvents()``); nil when the source cannot say (then the
+  /// watcher asks every second).
+  func storeFileEvents() -> AsyncStream<Void>?
 }
 
 extension QueueSource {
@@ -84,6 +88,9 @@ extension QueueSource {
 
   /// By default the source publishes no writer.
   public func writer() async throws -> WriterRecord? { nil }
+
+  /// By default the source cannot say when its files are touched.
+  public func storeFileEvents() -> AsyncStream<Void>? { nil }
 
   /// By default the source's file never goes away.
   public func storeFileState() -> StoreFileState { .same }

@@ -13,6 +13,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   let handle: Handle
   let instanceURL: String? = "http://127.0.0.1:8421"
   var withdrawError: QueueError?
+  /// Awaited before every page read when set: a source slow to answer.
+  var pageGate: (@Sendable () async -> Void)?
 
   init(writes: [QueuedWrite], handle: Handle = .writer) {
     self.writes = writes
@@ -45,7 +47,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   }
 
   func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
-    locked {
+    if let gate = locked({ pageGate }) { await gate() }
+    return locked {
       pageReads.append((pane, offset, limit))
       let matching = writes.filter { w in
         w.pane == pane
