@@ -18,10 +18,22 @@ extension AppCore {
   /// minute. Posts nothing else, so an idle screen stays still and the process sleeps between.
   /// Holds the inbox only while it works on it: once the app lets go of it, the loop ends.
   static func watchWriter(_ currentInbox: @escaping @Sendable () -> AppInbox?) async {
-    guard let events = currentInbox()?.source.storeFileEvents() else {
-      await pollWriter(currentInbox)
-      return
+    while !Task.isCancelled {
+      guard let source = currentInbox()?.source else { return }
+      guard let events = source.storeFileEvents() else {
+        await pollWriter(currentInbox)
+        return
+      }
+      // Ends when the source was replaced by a reader of the new file: then follow that one.
+      guard await follow(source, events: events, currentInbox) else { return }
     }
+  }
+
+  /// The watch of one source's files; true when it was replaced by a reader of a new file at
+  /// its path (a store removed, or replaced, and one there again), false when the watch ended.
+  private static func follow(
+    _ source: QueueSource, events: AsyncStream<Void>, _ currentInbox: @escaping @Sendable () -> AppInbox?
+  ) async -> Bool {
     // On the real clock, not the app's: a test that moves the app's clock by hand sees no extra sleeper.
     let (wakes, wake) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(2))
     let relay = Task.detached {
@@ -34,22 +46,46 @@ extension AppCore {
         wake.yield(true)
       }
     }
+    // While the file at the path is not the one read (nothing there, or nothing readable yet),
+    // a look every second: a file made and kept open by its writer says nothing more.
+    var waiting: Task<Void, Never>?
     defer {
       relay.cancel()
       ticker.cancel()
+      waiting?.cancel()
     }
     var probe = WriterProbe()
     if let inbox = currentInbox() { await probe.look(inbox, seenUntilNow: false) }
     for await isTick in wakes {
-      guard let inbox = currentInbox(), !Task.isCancelled else { return }
+      guard let inbox = currentInbox(), !Task.isCancelled else { return false }
       if isTick {
         if probe.writer != nil { inbox.post(.event(.tick(Date()))) }
         continue
       }
       await probe.look(inbox, seenUntilNow: true)
-      do { try await Task.sleep(for: secondLook) } catch { return }
-      await probe.look(inbox, seenUntilNow: true)
+      if probe.file == .same {
+        do { try await Task.sleep(for: secondLook) } catch { return false }
+        await probe.look(inbox, seenUntilNow: true)
+      }
+      if probe.file == .replaced, let fresh = await source.reopen() {
+        inbox.replace(source: fresh)
+        inbox.post(.reopened)
+        source.close()
+        return true
+      }
+      if probe.file == .same {
+        waiting?.cancel()
+        waiting = nil
+      } else if waiting == nil {
+        waiting = Task.detached {
+          while !Task.isCancelled {
+            do { try await Task.sleep(for: writerProbeInterval) } catch { return }
+            wake.yield(false)
+          }
+        }
+      }
     }
+    return false
   }
 
   /// Asks about the writer every second (a source that cannot say when its files are touched).

@@ -12,6 +12,8 @@ final class AppInbox: Sendable {
     case loadDone(QueuePane)
     case statusDone
     case quit(String?)
+    /// The store was replaced under a watcher and ``source`` now reads the new file.
+    case reopened
   }
 
   /// The inbox and its bookkeeping, under one lock.
@@ -22,7 +24,7 @@ final class AppInbox: Sendable {
     var lastChangePost: Duration?
   }
 
-  let source: QueueSource
+  private let sourceBox: Mutex<QueueSource>
   let log: AppLog
   let clock: any AppClock
   private let wake: @Sendable () -> Void
@@ -32,11 +34,17 @@ final class AppInbox: Sendable {
   static let changeInterval: Duration = .milliseconds(100)
 
   init(source: QueueSource, log: AppLog, clock: any AppClock, wake: @escaping @Sendable () -> Void) {
-    self.source = source
+    self.sourceBox = Mutex(source)
     self.log = log
     self.clock = clock
     self.wake = wake
   }
+
+  /// The source queue calls go to (another after ``replace(source:)``).
+  var source: QueueSource { sourceBox.withLock { $0 } }
+
+  /// Sends every later queue call to `source` (a watcher following a replaced store).
+  func replace(source: QueueSource) { sourceBox.withLock { $0 = source } }
 
   /// Posts a message for the UI thread and wakes it.
   func post(_ message: Message) {

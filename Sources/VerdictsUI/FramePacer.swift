@@ -19,6 +19,9 @@ struct FramePacer: Sendable, Hashable {
   static let minimumGap: Duration = .milliseconds(30)
   /// The longest the first frame waits for the first reads.
   static let firstFrameLimit: Duration = .milliseconds(500)
+  /// The longest a change's frame waits for the page and status reads it started, so a change
+  /// is one frame and not one a read.
+  static let readsLimit: Duration = .milliseconds(25)
 
   /// What the loop should do now.
   enum Decision: Sendable, Hashable {
@@ -44,6 +47,8 @@ struct FramePacer: Sendable, Hashable {
   private let start: Duration
   /// Whether a frame has been drawn.
   private(set) var drewFirst = false
+  /// Since when something waits to be drawn while reads are under way.
+  private var readingSince: Duration?
 
   /// A pacer whose clock reads `now`.
   init(
@@ -60,9 +65,12 @@ struct FramePacer: Sendable, Hashable {
   }
 
   /// Whether to draw now, given whether something changed, whether a key, click or resize changed
-  /// it (the person waits for that frame: it goes at once, its bytes still counted), and whether
-  /// the first reads are in.
-  mutating func decide(now: Duration, dirty: Bool, input: Bool = false, firstReadsDone: Bool) -> Decision {
+  /// it (the person waits for that frame: it goes at once, its bytes still counted), whether reads
+  /// are under way (their results are waited for up to ``readsLimit``), and whether the first
+  /// reads are in.
+  mutating func decide(
+    now: Duration, dirty: Bool, input: Bool = false, reading: Bool = false, firstReadsDone: Bool
+  ) -> Decision {
     fill(now: now)
     if !drewFirst {
       let waited = now - start
@@ -72,6 +80,13 @@ struct FramePacer: Sendable, Hashable {
     guard dirty else { return .idle }
     if input { return .draw }
     var wait = Duration.zero
+    if reading {
+      let since = readingSince ?? now
+      readingSince = since
+      if now - since < Self.readsLimit { wait = Self.readsLimit - (now - since) }
+    } else {
+      readingSince = nil
+    }
     if let lastFrame, now - lastFrame < minimumGap { wait = minimumGap - (now - lastFrame) }
     if tokens <= 0 {
       let owed = Duration.milliseconds(Int(((-tokens + 1) * 1000 / Double(bytesPerSecond)).rounded(.up)))
@@ -84,6 +99,7 @@ struct FramePacer: Sendable, Hashable {
   mutating func drew(bytes: Int, now: Duration) {
     fill(now: now)
     drewFirst = true
+    readingSince = nil
     guard bytes > 0 else { return }
     tokens -= Double(bytes)
     lastFrame = now

@@ -72,7 +72,8 @@ final class UILoop {
       }
       var timeout: Int32 = -1
       switch pacer.decide(
-        now: clock.now, dirty: core.dirty, input: inputSinceFrame, firstReadsDone: core.firstReadsDone)
+        now: clock.now, dirty: core.dirty, input: inputSinceFrame, reading: core.reading,
+        firstReadsDone: core.firstReadsDone)
       {
       case .draw:
         let before = terminal.bytesWritten

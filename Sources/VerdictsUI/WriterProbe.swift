@@ -7,7 +7,8 @@ struct WriterProbe {
   private var last = WriterText.phase(nil)
   private var lastState: WriterRecord.State?
   private var lastAlive: Date?
-  private var lastFile = StoreFileState.same
+  /// The store file's state as last seen.
+  private(set) var file = StoreFileState.same
   /// The record as last read (nil: none, or not asked yet).
   private(set) var writer: WriterRecord?
 
@@ -24,8 +25,8 @@ struct WriterProbe {
     if w?.state == .gone, let seen = lastAlive, let at = w?.updatedAt, seen > at { w?.updatedAt = seen }
     writer = w
     let file = inbox.source.storeFileState()
-    if file != lastFile {
-      lastFile = file
+    if file != self.file {
+      self.file = file
       inbox.post(.event(.storeFile(file, at: now)))
     }
     let phase = WriterText.phase(w)

@@ -71,6 +71,17 @@ import Testing
     #expect(written >= 60 * FramePacer.bytesPerSecond - 700)
   }
 
+  @Test func aChangesFrameWaitsBrieflyForTheReadsItStarted() {
+    var p = Self.started()
+    #expect(p.decide(now: Self.ms(1_000), dirty: true, reading: true, firstReadsDone: true) == .wait(Self.ms(25)))
+    #expect(p.decide(now: Self.ms(1_010), dirty: true, reading: true, firstReadsDone: true) == .wait(Self.ms(15)))
+    // The reads are in: drawn at once.
+    #expect(p.decide(now: Self.ms(1_012), dirty: true, reading: false, firstReadsDone: true) == .draw)
+    // Reads that take long do not hold the frame past the limit.
+    #expect(p.decide(now: Self.ms(2_000), dirty: true, reading: true, firstReadsDone: true) != .draw)
+    #expect(p.decide(now: Self.ms(2_025), dirty: true, reading: true, firstReadsDone: true) == .draw)
+  }
+
   @Test func aKeyIsAnsweredAtOnceEvenWithTheBudgetSpent() {
     var p = Self.started()
     p.drew(bytes: 8_000, now: Self.ms(1_000))
