@@ -14,8 +14,9 @@ extension AppCore {
   /// Asks about the writer and the store file when the store's files are touched (a writer that
   /// comes, goes or dies opens or closes them; a store removed or replaced is a delete, move or
   /// create), or every second where the source cannot say; posts its record when it came, went,
-  /// died, or started or ended a drain, the file's state when it changed, and a tick once a
-  /// minute. Posts nothing else, so an idle screen stays still and the process sleeps between.
+  /// died, or started or ended a drain, and the file's state when it changed (and, polling, a
+  /// tick once a minute; else the UI loop ticks). Posts nothing else, so an idle screen stays
+  /// still and the process sleeps between.
   /// Holds the inbox only while it works on it: once the app lets go of it, the loop ends.
   static func watchWriter(_ currentInbox: @escaping @Sendable () -> AppInbox?) async {
     while !Task.isCancelled {
@@ -34,34 +35,24 @@ extension AppCore {
   private static func follow(
     _ source: QueueSource, events: AsyncStream<Void>, _ currentInbox: @escaping @Sendable () -> AppInbox?
   ) async -> Bool {
-    // On the real clock, not the app's: a test that moves the app's clock by hand sees no extra sleeper.
-    let (wakes, wake) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(2))
+    // No timer here while the file is there: on Linux a pending long sleep wakes the process
+    // every second (libdispatch's timer); the UI loop ticks relative times itself.
+    let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let relay = Task.detached {
-      for await _ in events { wake.yield(false) }
+      for await _ in events { wake.yield() }
       wake.finish()
-    }
-    let ticker = Task.detached {
-      while !Task.isCancelled {
-        do { try await Task.sleep(for: .seconds(tickInterval)) } catch { return }
-        wake.yield(true)
-      }
     }
     // While the file at the path is not the one read (nothing there, or nothing readable yet),
     // a look every second: a file made and kept open by its writer says nothing more.
     var waiting: Task<Void, Never>?
     defer {
       relay.cancel()
-      ticker.cancel()
       waiting?.cancel()
     }
     var probe = WriterProbe()
     if let inbox = currentInbox() { await probe.look(inbox, seenUntilNow: false) }
-    for await isTick in wakes {
+    for await _ in wakes {
       guard let inbox = currentInbox(), !Task.isCancelled else { return false }
-      if isTick {
-        if probe.writer != nil { inbox.post(.event(.tick(Date()))) }
-        continue
-      }
       await probe.look(inbox, seenUntilNow: true)
       if probe.file == .same {
         do { try await Task.sleep(for: secondLook) } catch { return false }
@@ -80,7 +71,7 @@ extension AppCore {
         waiting = Task.detached {
           while !Task.isCancelled {
             do { try await Task.sleep(for: writerProbeInterval) } catch { return }
-            wake.yield(false)
+            wake.yield()
           }
         }
       }

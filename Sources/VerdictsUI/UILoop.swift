@@ -48,6 +48,10 @@ final class UILoop {
     var pacer = FramePacer(now: clock.now)
     // Whether a key, click or resize came since the last frame (its frame is not held back).
     var inputSinceFrame = false
+    // Relative times (`3 min ago`) are drawn again once a minute, by this loop's own timeout
+    // (no other timer: a pending long sleep in a task wakes the process every second on Linux).
+    let tickEvery = Duration.seconds(AppCore.tickInterval)
+    var nextTick = clock.now + tickEvery
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {
@@ -89,6 +93,18 @@ final class UILoop {
         timeout = Int32(clamping: ms + 1)
       case .idle:
         break
+      }
+      if core.state.writer != nil {
+        let now = clock.now
+        if now >= nextTick {
+          nextTick = now + tickEvery
+          core.apply(.tick(Date()))
+          continue
+        }
+        let left = nextTick - now
+        let ms = Int32(
+          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        timeout = timeout < 0 ? ms : min(timeout, ms)
       }
       pipe.wait(input: terminal.inputDescriptor, timeoutMs: timeout)
     }
