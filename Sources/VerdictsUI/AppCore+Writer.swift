@@ -35,8 +35,8 @@ extension AppCore {
   private static func follow(
     _ source: QueueSource, events: AsyncStream<Void>, _ currentInbox: @escaping @Sendable () -> AppInbox?
   ) async -> Bool {
-    // No timer here while the file is there: on Linux a pending long sleep wakes the process
-    // every second (libdispatch's timer); the UI loop ticks relative times itself.
+    // No timer here while the file is there: the UI loop ticks relative times by its own poll
+    // timeout, so nothing but an event wakes this task.
     let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let relay = Task.detached {
       for await _ in events { wake.yield() }

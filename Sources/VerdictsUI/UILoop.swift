@@ -48,8 +48,7 @@ final class UILoop {
     var pacer = FramePacer(now: clock.now)
     // Whether a key, click or resize came since the last frame (its frame is not held back).
     var inputSinceFrame = false
-    // Relative times (`3 min ago`) are drawn again once a minute, by this loop's own timeout
-    // (no other timer: a pending long sleep in a task wakes the process every second on Linux).
+    // Relative times (`3 min ago`) are drawn again once a minute, by this loop's own timeout.
     let tickEvery = Duration.seconds(AppCore.tickInterval)
     var nextTick = clock.now + tickEvery
     while !core.quitting {
