@@ -4,7 +4,8 @@
 /// A token bucket over the bytes the terminal actually wrote: it fills at ``bytesPerSecond`` up to
 /// ``burst``; a frame may go while the bucket is above zero, and what it wrote is taken out after
 /// (so the bucket may go below zero, and the next frame waits until it is back above). A frame that
-/// wrote nothing costs nothing. So a single change after quiet shows at once, a stream of changes
+/// wrote nothing costs nothing; what is owed is capped at one burst (a big frame holds the next
+/// back at most a second). So a single change after quiet shows at once, a stream of changes
 /// averages at most ``bytesPerSecond``, and frames never come closer than ``minimumGap``. A frame
 /// answering a key, click or resize goes at once (its bytes still come out of the bucket).
 ///
@@ -101,7 +102,9 @@ struct FramePacer: Sendable, Hashable {
     drewFirst = true
     readingSince = nil
     guard bytes > 0 else { return }
-    tokens -= Double(bytes)
+    // What is owed is capped at one burst: after a big frame (the first, a key's, a resize's)
+    // updates wait at most a second, not the seconds its bytes take on a slow link.
+    tokens = max(-Double(burst), tokens - Double(bytes))
     lastFrame = now
   }
 

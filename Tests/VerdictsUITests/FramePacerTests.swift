@@ -40,6 +40,14 @@ import Testing
     #expect(p.decide(now: Self.ms(1_510), dirty: true, firstReadsDone: true) == .draw)
   }
 
+  @Test func aBigFrameHoldsTheNextBackAtMostASecond() {
+    var p = Self.started()
+    // The first frame of a big screen: 8.5 KB, four seconds of budget.
+    p.drew(bytes: 8_500, now: Self.ms(1_000))
+    #expect(p.decide(now: Self.ms(1_900), dirty: true, firstReadsDone: true) != .draw)
+    #expect(p.decide(now: Self.ms(2_001), dirty: true, firstReadsDone: true) == .draw)
+  }
+
   @Test func framesThatWriteNothingCostNothing() {
     var p = Self.started()
     for t in stride(from: 100, through: 3_000, by: 100) {
