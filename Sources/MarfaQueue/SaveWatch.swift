@@ -5,14 +5,19 @@ import Foundation
   import Glibc
 #endif
 
-/// Wakes a reader when another process writes the store: inotify on the store's folder,
-/// events for the store's own files only (`queue.store`, `-wal`, `-shm`, `-journal`).
+/// Wakes a reader when another process touches the store: inotify on the store's folder, events
+/// for the store's own files only (`queue.store`, `-wal`, `-shm`, `-journal`, `.lock`).
 ///
 /// A writer's commit writes the WAL, so a reader polling `PRAGMA data_version` hears of it at
-/// once instead of on its next timer tick (which backs off to 200 ms when idle). The timer
-/// stays, for file systems without inotify.
+/// once. A writer that ends (cleanly or killed) closes the files it wrote, and a store deleted,
+/// moved or replaced shows as a delete, move or create: those come as ``StoreFileEvents/files``,
+/// so a watcher asks about the writer and the file only then, with no timer. A wait may be
+/// endless (`timeoutMs` -1): ``stop()`` ends it.
 final class SaveWatch: Sendable {
   private let fd: Int32
+  /// A pipe ``stop()`` writes to (the read end is polled), so an endless wait ends.
+  private let stopFD: Int32
+  private let stopWriteFD: Int32
   private let prefix: [UInt8]
   private let queue = DispatchQueue(label: "verdicts.save-watch")
 
@@ -22,42 +27,77 @@ final class SaveWatch: Sendable {
     let folder = url.deletingLastPathComponent().path
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { return nil }
-    let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
-    guard inotify_add_watch(fd, folder, mask) >= 0 else {
+    let mask = UInt32(
+      IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF
+        | IN_MOVE_SELF)
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else {
       close(fd)
       return nil
     }
+    for end in ends {
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    }
+    guard inotify_add_watch(fd, folder, mask) >= 0 else {
+      close(fd)
+      close(ends[0])
+      close(ends[1])
+      return nil
+    }
     self.fd = fd
+    self.stopFD = ends[0]
+    self.stopWriteFD = ends[1]
     self.prefix = Array(url.lastPathComponent.utf8)
   }
 
-  deinit { close(fd) }
+  deinit {
+    close(fd)
+    close(stopFD)
+    close(stopWriteFD)
+  }
 
-  /// Waits up to `timeoutMs` for a write to one of the store's files; true when one came.
+  /// Ends every wait under way and every later one at once.
+  func stop() {
+    var one: UInt8 = 1
+    _ = write(stopWriteFD, &one, 1)
+  }
+
+  /// Waits up to `timeoutMs` (-1: until something comes or ``stop()``) for an event on one of the
+  /// store's files; empty when the time passed or the watch was stopped.
   /// Blocks a thread of its own, never a task's.
-  func wait(timeoutMs: Int) async -> Bool {
+  func wait(timeoutMs: Int) async -> StoreFileEvents {
     await withCheckedContinuation { continuation in
       queue.async {
-        var p = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
-        let n = poll(&p, 1, Int32(timeoutMs))
-        continuation.resume(returning: n > 0 && self.drainEvents())
+        var fds = [
+          pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0),
+          pollfd(fd: self.stopFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let n = poll(&fds, 2, Int32(clamping: timeoutMs))
+        let stopped = fds[1].revents != 0
+        continuation.resume(returning: n > 0 && !stopped ? self.drainEvents() : [])
       }
     }
   }
 
-  /// Reads every pending event; true when one names the store or its WAL.
-  private func drainEvents() -> Bool {
-    var ours = false
+  /// Reads every pending event; what those that name the store's files (or the folder) say.
+  private func drainEvents() -> StoreFileEvents {
+    var heard: StoreFileEvents = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { return ours }
+      if n <= 0 { return heard }
       var offset = 0
       let header = MemoryLayout<inotify_event>.size
       while offset + header <= n {
+        let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
         let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
         let name = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-        if name.starts(with: prefix) { ours = true }
+        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+          heard.formUnion([.files, .lost])
+        } else if name.starts(with: prefix) {
+          heard.insert(mask & UInt32(IN_MODIFY) != 0 ? .written : .files)
+        }
         offset += header + length
       }
     }

@@ -10,4 +10,66 @@ extension WorkingCopy {
     guard let now = StorePath.identity(store.path) else { return .removed }
     return now == opened ? .same : .replaced
   }
+
+  /// One element each time a store file is closed after writing, made, deleted or moved (a writer
+  /// came or went, the store was removed or replaced), so a watcher asks then and not on a
+  /// timer; nil where the files cannot be watched (no inotify, or a writer's copy).
+  public func storeFileEvents() -> AsyncStream<Void>? {
+    fileWatchers.available.withLock { $0 } ? fileWatchers.stream() : nil
+  }
+
+  /// The longest wait between two looks at `PRAGMA data_version` while nothing happens, with
+  /// inotify (a look is a safety net: every commit writes the WAL, which wakes the reader).
+  static let idleLookMs = 60_000
+  /// The same without inotify: the timer is all there is.
+  static let timerLookMs = 200
+
+  /// Follows the writer's commits into `.saved` changes: woken by ``SaveWatch`` when a store
+  /// file is written, with a few quick looks after (a commit is visible a moment after its
+  /// bytes), and otherwise on a timer that backs off from 50 ms to ``idleLookMs`` (to
+  /// ``timerLookMs`` without inotify). Tells ``storeFileEvents()`` listeners of the other events.
+  func followSaves(from start: Int) -> Task<Void, Never> {
+    let store = self.store
+    let hub = self.hub
+    let watchers = self.fileWatchers
+    let saveWatch = SaveWatch(storePath: store.path)
+    watchers.available.withLock { $0 = saveWatch != nil }
+    return Task.detached {
+      var watch = saveWatch
+      defer { watchers.finish() }
+      var last = start
+      var idleMs = 50
+      var quickLooks = 0
+      while !Task.isCancelled {
+        if let w = watch {
+          let heard = await withTaskCancellationHandler {
+            await w.wait(timeoutMs: quickLooks > 0 ? 5 : idleMs)
+          } onCancel: {
+            w.stop()
+          }
+          if heard.contains(.files) { watchers.tell() }
+          if heard.contains(.lost) { watch = nil }
+          if !heard.isEmpty {
+            quickLooks = 4
+          } else if quickLooks > 0 {
+            quickLooks -= 1
+          }
+        } else {
+          try? await Task.sleep(nanoseconds: UInt64(idleMs) * 1_000_000)
+          // Without inotify, a listener asks on this timer.
+          watchers.tell()
+        }
+        if Task.isCancelled { break }
+        guard let now = try? await store.run({ try $0.dataVersion() }) else { continue }
+        if now != last {
+          last = now
+          hub.send(.saved(dataVersion: now))
+          idleMs = 50
+          quickLooks = 0
+        } else if quickLooks == 0 {
+          idleMs = min(idleMs * 2, watch == nil ? Self.timerLookMs : Self.idleLookMs)
+        }
+      }
+    }
+  }
 }

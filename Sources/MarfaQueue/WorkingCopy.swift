@@ -15,6 +15,8 @@ public final class WorkingCopy: Sendable {
   let closed = Mutex(false)
   let clientBox = Mutex<HTTPClient?>(nil)
   let updateHolders = Mutex(UpdateHolders())
+  /// Who listens for events on a reader's store files.
+  let fileWatchers = StoreFileWatchers()
   /// This writer's published record (nil for a reader).
   let writerRecord = Mutex<WriterRecord?>(nil)
   /// Whether this writer has written its record into the store (then it says so when it closes).
@@ -146,43 +148,11 @@ public final class WorkingCopy: Sendable {
     try store.requireWriter()
   }
 
-  /// Polls `PRAGMA data_version` so a reader hears the writer's commits: at once when the
-  /// writer writes the store's files (``SaveWatch``), else on a timer that backs off from 50 to
-  /// 200 ms while nothing changes.
+  /// Follows the writer's commits (``followSaves(from:)``), from where the store stands now, so
+  /// a commit right after opening is not missed.
   private func startFollowingSaves() async {
-    let store = self.store
-    let hub = self.hub
-    // Read where the store stands now, so a commit right after opening is not missed.
     let start = (try? await store.run { try $0.dataVersion() }) ?? 0
-    let watch = SaveWatch(storePath: store.path)
-    let task = Task.detached {
-      var last = start
-      var idleMs = 50
-      // After a write to the WAL, a few quick looks: the commit becomes visible a moment
-      // after its bytes are written.
-      var quickLooks = 0
-      while !Task.isCancelled {
-        if let watch {
-          if await watch.wait(timeoutMs: quickLooks > 0 ? 5 : idleMs) {
-            quickLooks = 4
-          } else if quickLooks > 0 {
-            quickLooks -= 1
-          }
-        } else {
-          try? await Task.sleep(nanoseconds: UInt64(idleMs) * 1_000_000)
-        }
-        if Task.isCancelled { break }
-        guard let now = try? await store.run({ try $0.dataVersion() }) else { continue }
-        if now != last {
-          last = now
-          hub.send(.saved(dataVersion: now))
-          idleMs = 50
-          quickLooks = 0
-        } else if quickLooks == 0 {
-          idleMs = min(idleMs * 2, 200)
-        }
-      }
-    }
+    let task = followSaves(from: start)
     pollTask.withLock { $0 = task }
   }
 }

@@ -2,41 +2,93 @@ import Foundation
 import MarfaQueue
 
 extension AppCore {
-  /// How often the writer's lock is asked whether it still lives (a killed writer writes nothing).
+  /// How often the writer's lock is asked whether it still lives, where the source cannot say
+  /// when its files are touched (a killed writer writes nothing).
   static let writerProbeInterval: Duration = .seconds(1)
   /// How often relative times (`3 min ago`) are drawn again when nothing else changes.
   static let tickInterval = 60
+  /// After an event on the store's files, a second look this much later (a writer's lock is let
+  /// go as its files close, a moment after the close is heard).
+  static let secondLook: Duration = .milliseconds(250)
 
-  /// Asks about the writer every second and posts its record when it came, went, died, or
-  /// started or ended a drain; posts a tick once a minute. Posts nothing else, so an idle screen
-  /// stays still between ticks.
+  /// Asks about the writer and the store file when the store's files are touched (a writer that
+  /// comes, goes or dies opens or closes them; a store removed or replaced is a delete, move or
+  /// create), or every second where the source cannot say; posts its record when it came, went,
+  /// died, or started or ended a drain, and the file's state when it changed (and, polling, a
+  /// tick once a minute; else the UI loop ticks). Posts nothing else, so an idle screen stays
+  /// still and the process sleeps between.
   /// Holds the inbox only while it works on it: once the app lets go of it, the loop ends.
   static func watchWriter(_ currentInbox: @escaping @Sendable () -> AppInbox?) async {
-    // On the real clock, not the app's: a test that moves the app's clock by hand sees no extra sleeper.
-    var last = WriterText.phase(nil)
+    while !Task.isCancelled {
+      guard let source = currentInbox()?.source else { return }
+      guard let events = source.storeFileEvents() else {
+        await pollWriter(currentInbox)
+        return
+      }
+      // Ends when the source was replaced by a reader of the new file: then follow that one.
+      guard await follow(source, events: events, currentInbox) else { return }
+    }
+  }
+
+  /// The watch of one source's files; true when it was replaced by a reader of a new file at
+  /// its path (a store removed, or replaced, and one there again), false when the watch ended.
+  private static func follow(
+    _ source: QueueSource, events: AsyncStream<Void>, _ currentInbox: @escaping @Sendable () -> AppInbox?
+  ) async -> Bool {
+    // No timer here while the file is there: the UI loop ticks relative times by its own poll
+    // timeout, so nothing but an event wakes this task.
+    let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let relay = Task.detached {
+      for await _ in events { wake.yield() }
+      wake.finish()
+    }
+    // While the file at the path is not the one read (nothing there, or nothing readable yet),
+    // a look every second: a file made and kept open by its writer says nothing more.
+    var waiting: Task<Void, Never>?
+    defer {
+      relay.cancel()
+      waiting?.cancel()
+    }
+    var probe = WriterProbe()
+    if let inbox = currentInbox() { await probe.look(inbox, seenUntilNow: false) }
+    for await _ in wakes {
+      guard let inbox = currentInbox(), !Task.isCancelled else { return false }
+      await probe.look(inbox, seenUntilNow: true)
+      if probe.file == .same {
+        do { try await Task.sleep(for: secondLook) } catch { return false }
+        await probe.look(inbox, seenUntilNow: true)
+      }
+      if probe.file == .replaced, let fresh = await source.reopen() {
+        inbox.replace(source: fresh)
+        inbox.post(.reopened)
+        source.close()
+        return true
+      }
+      if probe.file == .same {
+        waiting?.cancel()
+        waiting = nil
+      } else if waiting == nil {
+        waiting = Task.detached {
+          while !Task.isCancelled {
+            do { try await Task.sleep(for: writerProbeInterval) } catch { return }
+            wake.yield()
+          }
+        }
+      }
+    }
+    return false
+  }
+
+  /// Asks about the writer every second (a source that cannot say when its files are touched).
+  static func pollWriter(_ currentInbox: @escaping @Sendable () -> AppInbox?) async {
+    var probe = WriterProbe()
     var seconds = 0
-    var lastAlive: Date?
-    var lastFile = StoreFileState.same
     while !Task.isCancelled {
       do { try await Task.sleep(for: writerProbeInterval) } catch { return }
       guard let inbox = currentInbox() else { return }
       seconds += 1
-      var w = try? await inbox.source.writer()
-      if w?.state == .live { lastAlive = Date() }
-      // A writer that died was last seen by this probe, when that is later than its last write.
-      if w?.state == .gone, let seen = lastAlive, let at = w?.updatedAt, seen > at { w?.updatedAt = seen }
-      let file = inbox.source.storeFileState()
-      if file != lastFile {
-        lastFile = file
-        inbox.post(.event(.storeFile(file, at: Date())))
-      }
-      let phase = WriterText.phase(w)
-      if phase != last {
-        last = phase
-        inbox.post(.event(.writer(w, at: Date())))
-      } else if seconds % tickInterval == 0, w != nil {
-        inbox.post(.event(.tick(Date())))
-      }
+      await probe.look(inbox, seenUntilNow: false)
+      if seconds % tickInterval == 0, probe.writer != nil { inbox.post(.event(.tick(Date()))) }
     }
   }
 }

@@ -22,6 +22,7 @@ final class AppCore {
   private var pendingLoads: [QueuePane: (offset: Int, limit: Int)] = [:]
   private var statusLoading = false
   private var statusPending = false
+  private var statusRead = false
 
   var source: QueueSource { inbox.source }
   var log: AppLog { inbox.log }
@@ -37,9 +38,26 @@ final class AppCore {
   /// Whether nothing is running or waiting (tests settle on this).
   var idle: Bool { inbox.idle }
 
+  /// Whether page or status reads are under way (a frame waits a moment for them, ``FramePacer``).
+  var reading: Bool { !loading.isEmpty || statusLoading }
+
+  /// Whether every pane's first page and the status have been read (or tried): the first frame
+  /// waits for them, so it never shows a count that is not known yet (``FramePacer``).
+  var firstReadsDone: Bool {
+    statusRead && QueuePane.allCases.allSatisfy { state[$0].loaded }
+  }
+
   /// Starts listening to the copy and reads every pane.
   func start() {
-    let source = self.source
+    listen(to: source)
+    let weakInbox = WeakInbox(inbox)
+    listeners.append(Task.detached { await AppCore.watchWriter { weakInbox.inbox } })
+    run(state.start())
+    if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
+  }
+
+  /// Follows a source's changes (until its stream ends: the source closed).
+  private func listen(to source: QueueSource) {
     listeners.append(
       Task.detached { [weak inbox = self.inbox] in
         for await change in source.changes() {
@@ -54,10 +72,31 @@ final class AppCore {
           }
         }
       })
-    let weakInbox = WeakInbox(inbox)
-    listeners.append(Task.detached { await AppCore.watchWriter { weakInbox.inbox } })
+  }
+
+  /// The store was replaced and the inbox's source reads the new file: every pane from its start,
+  /// the status and the writer as the new file says, and its changes followed.
+  private func followReopened() {
+    var fresh = state
+    fresh.panes = QueuePane.allCases.map(PaneState.init)
+    fresh.status = nil
+    fresh.lastDrain = nil
+    fresh.writer = nil
+    fresh.writerLastAlive = nil
+    fresh.storeFile = .same
+    fresh.storeFileChangedAt = nil
+    fresh.fresh = []
+    fresh.seen = [:]
+    fresh.changeReads = []
+    fresh.marks = []
+    fresh.following = nil
+    fresh.detailScroll = 0
+    state = fresh
+    pendingLoads = [:]
+    dirty = true
+    log.log("store replaced: reading the new file from the start")
+    listen(to: source)
     run(state.start())
-    if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
   }
 
   /// Stops every listener and the held updates.
@@ -77,6 +116,7 @@ final class AppCore {
         loading.remove(pane)
         if let next = pendingLoads.removeValue(forKey: pane) { load(pane, offset: next.offset, limit: next.limit) }
       case .statusDone:
+        statusRead = true
         statusLoading = false
         if statusPending {
           statusPending = false
@@ -85,6 +125,8 @@ final class AppCore {
       case .quit(let why):
         quitting = true
         quitReason = why
+      case .reopened:
+        followReopened()
       }
     }
   }

@@ -2,7 +2,7 @@ import MarfaQueue
 import Synchronization
 
 /// What the UI thread shares with the tasks it starts: the inbox they post to, the count of queue
-/// calls running, and the coalescing of change notes into at most ten re-reads a second.
+/// calls running, and the coalescing of change notes into at most about thirty re-reads a second.
 ///
 /// Everything else of the app (``AppCore``) is the UI thread's alone; tasks hold only this.
 final class AppInbox: Sendable {
@@ -12,6 +12,8 @@ final class AppInbox: Sendable {
     case loadDone(QueuePane)
     case statusDone
     case quit(String?)
+    /// The store was replaced under a watcher and ``source`` now reads the new file.
+    case reopened
   }
 
   /// The inbox and its bookkeeping, under one lock.
@@ -22,21 +24,29 @@ final class AppInbox: Sendable {
     var lastChangePost: Duration?
   }
 
-  let source: QueueSource
+  private let sourceBox: Mutex<QueueSource>
   let log: AppLog
   let clock: any AppClock
   private let wake: @Sendable () -> Void
   private let pending = Mutex(Pending())
 
-  /// The shortest gap between two re-reads after changes: at most ten a second.
-  static let changeInterval: Duration = .milliseconds(100)
+  /// The shortest gap between two re-reads after changes: at most about thirty a second. A drain
+  /// commits a write's `sent` and then its verdict a moment apart: the verdict's re-read waits for
+  /// this gap after the first (at 100 ms it was most of the 120 ms a verdict took to the screen).
+  static let changeInterval: Duration = .milliseconds(30)
 
   init(source: QueueSource, log: AppLog, clock: any AppClock, wake: @escaping @Sendable () -> Void) {
-    self.source = source
+    self.sourceBox = Mutex(source)
     self.log = log
     self.clock = clock
     self.wake = wake
   }
+
+  /// The source queue calls go to (another after ``replace(source:)``).
+  var source: QueueSource { sourceBox.withLock { $0 } }
+
+  /// Sends every later queue call to `source` (a watcher following a replaced store).
+  func replace(source: QueueSource) { sourceBox.withLock { $0 = source } }
 
   /// Posts a message for the UI thread and wakes it.
   func post(_ message: Message) {
@@ -63,7 +73,7 @@ final class AppInbox: Sendable {
     pending.withLock { $0.messages.isEmpty && $0.inFlight == 0 && !$0.changeScheduled }
   }
 
-  /// A change touched the queue: post `.changed` at most ten times a second.
+  /// A change touched the queue: post `.changed` at most once a ``changeInterval``.
   func noteChange() {
     let clock = self.clock
     let now = clock.now

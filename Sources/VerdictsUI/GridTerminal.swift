@@ -24,11 +24,18 @@ public final class GridTerminal: Terminal {
     self.screen = Grid(width: width, height: height)
   }
 
+  /// The bytes a diffing terminal would have sent, counted as one a changed cell (and the raw
+  /// sequences' own).
+  public private(set) var bytesWritten = 0
+
   /// Every raw sequence sent (OSC 52), in order.
   public private(set) var raw: [[UInt8]] = []
 
   /// Keeps the bytes, as a terminal would receive them.
-  public func sendRaw(_ bytes: [UInt8]) { raw.append(bytes) }
+  public func sendRaw(_ bytes: [UInt8]) {
+    raw.append(bytes)
+    bytesWritten += bytes.count
+  }
 
   public var size: (width: Int, height: Int) { (width, height) }
   public var inputDescriptor: Int32? { nil }
@@ -44,6 +51,7 @@ public final class GridTerminal: Terminal {
       changedCells = zip(grid.cells, screen.cells).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
     }
     invalid = false
+    bytesWritten += changedCells
     screen = grid
     frames += 1
   }

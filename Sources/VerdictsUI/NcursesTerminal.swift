@@ -13,6 +13,10 @@ public final class NcursesTerminal: Terminal {
   private var styles: [Role: (attr: attr_t, pair: Int16)] = [:]
   private var cleared = false
   private var isRestored = false
+  /// The bytes sent to the terminal so far: what `doupdate` and ``sendRaw(_:)`` wrote, read from
+  /// the kernel's count of this thread's writes (an estimate of one byte a changed cell where it
+  /// cannot say).
+  public private(set) var bytesWritten = 0
   /// Whether the locale's codeset is UTF-8.
   public let supportsUnicode: Bool
   /// How many colours the terminal shows (none when colour is off).
@@ -34,6 +38,8 @@ public final class NcursesTerminal: Terminal {
     nonl()
     intrflush(window, false)
     keypad(window, true)
+    // Lets curses move whole lines by scrolling (insert/delete line) when that sends less.
+    idlok(window, true)
     nodelay(window, true)
     set_escdelay(25)
     curs_set(0)
@@ -58,6 +64,7 @@ public final class NcursesTerminal: Terminal {
   /// Writes the bytes straight to standard output, after what curses has sent.
   public func sendRaw(_ bytes: [UInt8]) {
     fflush(nil)
+    defer { bytesWritten += bytes.count }
     var sent = 0
     while sent < bytes.count {
       let n = bytes[sent...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -87,6 +94,8 @@ public final class NcursesTerminal: Terminal {
 
   public func present(_ grid: Grid) {
     let (w, h) = size
+    let before = ThreadWrites.now()
+    var changed = 0
     if last == nil || last?.width != grid.width || last?.height != grid.height || cleared {
       werase(window)
       last = nil
@@ -100,11 +109,17 @@ public final class NcursesTerminal: Terminal {
           continue
         }
         put(cell, x: x, y: y, maxX: w)
+        changed += 1
       }
     }
     last = grid
     wnoutrefresh(window)
     doupdate()
+    if let before, let after = ThreadWrites.now() {
+      bytesWritten += max(0, after - before)
+    } else {
+      bytesWritten += changed
+    }
   }
 
   private func put(_ cell: Cell, x: Int, y: Int, maxX: Int) {

@@ -42,6 +42,16 @@ public protocol QueueSource: Sendable {
   func writer() async throws -> WriterRecord?
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
+  /// One element each time the store's files are touched in a way that may change the writer or
+  /// the file (``WorkingCopy/storeFileEvents()``); nil when the source cannot say (then the
+  /// watcher asks every second).
+  func storeFileEvents() -> AsyncStream<Void>?
+  /// A fresh reader of the file now at the source's path, to be read from the start (a watcher
+  /// follows a store replaced under it); nil when the source cannot (a writer, nothing readable
+  /// there yet). Creates and writes nothing.
+  func reopen() async -> QueueSource?
+  /// Lets go of the store and ends every stream (a source replaced by ``reopen()``).
+  func close()
 }
 
 extension QueueSource {
@@ -103,6 +113,15 @@ extension QueueSource {
 
   /// By default the source publishes no writer.
   public func writer() async throws -> WriterRecord? { nil }
+
+  /// By default the source cannot say when its files are touched.
+  public func storeFileEvents() -> AsyncStream<Void>? { nil }
+
+  /// By default the source cannot open its path again.
+  public func reopen() async -> QueueSource? { nil }
+
+  /// By default there is nothing to let go of.
+  public func close() {}
 
   /// By default the source's file never goes away.
   public func storeFileState() -> StoreFileState { .same }

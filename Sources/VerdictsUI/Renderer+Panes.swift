@@ -5,11 +5,13 @@ extension Renderer {
     let p = state[pane]
     var t = TextLine()
     t.append(pane.title, focused ? .titleFocus : .title)
-    if state.filter == nil { t.append(" \(count(p.total))", focused ? .titleFocus : .title) }
+    // A count not read yet is `…`, never `0`.
+    let shown = p.loaded ? count(p.total) : unknownCount
+    if state.filter == nil { t.append(" \(shown)", focused ? .titleFocus : .title) }
     if state.filter != nil {
       // How many the filter let through of how many the pane holds: `(12 of 300)`.
-      let all = state.status.map { count($0.counts[pane]) } ?? "?"
-      t.append(" (\(count(p.total)) of \(all))", .dim)
+      let all = state.status.map { count($0.counts[pane]) } ?? unknownCount
+      t.append(" (\(shown) of \(all))", .dim)
     }
     return t
   }
@@ -20,6 +22,9 @@ extension Renderer {
     let last = min(p.total, p.top + rows)
     return TextLine("\(count(p.top + 1))\(glyphs.dash)\(count(last)) of \(count(p.total))", .dim)
   }
+
+  /// A count not known yet: `…` (`...` in ASCII), never `0`.
+  var unknownCount: String { state.ascii ? "..." : "…" }
 
   /// A count with thousands separated: `1,000,000`.
   func count(_ n: Int) -> String {
@@ -155,7 +160,8 @@ extension Renderer {
         if pane.rawValue > 0 { t.append(" \(glyphs.vertical) ", .border) }
         let name = long ? pane.title : short[pane.rawValue]
         let role: Role = pane == state.focus ? .titleFocus : .title
-        t.append("\(pane.rawValue + 1) \(name) \(count(state[pane].total))", role)
+        let shown = state[pane].loaded ? count(state[pane].total) : unknownCount
+        t.append("\(pane.rawValue + 1) \(name) \(shown)", role)
       }
       return t
     }

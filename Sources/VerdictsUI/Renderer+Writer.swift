@@ -6,7 +6,7 @@ extension Renderer {
   /// store file's fate when it was removed or replaced under this screen.
   func writerParts() -> [TextLine] {
     var file: [TextLine] = []
-    if let text = WriterText.storeFile(state.storeFile, at: state.storeFileChangedAt) {
+    if let text = WriterText.storeFile(state.storeFile, at: state.storeFileChangedAt, following: state.readOnly) {
       file.append(TextLine(text, .statusError))
     }
     guard let w = state.writer else { return file }

@@ -22,4 +22,6 @@ public protocol Terminal: AnyObject {
   func restore()
   /// Writes a sequence the terminal acts on itself (OSC 52, the clipboard), after the last frame.
   func sendRaw(_ bytes: [UInt8])
+  /// The bytes sent to the terminal so far (what frames cost the byte budget, ``FramePacer``).
+  var bytesWritten: Int { get }
 }

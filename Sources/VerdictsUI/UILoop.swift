@@ -1,14 +1,12 @@
 import Foundation
 import MarfaQueue
 
-/// The UI thread: waits on the terminal and the self-pipe, applies events, draws at most ten
-/// frames a second and only when something changed; an idle screen sends nothing.
+/// The UI thread: waits on the terminal and the self-pipe, applies events, and draws when something
+/// changed as often as the byte budget allows (``FramePacer``); an idle screen sends nothing and
+/// waits with no timer.
 final class UILoop {
   let source: QueueSource
   let options: AppOptions
-
-  /// The shortest gap between two frames.
-  static let frameInterval: TimeInterval = 0.1
 
   init(source: QueueSource, options: AppOptions) {
     self.source = source
@@ -46,7 +44,13 @@ final class UILoop {
     let (w, h) = terminal.size
     core.apply(.resize(width: w, height: h))
     core.start()
-    var lastFrame = Date.distantPast
+    let clock = ContinuousAppClock()
+    var pacer = FramePacer(now: clock.now)
+    // Whether a key, click or resize came since the last frame (its frame is not held back).
+    var inputSinceFrame = false
+    // Relative times (`3 min ago`) are drawn again once a minute, by this loop's own timeout.
+    let tickEvery = Duration.seconds(AppCore.tickInterval)
+    var nextTick = clock.now + tickEvery
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {
@@ -54,28 +58,52 @@ final class UILoop {
           core.quitReason = "signal \(sig)"
         } else if sig == SIGWINCH, let input = terminal.syncSize() {
           apply(input, to: core)
+          inputSinceFrame = true
         }
       }
-      for input in terminal.readInput() { apply(input, to: core) }
+      for input in terminal.readInput() {
+        apply(input, to: core)
+        inputSinceFrame = true
+      }
       core.process()
       if core.quitting { break }
       if core.repaintRequested {
         core.repaintRequested = false
         terminal.invalidate()
         core.dirty = true
+        inputSinceFrame = true
       }
       var timeout: Int32 = -1
-      if core.dirty {
-        let since = Date().timeIntervalSince(lastFrame)
-        if since >= Self.frameInterval {
-          terminal.present(Renderer.render(core.state))
-          for bytes in core.rawOut { terminal.sendRaw(bytes) }
-          core.rawOut = []
-          core.dirty = false
-          lastFrame = Date()
-        } else {
-          timeout = Int32((Self.frameInterval - since) * 1000) + 1
+      switch pacer.decide(
+        now: clock.now, dirty: core.dirty, input: inputSinceFrame, reading: core.reading,
+        firstReadsDone: core.firstReadsDone)
+      {
+      case .draw:
+        let before = terminal.bytesWritten
+        terminal.present(Renderer.render(core.state))
+        for bytes in core.rawOut { terminal.sendRaw(bytes) }
+        core.rawOut = []
+        core.dirty = false
+        inputSinceFrame = false
+        pacer.drew(bytes: terminal.bytesWritten - before, now: clock.now)
+        continue
+      case .wait(let wait):
+        let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+        timeout = Int32(clamping: ms + 1)
+      case .idle:
+        break
+      }
+      if core.state.writer != nil {
+        let now = clock.now
+        if now >= nextTick {
+          nextTick = now + tickEvery
+          core.apply(.tick(Date()))
+          continue
         }
+        let left = nextTick - now
+        let ms = Int32(
+          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        timeout = timeout < 0 ? ms : min(timeout, ms)
       }
       pipe.wait(input: terminal.inputDescriptor, timeoutMs: timeout)
     }

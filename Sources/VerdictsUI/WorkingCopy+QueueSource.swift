@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 
 extension WorkingCopy: QueueSource {
@@ -25,6 +26,12 @@ extension WorkingCopy: QueueSource {
   /// Writes of a pane without bodies and answers, paged by send order.
   public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
     try await queue.summaries(pane, cursor: cursor, limit: limit)
+  }
+
+  /// A new reader of the file now at this copy's path (a reader only; never creates the file).
+  public func reopen() async -> QueueSource? {
+    guard !handle.isWriter else { return nil }
+    return try? await WorkingCopy.openReader(store: URL(fileURLWithPath: storePath))
   }
 
   /// The writes changed since `mark`, from the store's change log.

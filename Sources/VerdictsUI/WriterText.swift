@@ -54,8 +54,16 @@ enum WriterText {
 
   /// `store removed at 09:41:02 (shown as it was; watch again to read a new one)`; nil while the
   /// file is the one opened.
-  static func storeFile(_ state: StoreFileState, at: Date?) -> String? {
+  static func storeFile(_ state: StoreFileState, at: Date?, following: Bool = false) -> String? {
     let when = at.map { " at \(clock($0))" } ?? ""
+    if following {
+      // A watcher reads the new file as soon as one is there (``AppCore/watchWriter(_:)``).
+      switch state {
+      case .same: return nil
+      case .removed: return "store removed\(when); waiting for it"
+      case .replaced: return "store replaced\(when); reading the new one"
+      }
+    }
     switch state {
     case .same: return nil
     case .removed: return "store removed\(when) (shown as it was; watch again once it is back)"

@@ -90,12 +90,12 @@ import Testing
     _ = try await writer.createItem(type: "note", properties: .object([]))
     let watch = try #require(SaveWatch(storePath: t.url.path))
     // Nothing written: the wait times out.
-    #expect(!(await watch.wait(timeoutMs: 50)))
+    #expect((await watch.wait(timeoutMs: 50)).isEmpty)
     async let woke = watch.wait(timeoutMs: 5_000)
     try await Task.sleep(nanoseconds: 50_000_000)
     let start = Date()
     _ = try await writer.createItem(type: "note", properties: .object([]))
-    #expect(await woke)
+    #expect((await woke).contains(.written))
     #expect(Date().timeIntervalSince(start) < 2)
     // And the reader's change stream carries it.
     let reader = try await WorkingCopy.openReader(store: t.url)

@@ -140,10 +140,10 @@ import Testing
     let core = d.core
     await d.settle()
     let before = q.reads
-    // The first change is read at once; the 199 after it, within the same tenth of a second, once more.
+    // The first change is read at once; the 199 after it, within the same interval, once more.
     q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
     await d.run(until: "the first change is read") { _ in q.reads > before }
-    // The rest as the listener notes them, all within the tenth of a second after that read.
+    // The rest as the listener notes them, all within the interval after that read.
     for _ in 0..<199 { core.inbox.noteChange() }
     await d.run(until: "one read is scheduled for the rest") { _ in d.clock.sleeping == 1 }
     #expect(d.clock.now == .zero)

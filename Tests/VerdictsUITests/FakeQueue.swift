@@ -13,6 +13,16 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   let handle: Handle
   let instanceURL: String? = "http://127.0.0.1:8421"
   var withdrawError: QueueError?
+  /// Awaited before every page read when set: a source slow to answer.
+  var pageGate: (@Sendable () async -> Void)?
+  /// Whether the fake says when its files are touched (``touchFiles()``); else the app polls.
+  var watchesFiles = false
+  /// What is at the fake's path now, against the file it read.
+  var fileState: StoreFileState = .same
+  /// What ``reopen()`` returns: the reader of the file now at the path.
+  var reopensTo: FakeQueue?
+  private(set) var isClosed = false
+  private var fileEventContinuations: [AsyncStream<Void>.Continuation] = []
 
   init(writes: [QueuedWrite], handle: Handle = .writer) {
     self.writes = writes
@@ -45,7 +55,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   }
 
   func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
-    locked {
+    if let gate = locked({ pageGate }) { await gate() }
+    return locked {
       pageReads.append((pane, offset, limit))
       let matching = writes.filter { w in
         w.pane == pane
@@ -228,5 +239,27 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
       c.yield(.reachable(true))
       c.yield(.drained(DrainReport(answered: 2)))
     }
+  }
+
+  func storeFileEvents() -> AsyncStream<Void>? {
+    guard locked({ watchesFiles }) else { return nil }
+    let (stream, c) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    locked { fileEventContinuations.append(c) }
+    return stream
+  }
+
+  /// Says the fake's files were touched (a writer came or went, the file was removed or replaced).
+  func touchFiles() {
+    for c in locked({ fileEventContinuations }) { c.yield() }
+  }
+
+  func storeFileState() -> StoreFileState { locked { fileState } }
+
+  func reopen() async -> QueueSource? { locked { reopensTo } }
+
+  func close() {
+    locked { isClosed = true }
+    finish()
+    for c in locked({ fileEventContinuations }) { c.finish() }
   }
 }
