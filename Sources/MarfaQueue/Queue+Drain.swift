@@ -46,8 +46,9 @@ extension Queue {
       }
       var done = report
       done.endedAt = Identifiers.now()
-      if let limit { done.trim(to: limit) }
+      // The store keeps its own bound (the last ``DrainReport/keptVerdicts``), the caller its own.
       let kept = done
+      if let limit { done.trim(to: limit) }
       let ended = pass.endedProgressText(stopped: done.stopped != nil)
       try await store.run { db in
         try db.transaction(durable: false) {
