@@ -1,5 +1,11 @@
 import MarfaQueue
 
+#if os(Linux)
+  /// glibc's `malloc_trim` (in `<malloc.h>`, which the Glibc module leaves out).
+  @_silgen_name("malloc_trim")
+  private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 extension VerdictsApp {
   /// `watch --plain`: prints every write once (or, `from`, those after a write, or none), then a
   /// line for each write that changed, appeared or left, on every change (at most ten reads a
@@ -78,6 +84,7 @@ extension VerdictsApp {
           }
           if batch.writes.count < 2_000 || batch.next == cursor { break }
           cursor = batch.next
+          returnFreedMemory()
         }
       }
       return seen
@@ -142,5 +149,14 @@ extension VerdictsApp {
       last = ContinuousClock.now
       await compare()
     }
+  }
+
+  /// Hands the heap's free pages back to the kernel. A listing frees each page's writes and lines
+  /// as it goes, but glibc keeps what the threads freed in their arenas (on a 1M-write store, ~28 MB
+  /// of the watcher's peak); this keeps the peak near what is held, not what was ever allocated.
+  static func returnFreedMemory() {
+    #if os(Linux)
+      _ = mallocTrim(0)
+    #endif
   }
 }
