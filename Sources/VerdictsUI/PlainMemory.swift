@@ -13,7 +13,7 @@ struct PlainMemory {
   private var current: [String: Entry] = [:]
   private var previous: [String: Entry] = [:]
 
-  init(capacity: Int = 10_000) {
+  init(capacity: Int = 5_000) {
     self.capacity = max(capacity, 1)
   }
 

@@ -77,12 +77,12 @@ extension VerdictsApp {
       for pane in QueuePane.allCases {
         var cursor = cursor
         while true {
-          guard let batch = try? await source.summaries(pane, cursor: cursor, limit: 2_000) else { return nil }
+          guard let batch = try? await source.summaries(pane, cursor: cursor, limit: listingPage) else { return nil }
           for w in batch.writes {
             if !streams { seen.insert(w.id) }
             show(w, time: time, quiet: quiet)
           }
-          if batch.writes.count < 2_000 || batch.next == cursor { break }
+          if batch.writes.count < listingPage || batch.next == cursor { break }
           cursor = batch.next
           returnFreedMemory()
         }
@@ -150,6 +150,9 @@ extension VerdictsApp {
       await compare()
     }
   }
+
+  /// How many writes a listing reads at a time.
+  static let listingPage = 1_000
 
   /// Hands the heap's free pages back to the kernel. A listing frees each page's writes and lines
   /// as it goes, but glibc keeps what the threads freed in their arenas (on a 1M-write store, ~28 MB
