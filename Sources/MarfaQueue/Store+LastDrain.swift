@@ -1,3 +1,5 @@
+import Foundation
+
 /// The store's side of the last drain's report, kept bounded (docs/rules.md "The last drain's
 /// report"): its summary (counts, when, why it ended) under `last_drain`, its last
 /// ``DrainReport/keptVerdicts`` entries under `last_drain_verdicts`.
@@ -16,10 +18,34 @@ extension SQLite {
 
   /// The last drain's summary, without entries; nil when no drain was kept.
   func lastDrainSummary() throws -> DrainReport? {
+    guard let length = try scalar("SELECT length(CAST(value AS BLOB)) FROM meta WHERE key = 'last_drain'") else {
+      return nil
+    }
+    if length <= SQLite.lastDrainSummaryBound {
+      return try meta("last_drain").flatMap(JSONValue.parse).flatMap(DrainReport.init(wireJSON:))
+    }
+    // A whole report kept by an earlier build: its entries sit between its counts and its last
+    // fields (`…,"unavailable":…,"verdicts":[…],"stopped":…}`), so its two ends are read and
+    // joined; only if they do not join is the whole text read, its entries dropped in SQLite.
+    if let report = try wholeReportEnds() { return report }
     let text = try self.text(
-      "SELECT CASE WHEN length(value) <= ? THEN value ELSE json_remove(value, '$.verdicts') END FROM meta WHERE key = ?",
-      [.int(SQLite.lastDrainSummaryBound), .text("last_drain")])
+      "SELECT json_remove(value, '$.verdicts') FROM meta WHERE key = 'last_drain'")
     return text.flatMap(JSONValue.parse).flatMap(DrainReport.init(wireJSON:))
+  }
+
+  /// The summary of a whole report an earlier build kept, from its first and last bytes.
+  private func wholeReportEnds() throws -> DrainReport? {
+    let bound = SQLite.lastDrainSummaryBound
+    var ends: (String, String)?
+    try query(
+      "SELECT substr(CAST(value AS BLOB), 1, ?), substr(CAST(value AS BLOB), -?) FROM meta WHERE key = 'last_drain'",
+      [.int(bound), .int(bound)]
+    ) { r in ends = (r.text(0) ?? "", r.text(1) ?? "") }
+    guard let (head, tail) = ends, let open = head.range(of: #","verdicts":["#),
+      let close = tail.range(of: #"],"stopped":"#, options: .backwards)
+    else { return nil }
+    let joined = String(head[..<open.lowerBound]) + String(tail[tail.index(after: close.lowerBound)...])
+    return JSONValue.parse(joined).flatMap(DrainReport.init(wireJSON:))
   }
 
   /// The last drain's kept entries, in the order they landed (at most ``DrainReport/keptVerdicts``).

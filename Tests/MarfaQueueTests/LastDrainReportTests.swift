@@ -43,11 +43,24 @@ import Testing
     #expect(kept.last?.verdict == .accepted)
   }
 
-  @Test func aWholeReportKeptByAnEarlierVersionIsReadWithoutItsVerdicts() async throws {
+  /// A report as an earlier build kept it whole (its members in that build's order).
+  static func earlierWholeReport(_ n: Int) -> String {
+    JSONValue.object([
+      ("answered", .int(n)), ("held", .int(0)), ("undelivered", .int(2)), ("unsent", .int(0)), ("unmade", .int(0)),
+      ("unavailable", .string("down")), ("verdicts", .array(verdicts(n).map(\.wireJSON))),
+      ("stopped", .string("the key was refused")), ("unclaimed_sources", .array([.string("crm")])),
+      ("retry_after_seconds", .int(30)),
+    ]).text
+  }
+
+  @Test(arguments: [true, false])
+  func aWholeReportKeptByAnEarlierVersionIsReadWithoutItsVerdicts(earlierShape: Bool) async throws {
     let t = TestStore()
     let copy = try await t.open()
-    let report = DrainReport(answered: 5_000, undelivered: 2, verdicts: Self.verdicts(5_000), unavailable: "down")
-    let text = report.wireJSON.text
+    var inline = DrainReport(answered: 5_000, undelivered: 2, verdicts: Self.verdicts(5_000), unavailable: "down")
+    (inline.stopped, inline.unclaimedSources, inline.retryAfterSeconds) = ("the key was refused", ["crm"], 30)
+    // The earlier build's order is read from its two ends; any other whole report through SQLite.
+    let text = earlierShape ? Self.earlierWholeReport(5_000) : inline.wireJSON.text
     #expect(text.utf8.count > SQLite.lastDrainSummaryBound)
     try await copy.store.run { db in try db.setMeta("last_drain", text) }
     let status = try await copy.status()
@@ -55,6 +68,9 @@ import Testing
     #expect(status.lastDrain?.answered == 5_000)
     #expect(status.lastDrain?.undelivered == 2)
     #expect(status.lastDrain?.unavailable == "down")
+    #expect(status.lastDrain?.stopped == "the key was refused")
+    #expect(status.lastDrain?.unclaimedSources == ["crm"])
+    #expect(status.lastDrain?.retryAfterSeconds == 30)
     #expect(status.lastDrain?.verdicts.isEmpty == true)
   }
 
