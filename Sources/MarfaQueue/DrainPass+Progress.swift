@@ -5,17 +5,11 @@ extension DrainPass {
   /// most four extra store writes a second, whatever the drain's pace.
   static let progressInterval: Duration = .milliseconds(250)
 
-  /// The progress the report says so far (verdicts tallied since the last call added).
+  /// The progress the report says so far.
   mutating func currentProgress() -> WriterRecord.DrainProgress? {
     guard var p = progress else { return nil }
-    let verdicts = report.verdicts
-    if tallied < verdicts.count {
-      for v in verdicts[tallied...] {
-        if let name = v.verdict?.wireName { p.verdicts[name, default: 0] += 1 }
-      }
-      tallied = verdicts.count
-    }
     let r = report
+    p.verdicts = r.verdictCounts
     p.sent = min(p.total, r.answered + r.held + r.undelivered + r.unsent + r.unmade)
     p.answered = r.answered
     progress = p

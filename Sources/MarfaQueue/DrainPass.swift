@@ -17,6 +17,8 @@ struct DrainPass {
 
   /// The writes set aside in this pass.
   var setAside: Set<String> { Set(machine.setAside.keys) }
+  /// How many verdict entries the report keeps listed (nil: every one).
+  var keeping: Int?
   /// The next write, already planned, marked sent (behind the last verdict) and ready to go.
   var primed: (write: QueuedWrite, request: WriteRequest, url: URL)?
   /// The store's work a visit leaves for the next, done while the next request is out (the
@@ -25,13 +27,12 @@ struct DrainPass {
   var owed: (work: @Sendable (SQLite) throws -> Void, verdict: DrainVerdict)?
   /// The drain's progress as last published in the writer's record (nil until the pass sends).
   var progress: WriterRecord.DrainProgress?
-  /// How many of the report's verdicts ``progress`` has counted.
-  var tallied = 0
   /// When ``progress`` was last written.
   var lastPublished: ContinuousClock.Instant?
 
-  init(copy: WorkingCopy, client: HTTPClient, server: Server) {
+  init(copy: WorkingCopy, client: HTTPClient, server: Server, keeping: Int? = nil) {
     self.copy = copy
+    self.keeping = keeping
     self.store = copy.store
     self.client = client
     self.server = server
@@ -42,11 +43,12 @@ struct DrainPass {
   /// Lists a write's outcome in the report and, when it has a verdict, tells the streams at once
   /// (a screen watching the drain moves as each answer lands, not at the end of the pass).
   mutating func record(_ verdict: DrainVerdict) {
-    machine.report.verdicts.append(verdict)
+    machine.report.list(verdict, keeping: keeping)
     if verdict.verdict != nil { copy.hub.send(.answered(verdict)) }
   }
 
   mutating func run() async throws -> DrainReport {
+    machine.report.startedAt = DrainPass.now()
     // Preconditions: nothing sent, queue unchanged.
     let (fill, expiredReason, copyInstance) = try await store.run { db in
       (try db.meta("fill") ?? "never", try db.meta("expired_reason"), try db.meta("instance_id"))
@@ -59,14 +61,8 @@ struct DrainPass {
     }
     try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
 
-    let owed = try await store.run { db in
-      try db.rows("SELECT id, kind, row_id FROM read_backs", []) {
-        ($0.text(0) ?? "", $0.text(1) ?? "item", $0.text(2) ?? "")
-      }
-    }
-    let pendingCount = try await store.run {
-      try $0.scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0
-    }
+    let owed = try await store.run { try $0.owedReadBacks() }
+    let pendingCount = try await store.run { try $0.unansweredCount() }
     if pendingCount == 0 && owed.isEmpty { return report }
 
     // Confirm the instance before anything is sent.
@@ -94,10 +90,8 @@ struct DrainPass {
         try await store.run { db in
           try db.transaction(durable: false) {
             if case .row(let row) = read { try db.takeRow(kind: kind, row) }
-            if case .absent = read {
-              try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
-            }
-            try db.query("DELETE FROM read_backs WHERE id = ?", [.text(id)])
+            if case .absent = read { try db.dropRow(kind: kind, id: rowId) }
+            try db.settleReadBack(id)
           }
         }
       } catch QueueError.network(let message) {
@@ -316,7 +310,7 @@ struct DrainPass {
       let answer = answerText
       let settled = DrainPass.listing(w, verdict, replayed: replayed)
       // Listed in the report now, told to the streams once stored.
-      machine.report.verdicts.append(settled)
+      machine.report.list(settled, keeping: keeping)
       self.owed = (
         { db in
           try DrainPass.store(
@@ -447,7 +441,7 @@ struct DrainPass {
       try await store.run { db in try db.clearFailure(w.id) }
       let parked = try await store.run { db in
         try db.transaction(durable: false) {
-          try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
+          try db.keepAnswer(answer, on: w.id)
           return try db.parkAll(refusal: refusal)
         }
       }
@@ -472,7 +466,7 @@ struct DrainPass {
     case .fail(let error, let keepAnswer):
       if keepAnswer {
         try await store.run { db in
-          try db.query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(w.id)])
+          try db.keepAnswer(answer, on: w.id)
         }
       }
       throw error
@@ -490,14 +484,12 @@ struct DrainPass {
       try await store.run { db in
         switch read {
         case .row(let row): try db.takeRow(kind: kind, row)
-        case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
+        case .absent: try db.dropRow(kind: kind, id: rowId)
         }
       }
     } catch QueueError.network(let message) {
       try await store.run { db in
-        try db.query(
-          "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
-          [.text(w.id), .text(kind), .text(rowId)])
+        try db.oweReadBack(w.id, kind: kind, rowId: rowId)
       }
       _ = machine.event(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))
     } catch {

@@ -11,8 +11,17 @@ public struct DrainReport: Sendable, Hashable {
   public var unsent: Int
   /// Writes whose request could not be made.
   public var unmade: Int
-  /// A verdict entry for each write sent or settled unsent.
+  /// A verdict entry for each write sent or settled unsent: every one from ``Queue/drain()``,
+  /// the last ones only from a drain that keeps a bounded list (``verdictsOmitted`` says how
+  /// many earlier ones were left out).
   public var verdicts: [DrainVerdict]
+  /// How many verdict entries, the earliest, were left out of ``verdicts`` (the queue's rows hold them).
+  public var verdictsOmitted: Int = 0
+  /// How many entries of the whole pass (left out or not) reached each verdict, by wire name.
+  public var verdictCounts: [String: Int] = [:]
+  /// When the pass started and ended (ISO-8601); nil until known.
+  public var startedAt: String?
+  public var endedAt: String?
   /// Why the pass ended before the queue was through.
   public var unavailable: String?
   /// The refused key that stopped the queue.
@@ -24,6 +33,12 @@ public struct DrainReport: Sendable, Hashable {
 
   /// The longest wait a drain passes on.
   public static let retryAfterCap = 300
+
+  /// How many verdict entries a bounded report keeps (the store's last drain, `verdicts drain`).
+  public static let keptVerdicts = 1_000
+
+  /// Every verdict entry of the pass, listed or left out.
+  public var verdictEntries: Int { verdicts.count + verdictsOmitted }
 
   /// Creates a report.
   public init(
@@ -41,6 +56,7 @@ public struct DrainReport: Sendable, Hashable {
     self.stopped = stopped
     self.unclaimedSources = unclaimedSources
     self.retryAfterSeconds = retryAfterSeconds
+    for v in verdicts { if let name = v.verdict?.wireName { verdictCounts[name, default: 0] += 1 } }
   }
 }
 

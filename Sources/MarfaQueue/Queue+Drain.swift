@@ -2,15 +2,27 @@ extension Queue {
   /// Sends the queue once, in order, and reads every answer into a verdict.
   ///
   /// Drains in one process run one at a time; a reader's drain is refused `reading_handle`.
+  /// The report lists a verdict entry for every write the pass came to (the seed's
+  /// `DrainReport`); a caller that must not hold one per write uses ``drain(keepingVerdicts:)``.
   public func drain() async throws -> DrainReport {
+    try await drain(keepingVerdicts: nil)
+  }
+
+  /// Drains as ``drain()`` does, the report listing only the last `limit` verdict entries
+  /// (nil: every one) and counting the earlier ones in ``DrainReport/verdictsOmitted``: the
+  /// pass's memory does not grow with the queue. The store keeps the last
+  /// ``DrainReport/keptVerdicts`` whatever `limit` is.
+  public func drain(keepingVerdicts limit: Int?) async throws -> DrainReport {
     let copy = try self.copy
+    // The pass never holds more than the store keeps, unless the caller asked for every entry.
+    let keeping = limit.map { max($0, DrainReport.keptVerdicts) }
     try copy.requireWriter()
     let (client, server) = try copy.client()
     return try await copy.drainGate.run {
       // A writer whose store file was deleted or replaced stops: its verdicts would go into a
       // file no other process sees, and a second writer may already be draining the new one.
       try store.requireSameFile()
-      var pass = DrainPass(copy: copy, client: client, server: server)
+      var pass = DrainPass(copy: copy, client: client, server: server, keeping: keeping)
       let report: DrainReport
       do {
         // The pass runs on the store's queue between its network waits: its store work needs no hop.
@@ -20,7 +32,7 @@ extension Queue {
         let ended = pass.endedProgressText(stopped: false)
         try? await store.endGroup()
         if let ended { try? await store.run { db in try db.setMeta(WorkingCopy.writerMetaKey, ended) } }
-        if !pass.report.verdicts.isEmpty { announceDrained() }
+        if pass.report.verdictEntries > 0 { announceDrained() }
         throw error
       }
       // A group that could not be committed, at any point of the pass, lost verdicts the report
@@ -29,21 +41,25 @@ extension Queue {
       do {
         try await store.endGroup()
       } catch {
-        if !report.verdicts.isEmpty { announceDrained() }
+        if report.verdictEntries > 0 { announceDrained() }
         throw error
       }
-      let kept = report
-      let ended = pass.endedProgressText(stopped: report.stopped != nil)
+      var done = report
+      done.endedAt = Identifiers.now()
+      // The store keeps its own bound (the last ``DrainReport/keptVerdicts``), the caller its own.
+      let kept = done
+      if let limit { done.trim(to: limit) }
+      let ended = pass.endedProgressText(stopped: done.stopped != nil)
       try await store.run { db in
         try db.transaction(durable: false) {
-          try db.setMeta("last_drain", kept.wireJSON.text)
-          try db.setMeta("last_drain_at", Identifiers.now())
+          // Bounded: the summary and the last entries (docs/rules.md "The last drain's report").
+          try db.keepLastDrain(kept)
           if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
         }
       }
       announceDrained()
-      if let stopped = report.stopped { hub.send(.stopped(stopped)) }
-      return report
+      if let stopped = done.stopped { hub.send(.stopped(stopped)) }
+      return done
     }
   }
 
@@ -81,7 +97,7 @@ extension Queue {
         if let rowId {
           switch readResult {
           case .row(let row): try db.takeRow(kind: kind, row)
-          case .absent: try db.query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(rowId)])
+          case .absent: try db.dropRow(kind: kind, id: rowId)
           case nil: break
           }
         }

@@ -45,20 +45,36 @@ extension QueuedWrite {
 }
 
 extension DrainReport {
-  /// The contract's `DrainReport` shape (snake_case).
+  /// The contract's `DrainReport` shape (snake_case), with this project's `verdicts_omitted`,
+  /// `verdict_counts`, `started_at` and `ended_at`.
   public var wireJSON: JSONValue {
-    .object([
+    summaryJSON(verdicts: .array(verdicts.map(\.wireJSON)))
+  }
+
+  /// The report without its verdict entries: what the store keeps as the last drain, and all a
+  /// status reads (its size does not grow with the drain).
+  public var summaryJSON: JSONValue { summaryJSON(verdicts: nil) }
+
+  private func summaryJSON(verdicts: JSONValue?) -> JSONValue {
+    var members: [(String, JSONValue)] = [
       ("answered", .int(answered)),
       ("held", .int(held)),
       ("undelivered", .int(undelivered)),
       ("unsent", .int(unsent)),
       ("unmade", .int(unmade)),
       ("unavailable", Wire.str(unavailable)),
-      ("verdicts", .array(verdicts.map(\.wireJSON))),
+    ]
+    if let verdicts { members.append(("verdicts", verdicts)) }
+    members += [
+      ("verdicts_omitted", .int(verdictsOmitted)),
+      ("verdict_counts", .object(verdictCounts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
       ("stopped", Wire.str(stopped)),
       ("unclaimed_sources", Wire.strings(unclaimedSources)),
       ("retry_after_seconds", Wire.int(retryAfterSeconds)),
-    ])
+      ("started_at", Wire.str(startedAt)),
+      ("ended_at", Wire.str(endedAt)),
+    ]
+    return .object(members)
   }
 }
 
@@ -93,5 +109,38 @@ extension DrainReport {
       unavailable: json["unavailable"]?.stringValue, stopped: json["stopped"]?.stringValue,
       unclaimedSources: json["unclaimed_sources"]?.arrayValue?.compactMap(\.stringValue) ?? [],
       retryAfterSeconds: json["retry_after_seconds"]?.intValue)
+    verdictsOmitted = json["verdicts_omitted"]?.intValue ?? 0
+    if case .object(let counts)? = json["verdict_counts"] {
+      verdictCounts = Dictionary(counts.compactMap { k, v in v.intValue.map { (k, $0) } }, uniquingKeysWith: +)
+    }
+    startedAt = json["started_at"]?.stringValue
+    endedAt = json["ended_at"]?.stringValue
+  }
+}
+
+extension DrainVerdict {
+  /// Reads an entry kept as wire JSON (the store's last drain); nil when it is not one.
+  init?(wireJSON json: JSONValue) {
+    guard let id = json["id"]?.stringValue, let kind = json["kind"]?.stringValue.flatMap(WriteKind.init(rawValue:))
+    else { return nil }
+    let reason = json["reason"]?.stringValue
+    let refusal = json["refusal"].flatMap(Refusal.init(wireJSON:))
+    let fields = json["merged_fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    let conflicted = json["conflicted_copy_id"]?.stringValue
+    let verdict: Verdict?
+    switch json["verdict"]?.stringValue.flatMap(VerdictName.init(rawValue:)) {
+    case .accepted: verdict = .accepted
+    case .merged: verdict = .merged(fields: fields)
+    case .conflicted: verdict = .conflicted(siblingId: conflicted ?? "", fields: fields)
+    case .refused: verdict = .refused(refusal ?? Refusal(reason: reason ?? "unknown"))
+    case .blocked:
+      verdict = .blocked(reason: BlockedReason(rawValue: reason ?? "") ?? .credentialRefused, refusal: refusal)
+    case .dead: verdict = .dead
+    case nil: verdict = nil
+    }
+    self.init(
+      id: id, kind: kind, itemId: json["item_id"]?.stringValue, edgeId: json["edge_id"]?.stringValue, verdict: verdict,
+      refusals: json["refusals"]?.intValue ?? 0, replayed: json["replayed"]?.boolValue ?? false,
+      conflictedCopyId: conflicted)
   }
 }

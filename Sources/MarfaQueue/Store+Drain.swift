@@ -1,5 +1,40 @@
-/// The store's side of a drain: readiness, marks, failures, parking.
+/// The store's side of a drain: readiness, marks, failures, parking, read-backs. The drain
+/// (``DrainPass``, ``Queue/drain()``, ``Queue/withdraw(_:)``) asks these; it writes no SQL of its own.
 extension SQLite {
+  /// How many writes have no verdict yet (what a pass may come to).
+  func unansweredCount() throws -> Int {
+    try scalar("SELECT count(*) FROM queue WHERE \(QueuePane.waiting.sqlTest)") ?? 0
+  }
+
+  /// The row reads an earlier drain owes (a refused write's row that could not be read back):
+  /// the write's id, the row's kind and id.
+  func owedReadBacks() throws -> [(id: String, kind: String, rowId: String)] {
+    try rows("SELECT id, kind, row_id FROM read_backs", []) {
+      (id: $0.text(0) ?? "", kind: $0.text(1) ?? "item", rowId: $0.text(2) ?? "")
+    }
+  }
+
+  /// Owes the read of a refused write's row to the next drain.
+  func oweReadBack(_ id: String, kind: String, rowId: String) throws {
+    try query(
+      "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)", [.text(id), .text(kind), .text(rowId)])
+  }
+
+  /// The owed read of the write's row was made.
+  func settleReadBack(_ id: String) throws {
+    try query("DELETE FROM read_backs WHERE id = ?", [.text(id)])
+  }
+
+  /// Takes a row the instance no longer holds out of the copy.
+  func dropRow(kind: String, id: String) throws {
+    try query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)])
+  }
+
+  /// Keeps the instance's answer on the write (its verdict unchanged).
+  func keepAnswer(_ answer: String?, on id: String) throws {
+    try query("UPDATE queue SET answer = ? WHERE id = ?", [.of(answer), .text(id)])
+  }
+
   /// The unanswered writes after `seq`, in send order, a batch at a time.
   func unanswered(after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
     try rows(

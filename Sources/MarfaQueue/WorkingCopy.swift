@@ -81,10 +81,8 @@ public final class WorkingCopy: Sendable {
     let handle = store.handle
     return try await store.run { db in
       let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
-      var lastDrain: DrainReport?
-      if let text = try db.meta("last_drain"), let json = JSONValue.parse(text) {
-        lastDrain = DrainReport(wireJSON: json)
-      }
+      // The summary only: its size does not grow with the drain (docs/rules.md).
+      let lastDrain = try db.lastDrainSummary()
       return Status(
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
@@ -92,6 +90,13 @@ public final class WorkingCopy: Sendable {
         writer: WorkingCopy.sighting(
           try db.meta(WorkingCopy.writerMetaKey), held: WriterLock.isHeld(lockPath: path + ".lock")))
     }
+  }
+
+  /// The last drain's last verdict entries as the store keeps them (at most
+  /// ``DrainReport/keptVerdicts``, in the order they landed; the summary's `verdictsOmitted` says
+  /// how many earlier ones the queue's rows hold instead).
+  public func lastDrainVerdicts() async throws -> [DrainVerdict] {
+    try await store.run { try $0.lastDrainVerdicts() }
   }
 
   /// Uses another key from now on; the next drain sends writes blocked `credentialRefused` again.

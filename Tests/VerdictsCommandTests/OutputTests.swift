@@ -100,6 +100,20 @@ import Testing
     #expect(!DrainText.render(DrainReport(), ascii: false).contains("refused"))
   }
 
+  @Test func aBoundedDrainReportSaysHowManyVerdictsItLeftOutAndCountsRefusalsOverAll() {
+    var report = DrainReport(answered: 3)
+    report.verdicts = [DrainVerdict(id: "w3", kind: .createItem, verdict: .accepted)]
+    report.verdictsOmitted = 2
+    report.verdictCounts = ["accepted": 1, "refused": 2]
+    let text = DrainText.render(report, ascii: false)
+    #expect(text.contains("2 earlier verdict(s) not listed"), "\(text)")
+    #expect(text.hasSuffix("refused 2 write(s)\n"), "\(text)")
+    #expect(!DrainText.render(DrainReport(answered: 1), ascii: false).contains("not listed"))
+    let json = report.wireJSON
+    #expect(json["verdicts_omitted"]?.intValue == 2)
+    #expect(json["verdicts"]?.arrayValue?.count == 1)
+  }
+
   @Test func aDrainEndsWithTheExitItsReportCallsFor() {
     #expect(CommandFailure(drained: DrainReport(answered: 4)) == nil)
     let refusedOnly = DrainReport(

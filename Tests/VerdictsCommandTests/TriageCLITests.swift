@@ -68,8 +68,8 @@ extension TriageCLITests {
 
 extension TriageCLITests {
   @Test func anUnknownFlagIsMatchedAmongTheCommandsOwnFlags() {
-    guard case .failure(let error, _) = CommandTable.parser.parse(["watch", "--foo"]) else {
-      Issue.record("--foo was taken")
+    guard case .failure(let error, _) = CommandTable.parser.parse(["watch", "--quux"]) else {
+      Issue.record("--quux was taken")
       return
     }
     #expect(!error.message.contains("did you mean"), "\(error.message)")

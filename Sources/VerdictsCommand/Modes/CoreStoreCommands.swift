@@ -29,7 +29,15 @@ enum CoreStoreCommands {
     let args = context.arguments
     switch id {
     case .tui, .watch:
-      if id == .watch, args.flag("--plain") { return await ScreenCommands.printPlain(core, context) }
+      if id == .watch, args.flag("--plain") {
+        // The core's store has no send-order cursor to start after: `--from now` only.
+        guard let from = args.string("--from") else { return await ScreenCommands.printPlain(core, context) }
+        guard from.lowercased() == "now" else {
+          throw CommandFailure(
+            usage: UsageError(path: ["watch"], message: "--from on the Marfa core's store takes now only"))
+        }
+        return await ScreenCommands.printPlain(core, context, from: .now)
+      }
       do {
         try await VerdictsApp.run(
           source: core, options: ScreenCommands.options(context, autoDrain: false))

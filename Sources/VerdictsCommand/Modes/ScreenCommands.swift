@@ -48,21 +48,48 @@ enum ScreenCommands {
   /// Read-only: the TUI, or with `plain` a line per change until interrupted.
   static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
     if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
+    let from = context.arguments.string("--from")
+    if from != nil, !plain { throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from needs --plain")) }
+    if let from, from.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from takes now or a write's id"))
+    }
     let copy = try await context.openReader()
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
-    return await printPlain(copy, context)
+    return await printPlain(copy, context, from: try await plainStart(from, copy))
+  }
+
+  /// Where `watch --plain` starts: `--from now`, `--from ID` (after that write), or every write.
+  /// An id the queue doesn't hold (or more than one write has) is a usage error: exit 2.
+  static func plainStart(_ from: String?, _ copy: WorkingCopy) async throws -> PlainStart {
+    guard let from else { return .everything }
+    if from.lowercased() == "now" { return .now }
+    do {
+      let id = try await copy.queue.resolveID(from)
+      return .after(cursor: try await copy.queue.sendOrder(of: id))
+    } catch let error as QueueError {
+      switch error {
+      case .notFound, .unknownID, .ambiguousID:
+        let why = CommandFailure(error).message
+        throw CommandFailure(
+          usage: UsageError(path: ["watch"], message: "--from takes now or a write's id: \(why)"))
+      default: throw error
+      }
+    }
   }
 
   /// `watch --plain` on any source: the header (not with `--json`), a line per write and per
   /// change, until interrupted.
-  static func printPlain(_ source: QueueSource, _ context: CommandContext) async -> ExitCode {
+  static func printPlain(_ source: QueueSource, _ context: CommandContext, from: PlainStart = .everything) async
+    -> ExitCode
+  {
     let json = context.globals.json
     if !json { context.print(PlainFormatter.header) }
     let output = context.output
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json)
+      await VerdictsApp.watchPlain(
+        source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from)
     }
     await SignalWait.untilInterrupted()
     printer.cancel()

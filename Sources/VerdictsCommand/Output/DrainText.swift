@@ -1,6 +1,7 @@
 import MarfaQueue
 
-/// The `drain` command's text: the counts, why it ended, then a line per verdict.
+/// The `drain` command's text: the counts, why it ended, then a line per listed verdict (the
+/// last ``DrainReport/keptVerdicts``; how many earlier ones are not listed).
 enum DrainText {
   /// The report in words and an aligned table.
   static func render(_ report: DrainReport, ascii: Bool) -> String {
@@ -25,7 +26,10 @@ enum DrainText {
       }
       out += table.render()
     }
-    let refused = report.verdicts.filter { if case .refused = $0.verdict { return true } else { return false } }.count
+    if report.verdictsOmitted > 0 {
+      out += "\(report.verdictsOmitted) earlier verdict(s) not listed (verdicts queue lists every write)\n"
+    }
+    let refused = report.verdictCounts[VerdictName.refused.rawValue] ?? 0
     if refused > 0 { out += "refused \(refused) write(s)\n" }
     return out
   }

@@ -44,6 +44,9 @@ enum CommandTable {
         options: [
           .flag("--plain", help: "one line per change, no curses (logs, pipes, CI)"),
           .flag("--wait", help: "wait for a store that does not exist yet (never creates it)"),
+          .value(
+            "--from", "now|ID",
+            help: "with --plain: list no write first (now), or only the writes queued after ID (default: every write)"),
         ]),
       CommandSpec(
         name: "demo", summary: "scripted instance + fresh store + the tour scenario + the TUI", id: .demo,

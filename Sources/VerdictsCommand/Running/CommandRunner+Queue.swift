@@ -54,7 +54,10 @@ extension CommandRunner {
   }
 
   func drain() async throws -> ExitCode {
-    let report = try await withCopy(create: false, talksToInstance: true) { try await $0.queue.drain() }
+    // Bounded: the command holds the last entries only, whatever the queue's size (docs/rules.md).
+    let report = try await withCopy(create: false, talksToInstance: true) {
+      try await $0.queue.drain(keepingVerdicts: DrainReport.keptVerdicts)
+    }
     if json {
       context.printJSON(report.wireJSON)
     } else {
