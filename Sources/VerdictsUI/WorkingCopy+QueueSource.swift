@@ -21,7 +21,11 @@ extension WorkingCopy: QueueSource {
   public func discard(_ id: String) async throws -> Bool { try await queue.discard(id) }
   public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }
   public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
-  public func drain() async throws -> DrainReport { try await queue.drain() }
+  /// A drain whose report lists only the last verdicts (the screen shows counts and the newest):
+  /// the TUI holds no entry per write of a long drain.
+  public func drain() async throws -> DrainReport {
+    try await queue.drain(keepingVerdicts: DrainReport.keptVerdicts)
+  }
 
   /// Writes of a pane without bodies and answers, paged by send order.
   public func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
