@@ -1,7 +1,7 @@
 /// The `queue` table's columns (``StoreSchema/create``), named once.
 ///
-/// The order is the order of ``QueueCodec/selectList``, which a reader that still reads by
-/// position depends on (`seq` is at 29): add a column at the end.
+/// The order is the order of ``QueueCodec/selectList``; every reader reads by name, so no code
+/// depends on a column's place.
 enum QueueColumn: Int, SQLColumn {
   case id, kind, itemId, targetId, edgeId, namespace, tag, blob, baseVersion, idempotencyKey, payload
   case sent, dependsOn, follows, verdict, reason, answer, conflictedCopyId, refusals, queuedAt, answeredAt

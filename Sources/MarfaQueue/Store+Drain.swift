@@ -9,8 +9,8 @@ extension SQLite {
   /// The row reads an earlier drain owes (a refused write's row that could not be read back):
   /// the write's id, the row's kind and id.
   func owedReadBacks() throws -> [(id: String, kind: String, rowId: String)] {
-    try rows("SELECT id, kind, row_id FROM read_backs", []) {
-      (id: $0.text(0) ?? "", kind: $0.text(1) ?? "item", rowId: $0.text(2) ?? "")
+    try rows("SELECT \(ReadBackColumn.all) FROM read_backs", [], reading: ReadBackColumn.self) {
+      (id: $0.text(.id) ?? "", kind: $0.text(.kind) ?? "item", rowId: $0.text(.rowId) ?? "")
     }
   }
 
@@ -38,17 +38,16 @@ extension SQLite {
   /// The unanswered writes after `seq`, in send order, a batch at a time.
   func unanswered(after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
     try rows(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(QueuePane.waiting.sqlTest) AND seq > ? ORDER BY seq LIMIT ?",
-      [.int(seq), .int(limit)]
-    ) { r in (r.int(29) ?? 0, SQLite.write(from: r)) }
+      "SELECT \(QueueCodec.selectList) FROM queue WHERE \(QueuePane.waiting.sqlTest) AND seq > ? ORDER BY seq LIMIT ?",
+      [.int(seq), .int(limit)], reading: QueueColumn.self, QueueCodec.sequenced(from:))
   }
 
   /// Whether the write still has no verdict, with what a pass may change of an unanswered write
   /// (its version and body, when a create before it was answered); nil when it is gone.
   func standing(of id: String) throws -> (answered: Bool, baseVersion: Int?)? {
     var out: (Bool, Int?)?
-    try query("SELECT verdict IS NOT NULL, base_version FROM queue WHERE id = ?", [.text(id)]) { r in
-      out = (r.int(0) == 1, r.int(1))
+    try query("SELECT verdict, base_version FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { r in
+      out = (r.text(.verdict) != nil, r.int(.baseVersion))
     }
     return out
   }
@@ -64,11 +63,12 @@ extension SQLite {
   /// A write's verdict name, blocked reason and kind, for readiness; nil when it is gone.
   func gate(_ id: String) throws -> Readiness.Gate? {
     var out: Readiness.Gate?
-    try query("SELECT verdict, reason, kind FROM queue WHERE id = ?", [.text(id)]) { r in
-      let verdict = r.text(0).flatMap(VerdictName.init(rawValue:))
+    try query("SELECT verdict, reason, kind FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { r in
+      let verdict = r.text(.verdict).flatMap(VerdictName.init(rawValue:))
       out = Readiness.Gate(
-        verdict: verdict, blockedReason: verdict == .blocked ? r.text(1).flatMap(BlockedReason.init(rawValue:)) : nil,
-        kind: WriteKind(rawValue: r.text(2) ?? "") ?? .createItem)
+        verdict: verdict,
+        blockedReason: verdict == .blocked ? r.text(.reason).flatMap(BlockedReason.init(rawValue:)) : nil,
+        kind: WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem)
     }
     return out
   }
@@ -133,10 +133,9 @@ extension SQLite {
 
   /// Blocks every unanswered create naming `source`; returns their ids.
   func blockSource(_ source: String, refusal: Refusal) throws -> [String] {
-    let ids = try rows(
+    let ids = try self.ids(
       "SELECT id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND kind = ? AND json_extract(payload, '$.source') = ?",
-      [.text(WriteKind.createItem.rawValue), .text(source)]
-    ) { $0.text(0) ?? "" }
+      [.text(WriteKind.createItem.rawValue), .text(source)])
     for id in ids {
       try query(
         "UPDATE queue SET verdict = ?, reason = ?, refusal = ? WHERE id = ?",
@@ -152,12 +151,11 @@ extension SQLite {
   func moveOntoAnsweredCreate(item: String, version: Int) throws {
     // The checksum follows the change only for a payload that was intact: a damaged one stays
     // damaged, never made to look intact.
-    let moving = try rows(
+    let moving = try ids(
       """
       SELECT id FROM queue WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0
         AND kind = 'update_item'
-      """, [.text(item)]
-    ) { $0.text(0) ?? "" }
+      """, [.text(item)])
     var intact: [String] = []
     for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
     try query(

@@ -8,7 +8,9 @@
 #   verdict (its last row is on screen);
 # - `kill -9` of the writer: both watchers say `writer: gone — pid N ended without closing` within 3 s;
 # - a writer that quits cleanly (`q`) is `writer: none since HH:MM:SS`;
-# - `watch --plain` prints a writer line when the writer comes, and when it goes.
+# - `watch --plain` prints a writer line when the writer comes, and when it goes;
+# - the store deleted under the watchers: both say `store removed at …` within 2 s; made again
+#   (`fill`, three writes), they show the new queue, read from the start.
 # Queueing 1,000 writes one command at a time takes a minute or more on a busy machine:
 # time-limit: 420
 set -euo pipefail
@@ -83,6 +85,18 @@ grep -qE "writer: verdicts tui \(pid $WRITER_PID\)" "$E2E_TMP/plain.out" || fail
 grep -qE "writer: gone — pid $WRITER_PID ended without closing" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer died"
 grep -qE "writer: none since" "$E2E_TMP/plain.out" || fail "watch --plain never said the writer closed"
 [ ! -s "$E2E_TMP/plain.err" ] || fail "watch --plain wrote to stderr: $(cat "$E2E_TMP/plain.err")"
+echo "live-drain: the store removed under the watchers, then made again"
+rm -f "$STORE" "$STORE-wal" "$STORE-shm"
+# wait_for polls for up to its limit in whole seconds: 2 s is the issue's bound.
+wait_for "store removed at" large 2
+wait_for "store removed at" small 2
+V fill >/dev/null
+for i in 1 2 3; do
+  V items create --type note --properties "{\"title\":\"again $i\"}" >/dev/null
+done
+# The watchers open the new file and read it from the start.
+wait_re "┌─ Waiting 3 " large 10
+wait_re "┌─ Answered 0 " large 10
 keys_to small q
 keys_to large q
 e2e_done
