@@ -26,7 +26,8 @@ extension WorkingCopy {
 
   /// Follows the writer's commits into `.saved` changes: woken by ``SaveWatch`` when a store
   /// file is written, with a few quick looks after (a commit is visible a moment after its
-  /// bytes), and otherwise on a timer that backs off from 50 ms to ``idleLookMs`` (to
+  /// bytes) and looks backing off from 25 ms after each write heard, and otherwise on a timer that
+  /// backs off from 50 ms to ``idleLookMs`` (to
   /// ``timerLookMs`` without inotify). Tells ``storeFileEvents()`` listeners of the other events.
   func followSaves(from start: Int) -> Task<Void, Never> {
     let store = self.store
@@ -50,7 +51,11 @@ extension WorkingCopy {
           if heard.contains(.files) { watchers.tell() }
           if heard.contains(.lost) { watch = nil }
           if !heard.isEmpty {
+            // A commit is visible once the writer updates the WAL index (shared memory, which
+            // inotify does not see): look again soon, backing off from 25 ms, not from where the
+            // idle backoff had got to.
             quickLooks = 4
+            idleMs = 25
           } else if quickLooks > 0 {
             quickLooks -= 1
           }

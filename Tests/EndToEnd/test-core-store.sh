@@ -49,6 +49,9 @@ lags = []
 for n in range(1, 6):
     os.write(7, b"queue 1\n")
     if not wait(lambda: "\u250c\u2500 Waiting 1 " in screen()): print("never waited"); sys.exit(1)
+    # The screen paces a stream of changes to 2 KB/s (docs/tui.md, "Frames and pacing"); a
+    # change after quiet shows at once: that is the commit measured here, as a person meets it.
+    time.sleep(2)
     before = len(lines("answered"))
     os.write(7, b"answer\n")
     if not wait(lambda: len(lines("answered")) > before): print("never answered"); sys.exit(1)

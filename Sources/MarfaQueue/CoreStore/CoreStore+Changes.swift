@@ -14,9 +14,19 @@ extension CoreStore {
       guard let start = try? self?.dataVersion() else { return continuation.finish() }
       var version = start
       var writer = CoreWriterProbe.writer(of: path)
+      // After a write is heard, a few quick looks, then looks backing off from 25 ms: the commit
+      // is visible once the app updates the WAL index (shared memory, which inotify does not see).
+      var quickLooks = 0
+      var waitMs = 1000
       while !Task.isCancelled {
         if let watch {
-          _ = await watch.wait(timeoutMs: 1000)
+          let heard = await watch.wait(timeoutMs: quickLooks > 0 ? 5 : waitMs)
+          if !heard.isEmpty {
+            quickLooks = 4
+            waitMs = 25
+          } else if quickLooks > 0 {
+            quickLooks -= 1
+          }
         } else {
           try? await Task.sleep(for: .milliseconds(250))
         }
@@ -26,6 +36,10 @@ extension CoreStore {
           version = now
           writer = holder
           continuation.yield(.saved(dataVersion: now))
+          quickLooks = 0
+          waitMs = 1000
+        } else if quickLooks == 0 {
+          waitMs = min(waitMs * 2, 1000)
         }
       }
       continuation.finish()
