@@ -17,6 +17,25 @@ enum ProcStats {
     return total
   }
 
+  /// Context switches of each thread of `pid` now, by thread id.
+  static func switchesByThread(pid: pid_t) -> [String: Int] {
+    let folder = "/proc/\(pid)/task"
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    var out: [String: Int] = [:]
+    for task in tasks {
+      out[task] = switches(status: (try? String(contentsOfFile: "\(folder)/\(task)/status", encoding: .utf8)) ?? "")
+    }
+    return out
+  }
+
+  /// The context switches made between two readings of ``switchesByThread(pid:)``: a thread there
+  /// at both counts what it made since, a new one all it made, and one that ended in between is
+  /// counted as `ended` (what it made is lost to /proc): never a negative count.
+  static func switchesBetween(_ before: [String: Int], _ after: [String: Int]) -> (count: Int, ended: Int) {
+    let count = after.reduce(0) { sum, entry in sum + max(0, entry.value - (before[entry.key] ?? 0)) }
+    return (count, before.keys.filter { after[$0] == nil }.count)
+  }
+
   /// Context switches of every thread of `pid` now (a thread that ended since is not counted).
   static func switches(pid: pid_t) -> Int {
     let folder = "/proc/\(pid)/task"

@@ -66,6 +66,10 @@ enum SelfCheck {
       ProcStats.cpuTicks(stat: "42 (a (b) c) S 1 42 42 0 -1 4194304 10 0 0 0 7 5 0 0 20 0 1 0") == 12,
       "CPU ticks are utime + stime after the command name")
     check(ProcStats.switches(pid: getpid()) > 0, "this process's own context switches are read")
+    let between = ProcStats.switchesBetween(["1": 10, "2": 50, "3": 7], ["1": 12, "2": 51, "4": 5])
+    check(
+      between == (8, 1), "switches between readings: kept threads' growth, new threads' all, an ended one counted apart"
+    )
     check(ProcStats.cpuSeconds(pid: getpid()) >= 0, "this process's own CPU time is read")
 
     // wait4: exit codes and the peak RSS.
