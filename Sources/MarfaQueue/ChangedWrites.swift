@@ -8,11 +8,14 @@ public struct ChangedWrites: Sendable, Hashable {
   public var gone: [String]
   /// Where the log stood when it was read: pass it to the next call.
   public var mark: Int
+  /// Why each gone write left, where the store recorded it.
+  public var departures: [String: Departure]
 
   /// Creates a reading of the log.
-  public init(writes: [QueuedWrite], gone: [String], mark: Int) {
+  public init(writes: [QueuedWrite], gone: [String], mark: Int, departures: [String: Departure] = [:]) {
     self.writes = writes
     self.gone = gone
     self.mark = mark
+    self.departures = departures
   }
 }

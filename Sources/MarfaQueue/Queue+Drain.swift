@@ -93,7 +93,7 @@ extension Queue {
         else { return false }
         let rowNow = try rowId.flatMap { try db.row(kind: kind, id: $0)?.version }
         if rowNow != rowBefore { return false }
-        try db.deleteWrite(id)
+        try db.deleteWrite(id, as: .withdrawn)
         if let rowId {
           switch readResult {
           case .row(let row): try db.takeRow(kind: kind, row)

@@ -30,7 +30,7 @@ extension SQLite {
   /// Takes a write out of the queue. When it was refused, the writes the drain refused unsent
   /// behind it can never be sent now (they would name a row or edge that never was): they are
   /// marked so (``QueuedWrite/dependencyGone``) and never released.
-  func takeOut(_ w: QueuedWrite) throws {
+  func takeOut(_ w: QueuedWrite, as departure: Departure) throws {
     if w.verdict?.name == .refused {
       try query(
         """
@@ -38,13 +38,16 @@ extension SQLite {
           AND verdict = \(VerdictName.refused.sql) AND sent = 0
         """, [.text(w.id)])
     }
-    try deleteWrite(w.id)
+    try deleteWrite(w.id, as: departure)
   }
 
-  /// Deletes the write and its dependency rows.
-  func deleteWrite(_ id: String) throws {
+  /// Deletes the write and its dependency rows, recording why it left.
+  func deleteWrite(_ id: String, as departure: Departure) throws {
     try query("DELETE FROM queue WHERE id = ?", [.text(id)])
     try query("DELETE FROM queue_deps WHERE id = ?", [.text(id)])
+    try query(
+      "INSERT INTO departures (\(DepartureColumn.list([.id, .event]))) VALUES (?, ?)",
+      [.text(id), .text(departure.rawValue)])
   }
 
   /// Deletes and returns the answered writes that may be forgotten, all or only `ids`
@@ -62,7 +65,7 @@ extension SQLite {
       taken = try writes(candidates + " ORDER BY q.seq")
     }
     taken = taken.filter { $0.allows(.forget).isAllowed }
-    for w in taken { try takeOut(w) }
+    for w in taken { try takeOut(w, as: .forgotten) }
     return taken
   }
 
@@ -70,7 +73,7 @@ extension SQLite {
   func discard(_ id: String) throws -> Bool {
     guard let w = try write(id: id) else { throw QueueError.notFound(id: id) }
     guard try answer(.discard, for: w).isAllowed else { return false }
-    try takeOut(w)
+    try takeOut(w, as: .discarded)
     return true
   }
 

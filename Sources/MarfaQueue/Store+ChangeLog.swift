@@ -8,6 +8,18 @@ extension SQLite {
     try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'change_log'") == 1
   }
 
+  /// Whether the store records why writes left (``StoreSchema/departures``).
+  func hasDepartures() throws -> Bool {
+    try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'departures'") == 1
+  }
+
+  /// Why the write left the queue, as last recorded; nil when the store does not say.
+  func departure(of id: String) throws -> Departure? {
+    try rows(
+      "SELECT event FROM departures WHERE id = ? ORDER BY n DESC LIMIT 1", [.text(id)], reading: DepartureColumn.self
+    ) { $0.text(.event) }.first.flatMap { $0.flatMap(Departure.init(rawValue:)) }
+  }
+
   /// The writes changed after `mark` (with nil, nothing, and where the log stands now); nil when
   /// the log cannot say: the store keeps none, the entries after `mark` were pruned, or more
   /// writes changed than ``changedWritesLimit``.
@@ -33,6 +45,10 @@ extension SQLite {
       if let row = row.first { found.append(row) } else { gone.append(id) }
     }
     found.sort { $0.0 < $1.0 }
-    return ChangedWrites(writes: found.map(\.1), gone: gone.sorted(), mark: newest)
+    var departures: [String: Departure] = [:]
+    if !gone.isEmpty, try hasDepartures() {
+      for id in gone { departures[id] = try departure(of: id) }
+    }
+    return ChangedWrites(writes: found.map(\.1), gone: gone.sorted(), mark: newest, departures: departures)
   }
 }

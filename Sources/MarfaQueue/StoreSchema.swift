@@ -58,6 +58,7 @@ enum StoreSchema {
       INSERT INTO meta (key, value) VALUES ('schema_version', '\(version)'), ('fill', 'never');
       \(paneCounts)
       \(changeLog)
+      \(departures)
       """
   }
 
@@ -109,12 +110,25 @@ enum StoreSchema {
     END;
     """
 
+  /// Why each write left the queue (``Departure``), so a watcher in another process tells a
+  /// withdraw from a discard from a forget. The newest ``changeLogKept`` entries are kept, as the
+  /// change log's. Additive: an older store gets it when a writer opens it; until then a watcher
+  /// says a write left as `forgotten`.
+  static let departures = """
+    CREATE TABLE departures (n INTEGER PRIMARY KEY, id TEXT NOT NULL, event TEXT NOT NULL);
+    CREATE INDEX departures_id ON departures (id);
+    CREATE TRIGGER departures_prune AFTER INSERT ON departures WHEN NEW.n % \(changeLogPruneEvery) = 0 BEGIN
+      DELETE FROM departures WHERE n <= NEW.n - \(changeLogKept);
+    END;
+    """
+
   /// How many change-log entries are kept at least.
   static let changeLogKept = 65_536
   /// How often (in entries) the log is pruned.
   static let changeLogPruneEvery = 4_096
 
-  /// Adds what a store made by an earlier build lacks (the pane counts, the change log) and drops
+  /// Adds what a store made by an earlier build lacks (the pane counts, the change log, the
+  /// departures) and drops
   /// what it no longer keeps (the verdict index); best effort, in one transaction: a store that
   /// cannot be written (read-only file, full disk) stays as it was and is read the slower way.
   static func upgrade(_ db: SQLite) {
@@ -126,6 +140,7 @@ enum StoreSchema {
     }
     if (try? db.hasPaneCounts()) == false { missing.append(paneCounts) }
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
+    if (try? db.hasDepartures()) == false { missing.append(departures) }
     if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
     guard !missing.isEmpty else { return }
     try? db.transaction(durable: true) { try db.execute(missing.joined(separator: "\n")) }

@@ -13,9 +13,13 @@ enum PlainJSON {
   }
 
   /// A write that left the queue.
-  static func gone(_ id: String, time: String, ascii: Bool) -> String {
-    JSONValue.object([("time", .string(time)), ("event", .string("forgotten")), ("id", .string(id))])
-      .text(escaping: ascii ? .ascii : .visible)
+  /// A write that left the queue: `withdrawn`, `discarded` or `forgotten` as the store recorded it
+  /// (`forgotten` where it does not say).
+  static func gone(_ id: String, departure: Departure? = nil, time: String, ascii: Bool) -> String {
+    JSONValue.object([
+      ("time", .string(time)), ("event", .string((departure ?? .forgotten).rawValue)), ("id", .string(id)),
+    ])
+    .text(escaping: ascii ? .ascii : .visible)
   }
 
   /// The writer came, went, or started or ended a drain (`drain`).

@@ -58,10 +58,13 @@ extension VerdictsApp {
           : PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
     }
     /// Prints that the writes left (the log's gone writes; when comparing, those printed before).
-    func leave(_ ids: [String], time: String) {
+    func leave(_ ids: [String], time: String, departures: [String: Departure] = [:]) {
       for id in ids {
         if streams { memory.forget(id) } else { known[id] = nil }
-        emit(json ? PlainJSON.gone(id, time: time, ascii: ascii) : PlainFormatter.gone(id, time: time, ascii: ascii))
+        emit(
+          json
+            ? PlainJSON.gone(id, departure: departures[id], time: time, ascii: ascii)
+            : PlainFormatter.gone(id, time: time, ascii: ascii))
       }
       if !streams {
         let left = Set(ids)
@@ -109,7 +112,7 @@ extension VerdictsApp {
           if let changed = try await source.changed(since: since) {
             let time = clock()
             for w in changed.writes { show(w, time: time) }
-            leave(changed.gone, time: time)
+            leave(changed.gone, time: time, departures: changed.departures)
             mark = changed.mark
             return
           }

@@ -129,3 +129,24 @@ import Testing
     #expect(try await writer.queue.counts() == QueueCounts(waiting: 3))
   }
 }
+
+extension ChangeLogTests {
+  @Test func aWriteThatLeftSaysWhyWithdrawnDiscardedOrForgotten() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    var ids: [String] = []
+    for _ in 0..<3 { ids.append(try await copy.createItem(type: "note", properties: .object([])).id) }
+    try await copy.forceVerdict(ids[0], .accepted)
+    try await copy.forceVerdict(ids[1], .refused(Refusal(reason: "validation_failed", code: "validation_failed")))
+    let start = try #require(try await copy.queue.changed(since: nil))
+    #expect(try await copy.queue.forgetAnswered(ids: [ids[0]]) == 1)
+    #expect(try await copy.queue.discard(ids[1]))
+    // A withdraw asks the instance first; its store step is the one measured here.
+    let third = ids[2]
+    try await copy.store.run { db in try db.transaction(durable: true) { try db.deleteWrite(third, as: .withdrawn) } }
+    let changed = try #require(try await copy.queue.changed(since: start.mark))
+    #expect(changed.gone == ids.sorted())
+    #expect(changed.departures == [ids[0]: .forgotten, ids[1]: .discarded, ids[2]: .withdrawn])
+  }
+}

@@ -85,3 +85,13 @@ import Testing
     #expect(parsed.allSatisfy { $0?["time"] == .string("T") })
   }
 }
+
+extension WatchPlainJSONTests {
+  @Test func aWriteThatLeftIsNamedByWhyItLeftAndForgottenWhereTheStoreDoesNotSay() {
+    for departure in Departure.allCases {
+      let line = PlainJSON.gone("w1", departure: departure, time: "T", ascii: false)
+      #expect(JSONValue.parse(line)?["event"] == .string(departure.rawValue))
+    }
+    #expect(JSONValue.parse(PlainJSON.gone("w1", time: "T", ascii: false))?["event"] == .string("forgotten"))
+  }
+}
