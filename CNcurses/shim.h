@@ -24,6 +24,7 @@ static inline int cnc_err(void) { return ERR; }
 static inline int cnc_maxy(WINDOW *w) { return getmaxy(w); }
 static inline int cnc_maxx(WINDOW *w) { return getmaxx(w); }
 static inline int cnc_colors(void) { return COLORS; }
+static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
 // The window size the kernel reports for a terminal (0 on success), for a SIGWINCH handled
 // on the UI thread before resizeterm.
 #include <sys/ioctl.h>

@@ -21,6 +21,23 @@ final class SaveWatch: Sendable {
   private let prefix: [UInt8]
   private let queue = DispatchQueue(label: "verdicts.save-watch")
 
+  /// How long after telling of a commit a reader looks again, at the soonest.
+  ///
+  /// A drain commits thousands of times a second and each commit writes the WAL: a reader woken
+  /// by every one takes a thread hop and a store query each time and, on a machine with few
+  /// cores, steals the drain's turns on a CPU (the drain is a request–answer ping-pong, so every
+  /// delay is its delay). Resting 25 ms lets the events pile up in the kernel and be read in one
+  /// go: at most ~40 looks a second while a writer commits, none when idle. A commit after quiet
+  /// is still told at once; screens re-read at most every 30 ms anyway (``AppInbox``).
+  static let savedGap: Duration = .milliseconds(25)
+
+  /// Waits until ``savedGap`` has passed since `told` (the last commit a reader told of).
+  static func rest(after told: ContinuousClock.Instant?) async {
+    guard let told else { return }
+    let since = ContinuousClock.now - told
+    if since < savedGap { try? await Task.sleep(for: savedGap - since) }
+  }
+
   /// Watches the folder of `storePath`; nil where inotify is not to be had.
   init?(storePath: String) {
     let url = URL(fileURLWithPath: storePath)

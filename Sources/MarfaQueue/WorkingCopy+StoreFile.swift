@@ -28,7 +28,7 @@ extension WorkingCopy {
   /// file is written, with a few quick looks after (a commit is visible a moment after its
   /// bytes) and looks backing off from 25 ms after each write heard, and otherwise on a timer that
   /// backs off from 50 ms to ``idleLookMs`` (to
-  /// ``timerLookMs`` without inotify). Tells ``storeFileEvents()`` listeners of the other events.
+  /// ``timerLookMs`` without inotify); it looks no sooner than ``SaveWatch/savedGap`` after telling of a save. Tells ``storeFileEvents()`` listeners of the other events.
   func followSaves(from start: Int) -> Task<Void, Never> {
     let store = self.store
     let hub = self.hub
@@ -41,6 +41,7 @@ extension WorkingCopy {
       var last = start
       var idleMs = 50
       var quickLooks = 0
+      var lastTold: ContinuousClock.Instant?
       while !Task.isCancelled {
         if let w = watch {
           let heard = await withTaskCancellationHandler {
@@ -65,12 +66,14 @@ extension WorkingCopy {
           watchers.tell()
         }
         if Task.isCancelled { break }
+        await SaveWatch.rest(after: lastTold)
         guard let now = try? await store.run({ try $0.dataVersion() }) else { continue }
         if now != last {
           last = now
           hub.send(.saved(dataVersion: now))
           idleMs = 50
           quickLooks = 0
+          lastTold = .now
         } else if quickLooks == 0 {
           idleMs = min(idleMs * 2, watch == nil ? Self.timerLookMs : Self.idleLookMs)
         }

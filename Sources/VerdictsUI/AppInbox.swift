@@ -2,7 +2,8 @@ import MarfaQueue
 import Synchronization
 
 /// What the UI thread shares with the tasks it starts: the inbox they post to, the count of queue
-/// calls running, and the coalescing of change notes into at most about thirty re-reads a second.
+/// calls running, and the coalescing of change notes into at most about thirty re-reads a second,
+/// and none sooner than their frame could go (``holdChanges(for:)``).
 ///
 /// Everything else of the app (``AppCore``) is the UI thread's alone; tasks hold only this.
 final class AppInbox: Sendable {
@@ -22,6 +23,8 @@ final class AppInbox: Sendable {
     var inFlight = 0
     var changeScheduled = false
     var lastChangePost: Duration?
+    /// Re-reads after changes start no earlier than this (``holdChanges(for:)``).
+    var holdUntil: Duration?
   }
 
   private let sourceBox: Mutex<QueueSource>
@@ -81,7 +84,8 @@ final class AppInbox: Sendable {
       if p.changeScheduled { return (.zero, false) }
       p.changeScheduled = true
       let since = p.lastChangePost.map { now - $0 } ?? Self.changeInterval
-      return (max(.zero, Self.changeInterval - since), true)
+      let held = p.holdUntil.map { $0 - now } ?? .zero
+      return (max(.zero, Self.changeInterval - since, held), true)
     }
     if !scheduled.start { return }
     let wait = scheduled.wait
@@ -95,6 +99,17 @@ final class AppInbox: Sendable {
       }
       self.wake()
     }
+  }
+
+  /// Starts no re-read after a change for `delay` from now: the UI loop says, after each frame,
+  /// how long until the byte budget lets the next one go (less the time its reads take).
+  ///
+  /// Re-reading faster than frames can be drawn only costs: while a drain commits thousands of
+  /// times a second, every re-read is several store queries and thread hops, taken from the
+  /// drain on a machine with few cores. A change after quiet is read at once (no hold).
+  func holdChanges(for delay: Duration) {
+    let until = clock.now + delay
+    pending.withLock { $0.holdUntil = delay > .zero ? until : nil }
   }
 
   /// Runs a queue call in a task, counted so ``idle`` waits for it.

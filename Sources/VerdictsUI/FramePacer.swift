@@ -88,12 +88,21 @@ struct FramePacer: Sendable, Hashable {
     } else {
       readingSince = nil
     }
-    if let lastFrame, now - lastFrame < minimumGap { wait = minimumGap - (now - lastFrame) }
-    if tokens <= 0 {
-      let owed = Duration.milliseconds(Int(((-tokens + 1) * 1000 / Double(bytesPerSecond)).rounded(.up)))
-      wait = max(wait, owed)
-    }
+    wait = max(wait, untilNextFrame(now: now))
     return wait > .zero ? .wait(wait) : .draw
+  }
+
+  /// How long from `now` until a frame that is not answering input may go: zero when one may go
+  /// now, else until the gap since the last frame has passed and the bucket is back above zero.
+  func untilNextFrame(now: Duration) -> Duration {
+    var bucket = self
+    bucket.fill(now: now)
+    var wait = Duration.zero
+    if let lastFrame, now - lastFrame < minimumGap { wait = minimumGap - (now - lastFrame) }
+    if bucket.tokens <= 0 {
+      wait = max(wait, .milliseconds(Int(((-bucket.tokens + 1) * 1000 / Double(bytesPerSecond)).rounded(.up))))
+    }
+    return wait
   }
 
   /// Records a frame drawn at `now` that wrote `bytes` to the terminal.

@@ -86,6 +86,8 @@ final class UILoop {
         core.dirty = false
         inputSinceFrame = false
         pacer.drew(bytes: terminal.bytesWritten - before, now: clock.now)
+        // Changes are read again no sooner than their frame could go.
+        inbox.holdChanges(for: pacer.untilNextFrame(now: clock.now) - FramePacer.readsLimit)
         continue
       case .wait(let wait):
         let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000

@@ -2,8 +2,15 @@ import Foundation
 
 /// The built binaries beside this one, and the environment the bench starts them in.
 enum Binaries {
-  /// `verdicts`, built in the same configuration as this bench.
+  /// `verdicts`, built in the same configuration as this bench, or the one `VERDICTS_BENCH_BINARY`
+  /// names (to measure another build with the same bench).
   static func verdicts() throws -> String {
+    if let other = ProcessInfo.processInfo.environment["VERDICTS_BENCH_BINARY"], !other.isEmpty {
+      guard FileManager.default.isExecutableFile(atPath: other) else {
+        throw BenchFailure(message: "VERDICTS_BENCH_BINARY=\(other) is not an executable file")
+      }
+      return other
+    }
     let folder = (PanesBenchmark.selfPath as NSString).deletingLastPathComponent
     let path = folder + "/verdicts"
     guard FileManager.default.isExecutableFile(atPath: path) else {

@@ -20,6 +20,7 @@ struct WatcherBenchmark: Benchmark {
     var cpu: [Double] = []
     var ratios: [Double] = []
     var frames: [Double] = []
+    var wakeups: [Double] = []
     var alone: [Double] = []
     var watched: [Double] = []
     for r in 0..<options.rounds {
@@ -38,9 +39,11 @@ struct WatcherBenchmark: Benchmark {
         try await session.ready(try PaneTitles.truth(store: stage.store), what: "watcher")
         let pid = session.pty.child.pid
         let before = ProcStats.cpuSeconds(pid: pid)
+        let switchesBefore = ProcStats.switches(pid: pid)
         let drain = try stage.startDrain()
         _ = try stage.finished(drain)
         let used = ProcStats.cpuSeconds(pid: pid) - before
+        wakeups.append(Double(ProcStats.switches(pid: pid) - switchesBefore) / drain.seconds)
         times.watched = drain.seconds
         cpu.append(used / drain.seconds)
         frames.append(Double(Self.frames(session.pty.received, from: drain.started, to: drain.ended!.at)))
@@ -60,7 +63,8 @@ struct WatcherBenchmark: Benchmark {
           name: "watcher CPU while it follows the drain",
           figure:
             "median \(Stats.fixed(cpuMedian * 100, 1)) % of a core (\(cpu.map { Stats.fixed($0 * 100, 0) }.joined(separator: ", ")) %);"
-            + " median \(Stats.whole(Stats.median(frames))) frames during a drain",
+            + " median \(Stats.whole(Stats.median(frames))) frames during a drain;"
+            + " \(Stats.whole(Stats.median(wakeups))) wakeups a second (context switches, every thread)",
           target: "≤ 10 %", met: cpuMedian <= Self.cpuTarget),
         Row(
           name: "the drain's slowdown with the watcher",

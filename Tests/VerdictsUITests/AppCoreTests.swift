@@ -153,6 +153,29 @@ import Testing
     #expect(reads >= 4 && reads <= 8, "\(reads) page reads for 200 changes")
   }
 
+  @Test func aChangeIsNotReadAgainBeforeItsFrameCouldGo() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    let before = q.reads
+    // The UI loop says the byte budget holds the next frame back 400 ms.
+    core.inbox.holdChanges(for: .milliseconds(400))
+    q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
+    await d.run(until: "the change's read waits on a timer") { _ in d.clock.sleeping == 1 }
+    #expect(q.reads == before, "nothing read while the frame could not go")
+    await d.settle()
+    #expect(d.clock.now == .milliseconds(400))
+    #expect(q.reads > before)
+    // With no hold, the next change after the interval is read at once.
+    core.inbox.holdChanges(for: .zero)
+    d.clock.advance(by: .seconds(1))
+    let again = q.reads
+    q.send(.answered(DrainVerdict(id: "y", kind: .createItem)))
+    await d.run(until: "the next change is read at once") { _ in q.reads > again }
+    #expect(d.clock.now == .milliseconds(1_400))
+  }
+
   @Test func idleMeansNoReads() async {
     let q = FakeQueue(writes: Self.allWrites())
     let d = CoreDriver(q)

@@ -40,6 +40,20 @@ import Testing
     #expect(p.decide(now: Self.ms(1_510), dirty: true, firstReadsDone: true) == .draw)
   }
 
+  @Test func untilNextFrameSaysHowLongTheBudgetHoldsAFrameBack() {
+    var p = Self.started()
+    #expect(p.untilNextFrame(now: Self.ms(5_000)) == .zero)
+    p.drew(bytes: 3_072, now: Self.ms(1_000))
+    // 1,024 bytes owed at 2,048 B/s: half a second, as decide says.
+    let wait = p.untilNextFrame(now: Self.ms(1_000))
+    #expect(wait >= Self.ms(490) && wait <= Self.ms(510))
+    #expect(p.untilNextFrame(now: Self.ms(1_600)) == .zero)
+    // A small frame leaves the bucket above zero: only the shortest gap holds the next back.
+    var q = Self.started()
+    q.drew(bytes: 100, now: Self.ms(2_000))
+    #expect(q.untilNextFrame(now: Self.ms(2_010)) == FramePacer.minimumGap - Self.ms(10))
+  }
+
   @Test func aBigFrameHoldsTheNextBackAtMostASecond() {
     var p = Self.started()
     // The first frame of a big screen: 8.5 KB, four seconds of budget.

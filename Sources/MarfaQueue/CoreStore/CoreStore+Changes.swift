@@ -18,6 +18,7 @@ extension CoreStore {
       // is visible once the app updates the WAL index (shared memory, which inotify does not see).
       var quickLooks = 0
       var waitMs = 1000
+      var lastTold: ContinuousClock.Instant?
       while !Task.isCancelled {
         if let watch {
           let heard = await watch.wait(timeoutMs: quickLooks > 0 ? 5 : waitMs)
@@ -30,6 +31,7 @@ extension CoreStore {
         } else {
           try? await Task.sleep(for: .milliseconds(250))
         }
+        await SaveWatch.rest(after: lastTold)
         guard let self, let now = try? self.dataVersion() else { break }
         let holder = CoreWriterProbe.writer(of: path)
         if now != version || holder != writer {
@@ -38,6 +40,7 @@ extension CoreStore {
           continuation.yield(.saved(dataVersion: now))
           quickLooks = 0
           waitMs = 1000
+          lastTold = .now
         } else if quickLooks == 0 {
           waitMs = min(waitMs * 2, 1000)
         }
