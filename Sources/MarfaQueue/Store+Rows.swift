@@ -102,7 +102,6 @@ extension SQLite {
     return c
   }
 
-  /// One page of a pane, optionally filtered by a substring.
   /// The WHERE clause (and its values) that picks one pane under a substring filter.
   static func paneFilter(_ pane: QueuePane, _ filter: String?) -> (String, [SQLValue]) {
     var whereClause = "pane = ?"
@@ -116,7 +115,10 @@ extension SQLite {
     return (whereClause, values)
   }
 
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+  /// One page of a pane under the filter, in `order` (``PaneOrder+SQL``).
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder = .sendOrder) throws
+    -> QueuePage
+  {
     let (whereClause, values) = SQLite.paneFilter(pane, filter)
     // Unfiltered, the pane's size is kept; a filter counts what it matches.
     let total: Int
@@ -130,27 +132,29 @@ extension SQLite {
     // OFFSET steps over every index entry before the page: past the middle of the pane, read
     // from the end backwards (the end of Answered, where the newest answers are, costs as
     // little as its start; a page at the end of 700,000 answered writes took ~100 ms forwards).
+    // Every order reads the same way along its own index, each term reversed.
     if start > total / 2 {
       let count = min(limit, total - start)
       let writes = try self.writes(
-        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq DESC LIMIT ? OFFSET ?",
+        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(in: pane, backwards: true)) LIMIT ? OFFSET ?",
         values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
     let writes = try self.writes(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(in: pane)) LIMIT ? OFFSET ?",
       values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }
 
-  /// Where a write sits: its pane and its index there under the filter, or nil.
-  func position(of id: String, filter: String?) throws -> (QueuePane, Int)? {
+  /// Where a write sits: its pane and its index there under the filter and `order`, or nil.
+  func position(of id: String, filter: String?, order: PaneOrder = .sendOrder) throws -> (QueuePane, Int)? {
     guard let seq = try seq(of: id), let w = try write(id: id) else { return nil }
     let (clause, values) = SQLite.paneFilter(w.pane, filter)
     guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else {
       return nil
     }
-    let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND seq < ?", values + [.int(seq)]) ?? 0
+    let (before, keys) = order.before(key: order.key(of: w, in: w.pane), seq: seq, in: w.pane)
+    let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND \(before)", values + keys) ?? 0
     return (w.pane, index)
   }
 
