@@ -7,7 +7,7 @@ public enum PaneOrder: String, Sendable, Hashable, CaseIterable {
   /// Send order reversed: the newest write first.
   case newestFirst = "newest"
   /// Longest in its state first: by when it was answered (Answered, Blocked, Dead), by when it
-  /// was queued (Waiting).
+  /// was queued when it has no answer (Waiting).
   case age
   /// The longest environmental streak first.
   case streak
@@ -30,15 +30,15 @@ public enum PaneOrder: String, Sendable, Hashable, CaseIterable {
     self.init(rawValue: name.lowercased())
   }
 
-  /// The value a write is ordered by in `pane` under this order (nil: no value, ordered first
-  /// as SQLite orders NULL); nil for send order and newest first, which use the send order alone.
-  func key(of w: QueuedWrite, in pane: QueuePane) -> OrderKey? {
+  /// The value a write is ordered by (nil: no value, ordered first as SQLite orders NULL); nil
+  /// for send order and newest first, which use the send order alone. The same value as the
+  /// store's ``sqlKey``.
+  func key(of w: QueuedWrite) -> OrderKey? {
     switch self {
     case .sendOrder, .newestFirst: return nil
-    case .age: return (pane == .waiting ? w.queuedAt : w.answeredAt).map(OrderKey.text)
+    case .age: return .text(w.answeredAt ?? w.queuedAt)
     case .streak: return .int(w.environmentalStreak)
-    case .reason:
-      return (pane == .blocked ? w.verdict?.blockedReason?.rawValue : w.verdict?.name.rawValue).map(OrderKey.text)
+    case .reason: return (w.verdict?.blockedReason?.rawValue ?? w.verdict?.name.rawValue).map(OrderKey.text)
     case .kind: return .text(w.kind.rawValue)
     }
   }
@@ -46,14 +46,14 @@ public enum PaneOrder: String, Sendable, Hashable, CaseIterable {
   /// Whether the key runs from the largest value down (the streak).
   var descending: Bool { self == .streak }
 
-  /// `writes` (in send order, one pane's) in this order: for sources without SQL to sort in (the
-  /// Marfa core's store, in-memory queues). The same order as the store's `ORDER BY`.
-  public func sorted(_ writes: [QueuedWrite], in pane: QueuePane) -> [QueuedWrite] {
+  /// `writes` (in send order) in this order: for sources without SQL to sort in (the Marfa
+  /// core's store, in-memory queues). The same order as the store's `ORDER BY`.
+  public func sorted(_ writes: [QueuedWrite]) -> [QueuedWrite] {
     switch self {
     case .sendOrder: return writes
     case .newestFirst: return writes.reversed()
     default:
-      let keyed = writes.enumerated().map { (i: $0.offset, key: key(of: $0.element, in: pane), w: $0.element) }
+      let keyed = writes.enumerated().map { (i: $0.offset, key: key(of: $0.element), w: $0.element) }
       let down = descending
       return keyed.sorted { a, b in
         guard let ka = a.key, let kb = b.key, ka != kb else {

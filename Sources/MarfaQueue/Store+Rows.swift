@@ -136,12 +136,12 @@ extension SQLite {
     if start > total / 2 {
       let count = min(limit, total - start)
       let writes = try self.writes(
-        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(in: pane, backwards: true)) LIMIT ? OFFSET ?",
+        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
         values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
     let writes = try self.writes(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(in: pane)) LIMIT ? OFFSET ?",
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
       values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }
@@ -153,7 +153,7 @@ extension SQLite {
     guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else {
       return nil
     }
-    let (before, keys) = order.before(key: order.key(of: w, in: w.pane), seq: seq, in: w.pane)
+    let (before, keys) = order.before(key: order.key(of: w), seq: seq)
     let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND \(before)", values + keys) ?? 0
     return (w.pane, index)
   }

@@ -73,7 +73,8 @@ extension Renderer {
         continue
       }
       let selected = index == p.selected && pane == state.focus
-      listRow(w, width: r.width, right: groupText(pane, w, at: index)).draw(into: &grid, x: r.x, y: y, limit: r.width, ellipsis: glyphs.ellipsis)
+      listRow(w, width: r.width, right: groupText(pane, w, at: index)).draw(
+        into: &grid, x: r.x, y: y, limit: r.width, ellipsis: glyphs.ellipsis)
       if selected { grid.paint(Rect(x: r.x, y: y, width: r.width, height: 1), role: .selected) }
     }
   }

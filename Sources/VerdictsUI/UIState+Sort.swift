@@ -16,7 +16,7 @@ extension UIState {
     let order = self[pane].order.next
     self[pane].order = order
     message = StatusMessage(
-      "\(pane.title) by \(order.title)" + (grouped(pane) ? ", grouped by reason" : "")
+      "\(pane.title) by \(order.title)" + (grouped(pane) ? ", in groups" : "")
         + " (\(keyMap.hint(.sort) ?? "s") for the next order)")
     var effects: [UIEffect] = grouped(pane) ? [.countReasons] : []
     if let id = self[pane].selectedWrite?.id {

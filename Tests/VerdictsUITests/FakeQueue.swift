@@ -60,10 +60,10 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
       pageReads.append((pane, offset, limit))
       let matching = order.sorted(
         writes.filter { w in
-        w.pane == pane
-          && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
-            ?? true)
-        }, in: pane)
+          w.pane == pane
+            && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
+              ?? true)
+        })
       let start = min(max(0, offset), matching.count)
       return QueuePage(
         pane: pane, offset: start, writes: Array(matching[start..<min(matching.count, start + limit)]),

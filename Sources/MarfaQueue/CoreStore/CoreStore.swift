@@ -88,7 +88,7 @@ public final class CoreStore: Sendable {
   /// hold it (case-insensitive).
   ///
   /// Send order and newest first are read in SQL; the other orders read the pane in send order
-  /// and sort it here (``PaneOrder/sorted(_:in:)``): the core's queue has no index for them, and
+  /// and sort it here (``PaneOrder/sorted(_:)``): the core's queue has no index for them, and
   /// no `environmental_streak` (so its streak order is the send order).
   public func readPage(
     _ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder = .sendOrder
@@ -106,7 +106,7 @@ public final class CoreStore: Sendable {
           CoreQueueCodec.write(from: $0).write
         }
       }.filter { parsed?.matches($0) ?? true }
-      let sorted = order.sorted(writes, in: pane)
+      let sorted = order.sorted(writes)
       let start = max(0, min(offset, max(0, writes.count - 1)))
       return QueuePage(
         pane: pane, offset: start, writes: Array(sorted.dropFirst(start).prefix(max(0, limit))), total: sorted.count)
