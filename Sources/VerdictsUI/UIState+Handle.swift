@@ -192,7 +192,7 @@ extension UIState {
     self[pane].selected = index
     keepSelectionVisible(pane)
     if self[pane].selectedWrite?.id == id { return [] }
-    return [.reload(pane, offset: self[pane].top, limit: pageLimit(pane))]
+    return [.reload(pane, offset: readOffset(pane), limit: pageLimit(pane))]
   }
 
   /// Keeps the selection inside the pane.

@@ -18,7 +18,8 @@ import Testing
     while s[pane].order != order {
       let id = s.selectedWrite?.id
       _ = s.handle(.key(.char("s")))
-      let sorted = s[pane].order.sorted(pane == .blocked ? blocked : s[pane].writes)
+      let sendOrder = Fixtures.pages().first { $0.pane == pane }?.writes ?? []
+      let sorted = s[pane].order.sorted(sendOrder)
       let index = id.flatMap { id in sorted.firstIndex { $0.id == id } }
       _ = s.handle(.reordered(id: id ?? "", pane: pane, order: s[pane].order, index: index))
       _ = s.handle(.loaded(QueuePage(pane: pane, offset: 0, writes: sorted, total: sorted.count)))
@@ -177,5 +178,19 @@ import Testing
     let expected = PaneOrder.reason.sorted(AppCoreTests.allWrites().filter { $0.pane == .blocked })
     #expect(shown.map(\.id) == expected.map(\.id))
     #expect(d.core.state.reasonCounts?[.failingAlone] == 2)
+  }
+}
+
+extension SortTests {
+  @Test func tailingAnsweredNewestFirstKeepsTheFirstRowSelected() {
+    var s = Fixtures.state(focus: .answered)
+    Self.sort(&s, to: .newestFirst)
+    _ = s.handle(.key(.char("T")))
+    #expect(s.tailing)
+    #expect(s[.answered].selected == 0)
+    let newest = PaneOrder.newestFirst.sorted(Fixtures.answered)
+    _ = s.handle(.loaded(QueuePage(pane: .answered, offset: 0, writes: newest, total: newest.count)))
+    #expect(s.selectedWrite?.id == "w-trashed")
+    #expect(s.tailing)
   }
 }
