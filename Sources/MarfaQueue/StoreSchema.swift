@@ -65,7 +65,7 @@ enum StoreSchema {
 
   /// One index per ``PaneOrder`` that reads a value besides the send order, each `(pane, value,
   /// seq)` in the order's direction, so a page in any order walks an index instead of sorting
-  /// the pane (at 1,000,000 writes a sorted page of Answered took 0.35–4 s; along its index
+  /// the pane (at 1,000,000 writes a sorted page took 0.2–4 s; along its index
   /// ~0.2 ms at its start, ~25 ms at its middle, as the send order). Newest first reads
   /// `queue_pane` backwards. Additive: an older store gets them when a writer opens it.
   static var orderIndexes: String {
