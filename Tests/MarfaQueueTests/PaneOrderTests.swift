@@ -140,6 +140,20 @@ import Testing
     }
   }
 
+  @Test func blockedCountsWalkTheReasonIndexWithoutReadingRowsOrSorting() async throws {
+    let (t, copy, _) = try await Self.filled()
+    defer { copy.close() }
+    _ = t
+    let plan = try await copy.store.run { db in
+      try db.rows("EXPLAIN QUERY PLAN " + SQLite.blockedCountsSQL, []) { $0.text(3) ?? "" }
+    }.joined(separator: " / ")
+    #expect(plan.contains("queue_order_reason") && !plan.contains("TEMP B-TREE"), "\(plan)")
+    let blocked = try await Self.sendOrder(copy, .blocked)
+    var expected: [BlockedReason: Int] = [:]
+    for w in blocked { expected[w.verdict!.blockedReason!, default: 0] += 1 }
+    #expect(try await copy.queue.blockedCounts() == expected)
+  }
+
   @Test func aStoreMadeBeforeTheOrderIndexesGetsThemFromItsWriter() async throws {
     let t = TestStore()
     do {
