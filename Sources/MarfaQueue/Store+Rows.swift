@@ -133,7 +133,9 @@ extension SQLite {
     if filter?.isEmpty ?? true, try hasPaneCounts() {
       total = try scalar("SELECT n FROM pane_counts WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
     } else {
-      total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
+      // Along `queue_pane`, whose writes are in the table's order: any other index led by the
+      // pane (the orders') reads the rows in a scattered order, 3–5 times slower at 700,000.
+      total = try scalar("SELECT count(*) FROM queue INDEXED BY queue_pane WHERE \(whereClause)", values) ?? 0
     }
     let start = max(0, min(offset, max(0, total - 1)))
     let limit = max(0, limit)
