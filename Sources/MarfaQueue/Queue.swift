@@ -62,9 +62,12 @@ public struct Queue: Sendable {
   ///   - offset: the index of the first write wanted (clamped into the pane).
   ///   - limit: how many writes at most.
   ///   - filter: a substring matched against id, kind, rows, reason, status and failure text.
-  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String? = nil) async throws -> QueuePage {
+  ///   - order: how the pane is ordered (``PaneOrder``; send order by default).
+  public func page(
+    _ pane: QueuePane, offset: Int, limit: Int, filter: String? = nil, order: PaneOrder = .sendOrder
+  ) async throws -> QueuePage {
     _ = try copy
-    return try await store.run { try $0.page(pane, offset: offset, limit: limit, filter: filter) }
+    return try await store.run { try $0.page(pane, offset: offset, limit: limit, filter: filter, order: order) }
   }
 
   /// Up to `limit` writes of a pane in send order, without their bodies and answers (each read
@@ -94,12 +97,14 @@ public struct Queue: Sendable {
     return try await store.run { try $0.changed(since: mark) }
   }
 
-  /// Where a write sits now: its pane and its index there under the filter; nil when the
-  /// queue no longer holds it or the filter hides it.
-  public func position(of id: String, filter: String? = nil) async throws -> (pane: QueuePane, index: Int)? {
+  /// Where a write sits now: its pane and its index there under the filter and `order` (the
+  /// order of the pane it is in); nil when the queue no longer holds it or the filter hides it.
+  public func position(
+    of id: String, filter: String? = nil, order: PaneOrder = .sendOrder
+  ) async throws -> (pane: QueuePane, index: Int)? {
     _ = try copy
     let found = try await store.run { db -> PanePosition? in
-      try db.position(of: id, filter: filter).map { PanePosition(pane: $0.0, index: $0.1) }
+      try db.position(of: id, filter: filter, order: order).map { PanePosition(pane: $0.0, index: $0.1) }
     }
     return found.map { ($0.pane, $0.index) }
   }

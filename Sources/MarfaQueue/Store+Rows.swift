@@ -36,11 +36,19 @@ extension SQLite {
     try rows(sql, values, reading: QueueColumn.self) { $0.text(.id) ?? "" }
   }
 
+  /// The count per blocked reason, grouped by the reason order's value (``blockedCounts()``).
+  static let blockedCountsSQL =
+    "SELECT \(PaneOrder.reason.sqlKey ?? "reason") AS reason, count(*) AS n FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY 1"
+
   /// How many blocked writes each reason holds (reasons holding none are left out).
+  ///
+  /// Counted along the reason order's index (its value is the reason in Blocked): a walk of the
+  /// index alone, ~22 ms for 150,000 blocked writes, where grouping `reason` read every row
+  /// (~460 ms).
   func blockedCounts() throws -> [BlockedReason: Int] {
     var counts: [BlockedReason: Int] = [:]
     try query(
-      "SELECT reason, count(*) AS n FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY reason",
+      SQLite.blockedCountsSQL,
       reading: ReasonCountColumn.self
     ) { r in
       if let reason = r.text(.reason).flatMap(BlockedReason.init(rawValue:)), let n = r.int(.n), n > 0 {
@@ -102,7 +110,6 @@ extension SQLite {
     return c
   }
 
-  /// One page of a pane, optionally filtered by a substring.
   /// The WHERE clause (and its values) that picks one pane under a substring filter.
   static func paneFilter(_ pane: QueuePane, _ filter: String?) -> (String, [SQLValue]) {
     var whereClause = "pane = ?"
@@ -116,41 +123,48 @@ extension SQLite {
     return (whereClause, values)
   }
 
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+  /// One page of a pane under the filter, in `order` (``PaneOrder+SQL``).
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder = .sendOrder) throws
+    -> QueuePage
+  {
     let (whereClause, values) = SQLite.paneFilter(pane, filter)
     // Unfiltered, the pane's size is kept; a filter counts what it matches.
     let total: Int
     if filter?.isEmpty ?? true, try hasPaneCounts() {
       total = try scalar("SELECT n FROM pane_counts WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
     } else {
-      total = try scalar("SELECT count(*) FROM queue WHERE \(whereClause)", values) ?? 0
+      // Along `queue_pane`, whose writes are in the table's order: any other index led by the
+      // pane (the orders') reads the rows in a scattered order, 3–5 times slower at 700,000.
+      total = try scalar("SELECT count(*) FROM queue INDEXED BY queue_pane WHERE \(whereClause)", values) ?? 0
     }
     let start = max(0, min(offset, max(0, total - 1)))
     let limit = max(0, limit)
     // OFFSET steps over every index entry before the page: past the middle of the pane, read
     // from the end backwards (the end of Answered, where the newest answers are, costs as
     // little as its start; a page at the end of 700,000 answered writes took ~100 ms forwards).
+    // Every order reads the same way along its own index, each term reversed.
     if start > total / 2 {
       let count = min(limit, total - start)
       let writes = try self.writes(
-        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq DESC LIMIT ? OFFSET ?",
+        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
         values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
     let writes = try self.writes(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY seq LIMIT ? OFFSET ?",
+      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
       values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }
 
-  /// Where a write sits: its pane and its index there under the filter, or nil.
-  func position(of id: String, filter: String?) throws -> (QueuePane, Int)? {
+  /// Where a write sits: its pane and its index there under the filter and `order`, or nil.
+  func position(of id: String, filter: String?, order: PaneOrder = .sendOrder) throws -> (QueuePane, Int)? {
     guard let seq = try seq(of: id), let w = try write(id: id) else { return nil }
     let (clause, values) = SQLite.paneFilter(w.pane, filter)
     guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else {
       return nil
     }
-    let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND seq < ?", values + [.int(seq)]) ?? 0
+    let (before, keys) = order.before(key: order.key(of: w), seq: seq)
+    let index = try scalar("SELECT count(*) FROM queue WHERE \(clause) AND \(before)", values + keys) ?? 0
     return (w.pane, index)
   }
 

@@ -59,8 +59,28 @@ enum StoreSchema {
       \(paneCounts)
       \(changeLog)
       \(departures)
+      \(orderIndexes)
       """
   }
+
+  /// One index per ``PaneOrder`` that reads a value besides the send order, each `(pane, value,
+  /// seq)` in the order's direction, so a page in any order walks an index instead of sorting
+  /// the pane (at 1,000,000 writes a sorted page took 0.2–4 s; along its index
+  /// ~0.2 ms at its start, ~25 ms at its middle, as the send order). Newest first reads
+  /// `queue_pane` backwards. Additive: an older store gets them when a writer opens it.
+  static var orderIndexes: String {
+    let indexed: [(String, PaneOrder)] = [
+      ("queue_order_age", .age), ("queue_order_streak", .streak), ("queue_order_reason", .reason),
+      ("queue_order_kind", .kind),
+    ]
+    return indexed.map { name, order in
+      "CREATE INDEX IF NOT EXISTS \(name) ON queue (pane, \(order.sqlKey!)\(order.descending ? " DESC" : ""), seq);"
+    }.joined(separator: "\n")
+  }
+
+  /// The last of ``orderIndexes``' names: a store holding it holds them all (they are made in
+  /// one transaction).
+  static let lastOrderIndex = "queue_order_kind"
 
   /// How many writes each pane holds, kept by triggers, so a screen of a million writes reads
   /// four numbers instead of counting the index on every change (a count of the answered pane
@@ -128,7 +148,7 @@ enum StoreSchema {
   static let changeLogPruneEvery = 4_096
 
   /// Adds what a store made by an earlier build lacks (the pane counts, the change log, the
-  /// departures) and drops
+  /// departures, the order indexes) and drops
   /// what it no longer keeps (the verdict index); best effort, in one transaction: a store that
   /// cannot be written (read-only file, full disk) stays as it was and is read the slower way.
   static func upgrade(_ db: SQLite) {
@@ -142,6 +162,8 @@ enum StoreSchema {
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
     if (try? db.hasDepartures()) == false { missing.append(departures) }
     if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
+    let orderIndex = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(lastOrderIndex)'"
+    if (try? db.scalar(orderIndex)) == 0 { missing.append(orderIndexes) }
     guard !missing.isEmpty else { return }
     try? db.transaction(durable: true) { try db.execute(missing.joined(separator: "\n")) }
   }

@@ -26,6 +26,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case autoDrain = "auto-drain"
   case useKey = "use-key"
   case filter
+  case sort
   case pause
   case follow
   case goto
@@ -78,6 +79,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .autoDrain: return "auto-drain on/off"
     case .useKey: return "use another key"
     case .filter: return "filter"
+    case .sort: return "sort the pane: sent, newest, age, streak, reason, kind"
     case .pause: return "pause updates"
     case .follow: return "follow the selected write"
     case .goto: return "go to a write by ID (full, shown, or 6+ characters)"
@@ -105,6 +107,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .autoDrain: return "auto"
     case .useKey: return "key"
     case .filter: return "filter"
+    case .sort: return "sort"
     case .pause: return "pause"
     case .follow: return "follow"
     case .goto: return "go to"

@@ -160,9 +160,10 @@ final class AppCore {
     }
     loading.insert(pane)
     let filter = state.filter
+    let order = state[pane].order
     inbox.task { inbox in
       do {
-        let page = try await inbox.source.page(pane, offset: offset, limit: limit, filter: filter)
+        let page = try await inbox.source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
         inbox.post(.event(.loaded(page)))
       } catch {
         inbox.log.log("reading \(pane.title) failed: \(AppCore.describe(error))")
@@ -213,6 +214,7 @@ final class AppCore {
   private func perform(_ effect: UIEffect) {
     log.log("action \(AppCore.name(effect))")
     let filter = state.filter
+    let orders = Dictionary(uniqueKeysWithValues: QueuePane.allCases.map { ($0, state[$0].order) })
     inbox.task { inbox in
       do {
         switch effect {
@@ -263,7 +265,7 @@ final class AppCore {
           try await inbox.source.useKey(key)
           inbox.outcome("using the new key; the next drain sends writes blocked credential_refused again")
         case .locate(let id):
-          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
           inbox.post(.event(.located(id: id, pane: found?.0, index: found?.1)))
         case .export(let ids):
           var texts: [String] = []
@@ -278,8 +280,12 @@ final class AppCore {
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
         case .goto(let typed):
           let id = try await inbox.source.resolveID(typed)
-          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000)
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
           inbox.post(.event(.wentTo(id: id, pane: found?.0, index: found?.1)))
+        case .reorder(let pane, let id):
+          let order = orders[pane] ?? .sendOrder
+          let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, order: order)
+          inbox.post(.event(.reordered(id: id, pane: pane, order: order, index: found?.0 == pane ? found?.1 : nil)))
         case .markAll(let pane, let filter):
           let ids = try await inbox.source.ids(in: pane, filter: filter)
           inbox.post(.event(.marked(ids)))
@@ -347,6 +353,7 @@ final class AppCore {
     case .drain: return "drain"
     case .useKey: return "key"
     case .locate: return "follow"
+    case .reorder: return "sort"
     case .goto: return "go to"
     case .countReasons: return "count reasons"
     case .copy: return "copy"

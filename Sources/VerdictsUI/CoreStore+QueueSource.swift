@@ -6,8 +6,12 @@ extension CoreStore: QueueSource {
   /// The instance the core filled the copy from (never a key: the core keeps none).
   public var instanceURL: String? { origin }
 
-  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
-    try readPage(pane, offset: offset, limit: limit, filter: filter)
+  /// A page in `order`: the core's store is read in send order and sorted here (it has no
+  /// `environmental_streak`, so the streak order is the send order).
+  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws
+    -> QueuePage
+  {
+    try readPage(pane, offset: offset, limit: limit, filter: filter, order: order)
   }
 
   public func status() async throws -> Status { try readStatus() }

@@ -16,6 +16,8 @@ public struct PaneState: Sendable, Hashable {
   public var top = 0
   /// Whether a page was ever loaded.
   public var loaded = false
+  /// How the pane is ordered (`s` cycles it; kept for the session, not saved).
+  public var order: PaneOrder = .sendOrder
 
   /// Creates an empty pane.
   public init(pane: QueuePane) { self.pane = pane }

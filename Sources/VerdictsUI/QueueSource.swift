@@ -8,8 +8,8 @@ public protocol QueueSource: Sendable {
   var handle: Handle { get }
   /// The instance's URL (never the key).
   var instanceURL: String? { get }
-  /// One page of a pane.
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage
+  /// One page of a pane under the filter, in `order` (``PaneOrder``).
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws -> QueuePage
   /// The copy's status.
   func status() async throws -> Status
   /// One write by id.
@@ -32,8 +32,9 @@ public protocol QueueSource: Sendable {
   /// Up to `limit` writes of a pane from `cursor` (0 to start), bodies and answers left out
   /// where the source can; `next` is the cursor for the following call.
   func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
-  /// Where a write sits now: its pane and its index there under the filter, nil when it left.
-  func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)?
+  /// Where a write sits now: its pane and its index there under the filter and `order`, nil
+  /// when it left.
+  func locate(_ id: String, filter: String?, limit: Int, order: PaneOrder) async throws -> (QueuePane, Int)?
   /// The writes changed since `mark` (nil: none, and where the log stands), or nil when the
   /// source cannot say and the whole queue must be read (``Queue/changed(since:)``).
   func changed(since mark: Int?) async throws -> ChangedWrites?
@@ -55,6 +56,27 @@ public protocol QueueSource: Sendable {
 }
 
 extension QueueSource {
+  /// One page of a pane under the filter, in send order.
+  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
+    try await page(pane, offset: offset, limit: limit, filter: filter, order: .sendOrder)
+  }
+
+  /// Where a write sits now under the filter, in send order (``locate(_:filter:limit:order:)``).
+  public func locate(_ id: String, filter: String?, limit: Int = 200_000) async throws -> (QueuePane, Int)? {
+    try await locate(id, filter: filter, limit: limit, order: .sendOrder)
+  }
+
+  /// Where a write sits now, each pane in its own order (`orders`, by pane; send order for a
+  /// pane not named): the pane first, then the index in that pane's order.
+  public func locate(_ id: String, filter: String?, limit: Int, orders: [QueuePane: PaneOrder]) async throws -> (
+    QueuePane, Int
+  )? {
+    guard let found = try await locate(id, filter: filter, limit: limit, order: .sendOrder) else { return nil }
+    let order = orders[found.0] ?? .sendOrder
+    if order == .sendOrder { return found }
+    return try await locate(id, filter: filter, limit: limit, order: order)
+  }
+
   /// How many blocked writes each reason holds: by default by reading the Blocked pane through;
   /// a working copy counts in the store.
   public func blockedCounts() async throws -> [BlockedReason: Int] {
@@ -77,17 +99,18 @@ extension QueueSource {
     return try WriteIDResolver(ids: ids).id(for: typed)
   }
 
-  /// Where a write sits now: its pane and its index there under the filter, nil when it left.
+  /// Where a write sits now: its pane and its index there under the filter and `order`, nil
+  /// when it left.
   ///
   /// By default, pages through the pane up to `limit` writes; a working copy asks the store.
-  public func locate(_ id: String, filter: String?, limit: Int = 200_000) async throws -> (QueuePane, Int)? {
+  public func locate(_ id: String, filter: String?, limit: Int, order: PaneOrder) async throws -> (QueuePane, Int)? {
     let w: QueuedWrite
     do { w = try await write(id) } catch QueueError.notFound { return nil }
     let pane = w.pane
     var offset = 0
     let step = 2_000
     while offset < limit {
-      let page = try await self.page(pane, offset: offset, limit: step, filter: filter)
+      let page = try await self.page(pane, offset: offset, limit: step, filter: filter, order: order)
       if let i = page.writes.firstIndex(where: { $0.id == id }) { return (pane, page.offset + i) }
       if page.writes.count < step { return nil }
       offset += step

@@ -13,6 +13,8 @@ extension Renderer {
       let all = state.status.map { count($0.counts[pane]) } ?? unknownCount
       t.append(" (\(shown) of \(all))", .dim)
     }
+    // The order, when not the send order (`s` cycles it).
+    if p.order != .sendOrder { t.append(" \(glyphs.separator) by \(p.order.title)", .dim) }
     return t
   }
 
@@ -71,13 +73,14 @@ extension Renderer {
         continue
       }
       let selected = index == p.selected && pane == state.focus
-      listRow(w, width: r.width).draw(into: &grid, x: r.x, y: y, limit: r.width, ellipsis: glyphs.ellipsis)
+      listRow(w, width: r.width, right: groupText(pane, w, at: index)).draw(
+        into: &grid, x: r.x, y: y, limit: r.width, ellipsis: glyphs.ellipsis)
       if selected { grid.paint(Rect(x: r.x, y: y, width: r.width, height: 1), role: .selected) }
     }
   }
 
   /// One write as a list row: glyph, mark, id, kind, rows, and what the pane says of it.
-  func listRow(_ w: QueuedWrite, width: Int) -> TextLine {
+  func listRow(_ w: QueuedWrite, width: Int, right: TextLine? = nil) -> TextLine {
     var line = TextLine()
     let fresh = state.fresh.contains(w.id)
     line.append(VerdictText.glyph(w, glyphs), VerdictText.role(w), fresh ? .reverse : [])
@@ -88,7 +91,7 @@ extension Renderer {
     let kindWidth = min(16, max(6, rest / 3))
     line.append(fit(w.kind.words, kindWidth).padding(kindWidth), .label)
     line.append(" ")
-    let right = paneText(w)
+    let right = right ?? paneText(w)
     let rowsRoom = max(0, width - line.width - right.width - 1)
     if rowsRoom >= 4 {
       line.append(fit(rowsText(w), rowsRoom).padding(rowsRoom), .dim)

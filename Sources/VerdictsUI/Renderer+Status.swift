@@ -159,7 +159,8 @@ extension Renderer {
       actions = clearingFirst(actions, w)
       actions.append(.focusDetail)
     }
-    for a in [Action.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit] where !actions.contains(a) {
+    for a in [Action.drain, .autoDrain, .filter, .sort, .mark, .follow, .pause, .help, .quit] where !actions.contains(a)
+    {
       actions.append(a)
     }
     return actions

@@ -26,6 +26,8 @@ public enum UIEffect: Sendable, Hashable {
   case useKey(String)
   /// Find where a followed write is now.
   case locate(String)
+  /// Find where a write sits in its pane's new order (after `s`), to keep it selected.
+  case reorder(QueuePane, String)
   /// Put this text on the terminal's clipboard (OSC 52).
   case copy(String)
   /// Write these writes' detail text to a file in the current folder.

@@ -23,6 +23,8 @@ public enum UIEvent: Sendable, Hashable {
   case outcome(String, isError: Bool)
   /// Where a followed write is now: its pane and index, or nil when it left the queue.
   case located(id: String, pane: QueuePane?, index: Int?)
+  /// Where the selected write sits in its pane's new order (nil: no longer in that pane).
+  case reordered(id: String, pane: QueuePane, order: PaneOrder, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
   /// How many blocked writes each reason holds (for the `R` menu).

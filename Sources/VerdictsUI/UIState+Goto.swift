@@ -50,7 +50,7 @@ extension UIState {
     message = StatusMessage("at \(ShortID.of(id)) in \(pane.title)\(back)")
     let reading = effects.contains { if case .reload(pane, _, _) = $0 { return true } else { return false } }
     if self[pane].selectedWrite?.id != id, !reading {
-      effects.append(.reload(pane, offset: self[pane].top, limit: pageLimit(pane)))
+      effects.append(.reload(pane, offset: readOffset(pane), limit: pageLimit(pane)))
     }
     return effects
   }

@@ -49,6 +49,10 @@ extension UIState {
       message = Self.outcome(told, after: message)
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
+    case .reordered(let id, let pane, let order, let index):
+      // Only for the pane's order now (`s` pressed twice quickly: the first answer is stale).
+      guard self[pane].order == order else { return [] }
+      return reordered(id: id, pane: pane, index: index)
     case .reasonCounts(let counts):
       let chosen = reasonMenu.indices.contains(menuIndex) ? reasonMenu[menuIndex] : nil
       reasonCounts = counts
@@ -97,8 +101,10 @@ extension UIState {
 
   /// Reads every pane at its scroll position, and the status.
   mutating func reloadAll() -> [UIEffect] {
-    var effects = QueuePane.allCases.map { UIEffect.reload($0, offset: self[$0].top, limit: pageLimit($0)) }
+    var effects = QueuePane.allCases.map { UIEffect.reload($0, offset: readOffset($0), limit: pageLimit($0)) }
     effects.append(.loadStatus)
+    // Blocked grouped by reason counts each group again.
+    if grouped(.blocked) { effects.append(.countReasons) }
     return effects
   }
 
@@ -186,7 +192,7 @@ extension UIState {
     self[pane].selected = index
     keepSelectionVisible(pane)
     if self[pane].selectedWrite?.id == id { return [] }
-    return [.reload(pane, offset: self[pane].top, limit: pageLimit(pane))]
+    return [.reload(pane, offset: readOffset(pane), limit: pageLimit(pane))]
   }
 
   /// Keeps the selection inside the pane.
@@ -209,8 +215,9 @@ extension UIState {
   func reloadIfNeeded(_ pane: QueuePane) -> UIEffect? {
     let p = self[pane]
     guard p.loaded else { return nil }
-    if p.covers(top: p.top, rows: layout.rows(pane)) { return nil }
-    return .reload(pane, offset: p.top, limit: pageLimit(pane))
+    let from = readOffset(pane)
+    if p.covers(top: from, rows: layout.rows(pane) + p.top - from) { return nil }
+    return .reload(pane, offset: from, limit: pageLimit(pane))
   }
 
   /// Keeps the writer's record and when it was last seen live.

@@ -78,6 +78,7 @@ extension UIState {
     case .filter:
       prompt = Prompt(kind: .filter, text: filter ?? "")
       return []
+    case .sort: return cycleOrder()
     case .pause: return togglePause()
     case .follow: return toggleFollow()
     case .goto:

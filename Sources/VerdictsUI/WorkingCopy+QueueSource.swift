@@ -5,8 +5,10 @@ extension WorkingCopy: QueueSource {
   /// The instance's URL (never the key).
   public var instanceURL: String? { server?.url }
 
-  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
-    try await queue.page(pane, offset: offset, limit: limit, filter: filter)
+  public func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws
+    -> QueuePage
+  {
+    try await queue.page(pane, offset: offset, limit: limit, filter: filter, order: order)
   }
 
   public func write(_ id: String) async throws -> QueuedWrite { try await queue.write(id) }
@@ -44,7 +46,7 @@ extension WorkingCopy: QueueSource {
   }
 
   /// Where a write sits, from one indexed count in the store (no paging).
-  public func locate(_ id: String, filter: String?, limit: Int) async throws -> (QueuePane, Int)? {
-    try await queue.position(of: id, filter: filter).map { ($0.pane, $0.index) }
+  public func locate(_ id: String, filter: String?, limit: Int, order: PaneOrder) async throws -> (QueuePane, Int)? {
+    try await queue.position(of: id, filter: filter, order: order).map { ($0.pane, $0.index) }
   }
 }

@@ -148,3 +148,33 @@ import Testing
     #expect(CoreWriterProbe.writer(of: path) == nil)
   }
 }
+
+extension CoreStoreTests {
+  @Test func aCoreStoresPanesAreSortedInEachOrderAfterReadingThemInSendOrder() throws {
+    let t = TestStore()
+    let path = t.folder.appendingPathComponent("device.sqlite").path
+    let fixture = try CoreStoreFixture.everyShape(path: path)
+    defer { fixture.close() }
+    let core = try CoreStore.open(path: path)
+    defer { core.close() }
+    for pane in QueuePane.allCases {
+      let sent = try core.readPage(pane, offset: 0, limit: 100, filter: nil).writes
+      for order in PaneOrder.allCases {
+        let expected = order.sorted(sent).map(\.id)
+        #expect(try core.readPage(pane, offset: 0, limit: 100, filter: nil, order: order).writes.map(\.id) == expected)
+        // A page from the middle is a slice of the same order (an offset past the end is the last).
+        let page = try core.readPage(pane, offset: 1, limit: 2, filter: nil, order: order)
+        #expect(page.offset == min(1, max(0, expected.count - 1)))
+        #expect(page.writes.map(\.id) == Array(expected.dropFirst(page.offset).prefix(2)), "\(pane) \(order)")
+      }
+    }
+    // Blocked by reason: ancestor_unavailable, conflict_unresolved, credential_refused, key_spent.
+    let byReason = try core.readPage(.blocked, offset: 0, limit: 10, filter: nil, order: .reason).writes.map(\.id)
+    #expect(byReason == ["w-ancestor", "w-conflict", "w-grant", "w-spent"])
+    let newest = try core.readPage(.blocked, offset: 0, limit: 10, filter: nil, order: .newestFirst).writes.map(\.id)
+    #expect(newest == ["w-conflict", "w-ancestor", "w-spent", "w-grant"])
+    // Filtered and ordered.
+    let filtered = try core.readPage(.answered, offset: 0, limit: 10, filter: "refused", order: .newestFirst)
+    #expect(filtered.writes.map(\.id) == ["w-refused-unsent", "w-trashed", "w-refused"])
+  }
+}

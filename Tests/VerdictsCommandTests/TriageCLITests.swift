@@ -107,3 +107,29 @@ extension TriageCLITests {
     #expect(!FileManager.default.fileExists(atPath: folder.store))
   }
 }
+
+extension TriageCLITests {
+  @Test func queueSortTakesTheTUIsOrdersAndRefusesAnyOther() throws {
+    let folder = TempFolder()
+    let made: [[String]] = [
+      ["items", "create", "--type", "note", "--properties", "{}", "--id", "sort-c"],
+      ["tags", "add", "sort-a", "urgent"],
+      ["items", "update", "sort-b", "--version", "2", "--properties", "{}"],
+    ]
+    for args in made {
+      let r = try Binary.run(args, store: folder.store, home: folder.path)
+      #expect(r.code == 0, "\(r)")
+    }
+    func order(_ extra: [String]) throws -> [String] {
+      let r = try Binary.run(["--json", "queue"] + extra, store: folder.store, home: folder.path)
+      #expect(r.code == 0, "\(r)")
+      return r.json?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+    }
+    #expect(try order([]) == ["create_item", "add_tag", "update_item"])
+    #expect(try order(["--sort", "newest"]) == ["update_item", "add_tag", "create_item"])
+    #expect(try order(["--sort", "kind"]) == ["add_tag", "create_item", "update_item"])
+    #expect(try order(["--sort", "sent"]) == ["create_item", "add_tag", "update_item"])
+    let bad = try Binary.run(["queue", "--sort", "oldest"], store: folder.store, home: folder.path)
+    #expect(bad.code == 2, "\(bad)")
+  }
+}

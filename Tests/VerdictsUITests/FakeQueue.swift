@@ -54,15 +54,16 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     send(change)
   }
 
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws -> QueuePage {
     if let gate = locked({ pageGate }) { await gate() }
     return locked {
       pageReads.append((pane, offset, limit))
-      let matching = writes.filter { w in
-        w.pane == pane
-          && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
-            ?? true)
-      }
+      let matching = order.sorted(
+        writes.filter { w in
+          w.pane == pane
+            && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
+              ?? true)
+        })
       let start = min(max(0, offset), matching.count)
       return QueuePage(
         pane: pane, offset: start, writes: Array(matching[start..<min(matching.count, start + limit)]),

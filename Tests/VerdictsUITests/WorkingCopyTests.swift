@@ -80,8 +80,8 @@ struct CountingSource: QueueSource {
 
   var handle: Handle { copy.handle }
   var instanceURL: String? { copy.instanceURL }
-  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) async throws -> QueuePage {
-    try await copy.page(pane, offset: offset, limit: limit, filter: filter)
+  func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws -> QueuePage {
+    try await copy.page(pane, offset: offset, limit: limit, filter: filter, order: order)
   }
   func status() async throws -> Status { try await copy.status() }
   func write(_ id: String) async throws -> QueuedWrite { try await copy.write(id) }

@@ -84,12 +84,19 @@ public final class CoreStore: Sendable {
     }
   }
 
-  /// One page of a pane, in send order; `filter` keeps writes whose id, kind, reason or rows
+  /// One page of a pane, in `order`; `filter` keeps writes whose id, kind, reason or rows
   /// hold it (case-insensitive).
-  public func readPage(_ pane: QueuePane, offset: Int, limit: Int, filter: String?) throws -> QueuePage {
+  ///
+  /// Send order and newest first are read in SQL; the other orders read the pane in send order
+  /// and sort it here (``PaneOrder/sorted(_:)``): the core's queue has no index for them, and
+  /// no `environmental_streak` (so its streak order is the send order).
+  public func readPage(
+    _ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder = .sendOrder
+  ) throws -> QueuePage {
     let condition = "(\(CoreQueueCodec.paneSQL)) = \(pane.rawValue)"
     let values: [SQLValue] = []
-    if let parsed = WriteFilter(filter) {
+    let parsed = WriteFilter(filter)
+    if parsed != nil || (order != .sendOrder && order != .newestFirst) {
       // The core's columns differ from this project's: its rows are filtered as written.
       let writes = try read { db in
         try db.rows(
@@ -98,16 +105,17 @@ public final class CoreStore: Sendable {
         ) {
           CoreQueueCodec.write(from: $0).write
         }
-      }.filter(parsed.matches)
+      }.filter { parsed?.matches($0) ?? true }
+      let sorted = order.sorted(writes)
       let start = max(0, min(offset, max(0, writes.count - 1)))
       return QueuePage(
-        pane: pane, offset: start, writes: Array(writes.dropFirst(start).prefix(max(0, limit))), total: writes.count)
+        pane: pane, offset: start, writes: Array(sorted.dropFirst(start).prefix(max(0, limit))), total: sorted.count)
     }
     return try read { db in
       let total = try db.scalar("SELECT count(*) FROM queue WHERE \(condition)", values) ?? 0
       let start = max(0, min(offset, max(0, total - 1)))
       let writes = try db.rows(
-        "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY seq LIMIT \(max(0, limit)) OFFSET \(start)",
+        "SELECT \(CoreQueueCodec.selectList) FROM queue WHERE \(condition) ORDER BY \(order == .newestFirst ? "seq DESC" : "seq") LIMIT \(max(0, limit)) OFFSET \(start)",
         values, reading: CoreQueueColumn.self
       ) { CoreQueueCodec.write(from: $0).write }
       return QueuePage(pane: pane, offset: start, writes: writes, total: total)

@@ -60,6 +60,7 @@ enum CoreStoreCommands {
       if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
       if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
       if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
+      if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
       if context.globals.json {
         // What the core does not keep is null, not a zero or an empty failure.
         context.printJSON(

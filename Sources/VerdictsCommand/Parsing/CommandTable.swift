@@ -73,6 +73,9 @@ enum CommandTable {
           .value(
             "--filter", "TERMS",
             help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
+          .value(
+            "--sort", "ORDER", .choice(PaneOrder.allCases.map(\.title)),
+            help: "as the TUI's s: sent (default), newest, age, streak, reason, kind"),
         ]),
       CommandSpec(
         name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,

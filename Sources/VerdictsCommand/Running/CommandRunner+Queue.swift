@@ -20,6 +20,7 @@ extension CommandRunner {
     if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
     if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
+    if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
     } else if writes.isEmpty, let pane = args.string("--pane") {
