@@ -38,9 +38,10 @@ extension SQLite {
     let bound = SQLite.lastDrainSummaryBound
     var ends: (String, String)?
     try query(
-      "SELECT substr(CAST(value AS BLOB), 1, ?), substr(CAST(value AS BLOB), -?) FROM meta WHERE key = 'last_drain'",
-      [.int(bound), .int(bound)]
-    ) { r in ends = (r.text(0) ?? "", r.text(1) ?? "") }
+      "SELECT substr(CAST(value AS BLOB), 1, ?) AS head, substr(CAST(value AS BLOB), -?) AS tail"
+        + " FROM meta WHERE key = 'last_drain'",
+      [.int(bound), .int(bound)], reading: ReportEndsColumn.self
+    ) { r in ends = (r.text(.head) ?? "", r.text(.tail) ?? "") }
     guard let (head, tail) = ends, let open = head.range(of: #","verdicts":["#),
       let close = tail.range(of: #"],"stopped":"#, options: .backwards)
     else { return nil }

@@ -175,7 +175,9 @@ extension Renderer {
       let greyed = action.writes && state.readOnly
       if !t.spans.isEmpty { t.append(" ") }
       t.append(key, greyed ? .dim : .key)
-      t.append(" " + action.hint, greyed ? .dim : .text)
+      // In the detail, `esc` leaves it: the word is "back", not "clear".
+      let word = state.detailFocused && action == .clear ? "back" : action.hint
+      t.append(" " + word, greyed ? .dim : .text)
     }
     return t
   }

@@ -225,26 +225,36 @@ struct DrainBenchmark: Benchmark {
   /// The same requests through the drain's own client (MarfaQueue's `HTTPClient`) with no
   /// queue, one at a time, each awaiting its answer.
   func runBaseline(_ wires: [Wire]) async throws -> Double {
+    let client = HTTPClient(timeout: Self.timeout)
+    defer { client.invalidate() }
+    return try await Self.timeRequests(wires, by: "the baseline") { method, url, headers, body in
+      try await client.send(method, url, headers: headers, body: body, key: Self.key).status
+    }
+  }
+
+  /// Sends `wires` one at a time as `POST /items` through `send` (which answers the status) to a
+  /// fresh instance, after one `GET /` as the drain asks first (it also opens the connection);
+  /// the seconds the posts took. Fails unless each was answered 201 or 200 and applied once.
+  static func timeRequests(
+    _ wires: [Wire], by who: String,
+    send: (String, URL, [String: String], [UInt8]?) async throws -> Int
+  ) async throws -> Double {
     let instance = ScriptedInstance(scenario: Self.scenario)
     let url = try instance.start()
     defer { instance.stop() }
-    let client = HTTPClient(timeout: Self.timeout)
-    defer { client.invalidate() }
     let items = url.appendingPathComponent("items")
-    // The drain asks `GET /` once before sending; so does the baseline (it also opens the connection).
-    _ = try await client.send("GET", url, headers: [:], body: nil, key: Self.key)
+    _ = try await send("GET", url, [:], nil)
     let clock = ContinuousClock()
     let start = clock.now
     for w in wires {
-      let answer = try await client.send(
-        "POST", items, headers: ["Content-Type": "application/json", "Idempotency-Key": w.key], body: w.body,
-        key: Self.key)
-      guard answer.status == 201 || answer.status == 200 else {
-        throw BenchFailure(message: "the baseline got \(answer.status) for POST /items")
+      let status = try await send(
+        "POST", items, ["Content-Type": "application/json", "Idempotency-Key": w.key], w.body)
+      guard status == 201 || status == 200 else {
+        throw BenchFailure(message: "\(who) got \(status) for POST /items")
       }
     }
     let elapsed = Stats.seconds(clock.now - start)
-    try Self.check(instance, applied: wires.count, by: "the baseline")
+    try Self.check(instance, applied: wires.count, by: who)
     return elapsed
   }
 
@@ -276,26 +286,11 @@ struct DrainBenchmark: Benchmark {
 
   /// The same requests through URLSession, configured as the old client was.
   func runURLSession(_ wires: [Wire]) async throws -> Double {
-    let instance = ScriptedInstance(scenario: Self.scenario)
-    let url = try instance.start()
-    defer { instance.stop() }
     let client = URLSessionClient(timeout: Self.timeout)
     defer { client.invalidate() }
-    let items = url.appendingPathComponent("items")
-    _ = try await client.send("GET", url, headers: [:], body: nil, key: Self.key)
-    let clock = ContinuousClock()
-    let start = clock.now
-    for w in wires {
-      let answer = try await client.send(
-        "POST", items, headers: ["Content-Type": "application/json", "Idempotency-Key": w.key], body: w.body,
-        key: Self.key)
-      guard answer.status == 201 || answer.status == 200 else {
-        throw BenchFailure(message: "URLSession got \(answer.status) for POST /items")
-      }
+    return try await Self.timeRequests(wires, by: "URLSession") { method, url, headers, body in
+      try await client.send(method, url, headers: headers, body: body, key: Self.key).status
     }
-    let elapsed = Stats.seconds(clock.now - start)
-    try Self.check(instance, applied: wires.count, by: "URLSession")
-    return elapsed
   }
 
   /// Fails the round unless the instance applied every request once.

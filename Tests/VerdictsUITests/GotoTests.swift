@@ -56,6 +56,15 @@ import Testing
     #expect(s.trail == ["w-held"])
   }
 
+  @Test func theDetailOfAHeldWriteSaysEnterJumpsAndEscGoesBack() {
+    var s = Fixtures.state(focus: .waiting, select: 1)
+    _ = press(&s, .enter)
+    let hints = Renderer(state: s).hints().plain
+    #expect(hints.contains("enter jump"))
+    #expect(hints.contains("esc back"))
+    #expect(!hints.contains("clear"))
+  }
+
   @Test func enterInTheDetailOfAWriteThatWaitsOnNothingGivesTheFocusBack() {
     var s = Fixtures.state(focus: .answered, select: 0)
     _ = press(&s, .enter)
