@@ -10,9 +10,14 @@ public struct Renderer: Sendable {
   public init(state: UIState) {
     self.state = state
     self.glyphs = state.ascii ? .ascii : .unicode
-    var layout = state.layout
-    // A message too long for the bottom line gets rows of its own between the status line and
-    // the keys: the panes and detail give them up, so every box stays whole.
+    self.layout = state.layout
+  }
+
+  /// The layout a state is drawn on. A message too long for the bottom line gets rows of its own
+  /// between the status line and the keys: the panes and detail give them up, so every box stays
+  /// whole.
+  static func drawnLayout(_ state: UIState) -> Layout {
+    var layout = state.baseLayout
     var rows = Self.messageRows(state, layout)
     // As many rows as leave the layout its mode and each pane a row.
     while rows > 0 {
@@ -26,7 +31,7 @@ public struct Renderer: Sendable {
       }
       rows -= 1
     }
-    self.layout = layout
+    return layout
   }
 
   /// A renderer on a given layout, for measuring (no room made for a message).

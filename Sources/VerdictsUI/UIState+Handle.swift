@@ -3,7 +3,19 @@ import MarfaQueue
 
 extension UIState {
   /// Applies one event and returns what the app should do; pure, so every key is testable.
+  ///
+  /// When the event changed the rows the panes are drawn on (a long message came or went), each
+  /// selection is brought back on screen.
   public mutating func handle(_ event: UIEvent) -> [UIEffect] {
+    let before = layout
+    var effects = apply(event)
+    if layout != before {
+      for e in relayout() where !effects.contains(e) { effects.append(e) }
+    }
+    return effects
+  }
+
+  private mutating func apply(_ event: UIEvent) -> [UIEffect] {
     switch event {
     case .key(let key): return handleKey(key)
     case .resize(let w, let h): return resize(width: w, height: h)

@@ -102,8 +102,13 @@ public struct UIState: Sendable, Hashable {
     self.height = height
   }
 
-  /// The layout for the current size and focus.
-  public var layout: Layout { Layout(width: width, height: height, focus: focus, detailFocused: detailFocused) }
+  /// The layout for the current size and focus, before a long message takes rows of its own.
+  public var baseLayout: Layout { Layout(width: width, height: height, focus: focus, detailFocused: detailFocused) }
+
+  /// The layout as the screen draws it: ``baseLayout`` with the rows a long message takes given
+  /// up by the panes (``Renderer/drawnLayout(_:)``). Scrolling, paging and clicks count on it, so
+  /// the selection is never on a row the message took.
+  public var layout: Layout { Renderer.drawnLayout(self) }
 
   /// A pane's state.
   public subscript(pane: QueuePane) -> PaneState {

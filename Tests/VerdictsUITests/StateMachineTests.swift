@@ -510,6 +510,29 @@ import Testing
 }
 
 extension StateMachineTests {
+  @Test func theSelectionStaysOnTheRowsALongMessageLeavesThePanes() {
+    var s = UIState(width: 80, height: 24)
+    _ = s.handle(.loaded(Self.bigPage(offset: 0, count: 200, total: 200)))
+    let rowsAlone = s.layout.rows(.waiting)
+    // A message too long for the bottom line takes rows of its own; the panes give them up.
+    s.message = StatusMessage(String(repeating: "a long outcome that needs its own rows ", count: 4))
+    let rows = s.layout.rows(.waiting)
+    #expect(rows < rowsAlone)
+    for _ in 0..<rows { _ = press(&s, .down) }
+    // The selected write is drawn, on the rows the screen really has.
+    #expect(s[.waiting].selected == rows)
+    #expect(s[.waiting].top <= rows && rows < s[.waiting].top + rows)
+    let screen = Renderer.render(s).text
+    #expect(screen.contains("big-\(rows) "), "the selected write is on screen")
+    // A message that comes while the selection is on the last row brings it back on screen.
+    var t = UIState(width: 80, height: 24)
+    _ = t.handle(.loaded(Self.bigPage(offset: 0, count: 200, total: 200)))
+    for _ in 0..<(rowsAlone - 1) { _ = press(&t, .down) }
+    _ = t.handle(.outcome(String(repeating: "a long outcome that needs its own rows ", count: 4), isError: false))
+    let selected = t[.waiting].selected
+    #expect(t[.waiting].top <= selected && selected < t[.waiting].top + t.layout.rows(.waiting))
+  }
+
   @Test func theSelectionStaysOnScreenWhenTheDetailTakesTheRows() {
     var s = Fixtures.state(width: 80, height: 24, focus: .blocked, select: 4)
     _ = press(&s, .enter)
