@@ -23,11 +23,22 @@ extension WorkingCopy {
   static let idleLookMs = 60_000
   /// The same without inotify: the timer is all there is.
   static let timerLookMs = 200
+  /// With inotify, looks back off by doubling only up to this; the next is ``idleLookMs`` away.
+  /// A commit shows a moment after its WAL write (the index is in shared memory, which inotify
+  /// does not see): well within a second, so looks further apart than that would only catch a
+  /// lost event, and one a minute does. An idle watcher is then woken by nothing of its own.
+  static let lookRampMs = 1_600
+
+  /// The wait before the next look at `PRAGMA data_version` when the last one found nothing.
+  static func nextLook(after ms: Int, inotify: Bool) -> Int {
+    guard inotify else { return min(ms * 2, timerLookMs) }
+    return ms >= lookRampMs ? idleLookMs : min(ms * 2, lookRampMs)
+  }
 
   /// Follows the writer's commits into `.saved` changes: woken by ``SaveWatch`` when a store
   /// file is written, with a few quick looks after (a commit is visible a moment after its
   /// bytes) and looks backing off from 25 ms after each write heard, and otherwise on a timer that
-  /// backs off from 50 ms to ``idleLookMs`` (to
+  /// backs off from 50 ms to ``lookRampMs`` and then waits ``idleLookMs`` (to
   /// ``timerLookMs`` without inotify); it looks no sooner than ``SaveWatch/savedGap`` after telling of a save. Tells ``storeFileEvents()`` listeners of the other events.
   func followSaves(from start: Int) -> Task<Void, Never> {
     let store = self.store
@@ -75,7 +86,7 @@ extension WorkingCopy {
           quickLooks = 0
           lastTold = .now
         } else if quickLooks == 0 {
-          idleMs = min(idleMs * 2, watch == nil ? Self.timerLookMs : Self.idleLookMs)
+          idleMs = Self.nextLook(after: idleMs, inotify: watch != nil)
         }
       }
     }

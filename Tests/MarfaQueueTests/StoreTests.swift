@@ -65,6 +65,19 @@ import Testing
     #expect(try await reader.queue.all().map(\.id) == [w.id])
   }
 
+  @Test func anIdleReadersLooksBackOffToASecondAndAHalfThenToOnceAMinute() {
+    var ms = 50
+    var looks: [Int] = []
+    for _ in 0..<8 {
+      ms = WorkingCopy.nextLook(after: ms, inotify: true)
+      looks.append(ms)
+    }
+    #expect(looks == [100, 200, 400, 800, 1_600, 60_000, 60_000, 60_000])
+    // Without inotify the timer is all there is: never more than 200 ms apart.
+    #expect(WorkingCopy.nextLook(after: 200, inotify: false) == 200)
+    #expect(WorkingCopy.nextLook(after: 50, inotify: false) == 100)
+  }
+
   @Test func aReaderIsToldOfTheWritersSaves() async throws {
     let t = TestStore()
     let writer = try await t.open()
