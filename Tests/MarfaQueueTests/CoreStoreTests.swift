@@ -61,10 +61,8 @@ import Testing
 
   @Test func everyRowShapeTheCoreWritesMapsToTheSameVerdictsAsThisProjectsStore() throws {
     let t = TestStore()
-    let path = t.folder.appendingPathComponent("device.sqlite").path
-    let fixture = try CoreStoreFixture.everyShape(path: path)
+    let (fixture, core) = try Self.everyShapeStore(t)
     defer { fixture.close() }
-    let core = try CoreStore.open(path: path)
     defer { core.close() }
     let writes = Dictionary(uniqueKeysWithValues: try core.readAll().map { ($0.id, $0) })
 
@@ -152,10 +150,8 @@ import Testing
 extension CoreStoreTests {
   @Test func aCoreStoresPanesAreSortedInEachOrderAfterReadingThemInSendOrder() throws {
     let t = TestStore()
-    let path = t.folder.appendingPathComponent("device.sqlite").path
-    let fixture = try CoreStoreFixture.everyShape(path: path)
+    let (fixture, core) = try Self.everyShapeStore(t)
     defer { fixture.close() }
-    let core = try CoreStore.open(path: path)
     defer { core.close() }
     for pane in QueuePane.allCases {
       let sent = try core.readPage(pane, offset: 0, limit: 100, filter: nil).writes
@@ -176,5 +172,15 @@ extension CoreStoreTests {
     // Filtered and ordered.
     let filtered = try core.readPage(.answered, offset: 0, limit: 10, filter: "refused", order: .newestFirst)
     #expect(filtered.writes.map(\.id) == ["w-refused-unsent", "w-trashed", "w-refused"])
+  }
+}
+
+extension CoreStoreTests {
+  /// A core store in `t`'s folder holding every row shape the core writes, and this project's
+  /// reader opened on it.
+  static func everyShapeStore(_ t: TestStore) throws -> (fixture: CoreStoreFixture, core: CoreStore) {
+    let path = t.folder.appendingPathComponent("device.sqlite").path
+    let fixture = try CoreStoreFixture.everyShape(path: path)
+    return (fixture, try CoreStore.open(path: path))
   }
 }
