@@ -112,6 +112,15 @@ final class AppCore {
     for m in inbox.take() {
       switch m {
       case .event(let e): apply(e)
+      case .page(let page, let order, let filter):
+        // A page read before `s` or the filter changed the pane is in the old order or under the
+        // old filter: it would show rows where the title says otherwise. The read for the pane
+        // as it is now is pending behind it (``load(_:offset:limit:)``).
+        if state[page.pane].order == order && state.filter == filter {
+          apply(.loaded(page))
+        } else {
+          log.log("a page of \(page.pane.title) read under an older order or filter was dropped")
+        }
       case .loadDone(let pane):
         loading.remove(pane)
         if let next = pendingLoads.removeValue(forKey: pane) { load(pane, offset: next.offset, limit: next.limit) }
@@ -164,7 +173,7 @@ final class AppCore {
     inbox.task { inbox in
       do {
         let page = try await inbox.source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
-        inbox.post(.event(.loaded(page)))
+        inbox.post(.page(page, order: order, filter: filter))
       } catch {
         inbox.log.log("reading \(pane.title) failed: \(AppCore.describe(error))")
       }

@@ -10,6 +10,8 @@ final class AppInbox: Sendable {
   /// What tasks post back to the UI thread.
   enum Message: Sendable {
     case event(UIEvent)
+    /// A page read under `order` and `filter` (dropped if the pane has moved on from either).
+    case page(QueuePage, order: PaneOrder, filter: String?)
     case loadDone(QueuePane)
     case statusDone
     case quit(String?)

@@ -18,6 +18,13 @@ public struct PaneState: Sendable, Hashable {
   public var loaded = false
   /// How the pane is ordered (`s` cycles it; kept for the session, not saved).
   public var order: PaneOrder = .sendOrder
+  /// The order the loaded rows were read in. Until a page in ``order`` comes after `s`, the rows
+  /// are not drawn (the title must never name an order its rows are not in); the selection still
+  /// names the same write, so keys act on it.
+  public var rowsOrder: PaneOrder = .sendOrder
+
+  /// Whether the loaded rows are in the pane's order.
+  public var rowsInOrder: Bool { rowsOrder == order }
 
   /// Creates an empty pane.
   public init(pane: QueuePane) { self.pane = pane }

@@ -68,7 +68,7 @@ extension Renderer {
       let index = p.top + row
       guard index < p.total else { break }
       let y = r.y + row
-      guard let w = p.write(at: index) else {
+      guard p.rowsInOrder, let w = p.write(at: index) else {
         grid.put("…", x: r.x + 1, y: y, role: .dim, limit: r.width - 1)
         continue
       }

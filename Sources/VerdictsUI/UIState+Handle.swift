@@ -144,6 +144,8 @@ extension UIState {
     p.total = page.total
     p.offset = page.offset
     p.writes = page.writes
+    // The app applies only pages read in the pane's order (``AppCore``): these rows are in it.
+    p.rowsOrder = p.order
     p.loaded = true
     self[pane] = p
     var effects: [UIEffect] = []

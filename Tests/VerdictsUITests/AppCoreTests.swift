@@ -176,6 +176,39 @@ import Testing
     #expect(d.clock.now == .milliseconds(1_400))
   }
 
+  @Test func aPageReadUnderAnOlderOrderIsNeverShown() async {
+    let q = FakeQueue(writes: Self.allWrites())
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("3"))
+    let newest = PaneOrder.newestFirst.sorted(q.all.filter { $0.pane == .blocked }).map(\.id)
+    #expect(newest.count > 1)
+    // Every read now waits at a gate: a change's re-read of Blocked (in send order) is out when
+    // `s` moves Blocked to newest first.
+    let open = Gate()
+    q.pageGate = {
+      while !open.isOpen { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+    q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
+    await d.run(until: "the change's reads are out") { $0.reading }
+    core.apply(.key(.char("s")))
+    #expect(core.state[.blocked].order == .newestFirst)
+    open.open()
+    var shownInAnotherOrder = false
+    await d.run(until: "the core settles") { core in
+      let p = core.state[.blocked]
+      if p.order == .newestFirst, p.rowsInOrder, !p.writes.isEmpty,
+        p.writes.map(\.id) != Array(newest[p.offset..<min(newest.count, p.offset + p.writes.count)])
+      {
+        shownInAnotherOrder = true
+      }
+      return core.idle
+    }
+    #expect(!shownInAnotherOrder, "Blocked showed rows of a page read in send order under 'by newest'")
+    #expect(core.state[.blocked].writes.map(\.id) == newest)
+  }
+
   @Test func idleMeansNoReads() async {
     let q = FakeQueue(writes: Self.allWrites())
     let d = CoreDriver(q)
