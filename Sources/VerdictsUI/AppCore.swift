@@ -39,7 +39,7 @@ final class AppCore {
   var idle: Bool { inbox.idle }
 
   /// Whether page or status reads are under way (a frame waits a moment for them, ``FramePacer``).
-  var reading: Bool { !loading.isEmpty || statusLoading }
+  var reading: Bool { !loading.isEmpty || statusLoading || inbox.busy }
 
   /// Whether every pane's first page and the status have been read (or tried): the first frame
   /// waits for them, so it never shows a count that is not known yet (``FramePacer``).

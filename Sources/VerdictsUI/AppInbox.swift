@@ -73,6 +73,9 @@ final class AppInbox: Sendable {
     }
   }
 
+  /// Whether a queue call started by ``task(_:)`` is still running (a page, a locate, an action).
+  var busy: Bool { pending.withLock { $0.inFlight > 0 } }
+
   /// Whether nothing is posted, running or scheduled (tests settle on this).
   var idle: Bool {
     pending.withLock { $0.messages.isEmpty && $0.inFlight == 0 && !$0.changeScheduled }

@@ -66,9 +66,9 @@ struct FramePacer: Sendable, Hashable {
   }
 
   /// Whether to draw now, given whether something changed, whether a key, click or resize changed
-  /// it (the person waits for that frame: it goes at once, its bytes still counted), whether reads
-  /// are under way (their results are waited for up to ``readsLimit``), and whether the first
-  /// reads are in.
+  /// it (the person waits for that frame: it goes as soon as the reads it started are in, at most
+  /// ``readsLimit``, whatever the budget; its bytes still counted), whether reads are under way
+  /// (their results are waited for up to ``readsLimit``), and whether the first reads are in.
   mutating func decide(
     now: Duration, dirty: Bool, input: Bool = false, reading: Bool = false, firstReadsDone: Bool
   ) -> Decision {
@@ -79,7 +79,6 @@ struct FramePacer: Sendable, Hashable {
       return .draw
     }
     guard dirty else { return .idle }
-    if input { return .draw }
     var wait = Duration.zero
     if reading {
       let since = readingSince ?? now
@@ -88,6 +87,10 @@ struct FramePacer: Sendable, Hashable {
     } else {
       readingSince = nil
     }
+    // A key's frame waits as briefly for the reads the key started (`s` finds the selected write
+    // in the new order, then reads its page): one whole frame, not rows of `…` and then the rows
+    // a budgeted frame later. The budget does not hold it back.
+    if input { return wait > .zero ? .wait(wait) : .draw }
     wait = max(wait, untilNextFrame(now: now))
     return wait > .zero ? .wait(wait) : .draw
   }

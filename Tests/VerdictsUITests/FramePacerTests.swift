@@ -111,6 +111,25 @@ import Testing
     #expect(p.decide(now: Self.ms(1_001), dirty: true, input: false, firstReadsDone: true) != .draw)
   }
 
+  @Test func aKeysFrameWaitsBrieflyForTheReadsItStartedButNotForTheBudget() {
+    var p = Self.started()
+    p.drew(bytes: 4_096, now: Self.ms(1_000))
+    // The budget is spent, a key's reads are out: the frame waits for them only.
+    guard
+      case .wait(let wait) = p.decide(
+        now: Self.ms(1_000), dirty: true, input: true, reading: true, firstReadsDone: true)
+    else {
+      Issue.record("a key's frame went before its reads")
+      return
+    }
+    #expect(wait == FramePacer.readsLimit)
+    #expect(p.decide(now: Self.ms(1_010), dirty: true, input: true, reading: false, firstReadsDone: true) == .draw)
+    // Reads that take longer do not hold it past the limit.
+    var q = Self.started()
+    _ = q.decide(now: Self.ms(2_000), dirty: true, input: true, reading: true, firstReadsDone: true)
+    #expect(q.decide(now: Self.ms(2_030), dirty: true, input: true, reading: true, firstReadsDone: true) == .draw)
+  }
+
   @Test func theFirstFrameWaitsForTheFirstReadsButNotForever() {
     var p = FramePacer(now: .zero)
     #expect(p.decide(now: Self.ms(100), dirty: true, firstReadsDone: false) == .wait(Self.ms(400)))
