@@ -5,9 +5,15 @@ extension Renderer {
   static let labelWidth = 13
 
   func drawDetail(into grid: inout Grid, _ r: Rect) {
-    let w = state.selectedWrite
+    let w = state.detailWrite
     var title = TextLine("Detail", state.detailFocused ? .titleFocus : .title)
     if let w { title.append(" \(ShortID.of(w.id, ellipsis: glyphs.ellipsis))", .dim) }
+    if state.detailHold != nil {
+      // Held while the drain moves the selection: say which write the highlighted row is.
+      let selected =
+        state.selectedWrite.map { "moved to \(ShortID.of($0.id, ellipsis: glyphs.ellipsis))" } ?? "moved on"
+      title.append(" \(glyphs.separator) selection \(selected)", .dim)
+    }
     let inner = layout.detailBoxed ? r.inner : Rect(x: r.x, y: r.y + 1, width: r.width, height: r.height - 1)
     guard inner.width > 0 else { return }
     let lines = w.map { detailLines($0, width: inner.width) } ?? [TextLine(emptyDetailText, .dim)]

@@ -38,4 +38,6 @@ public enum UIEvent: Sendable, Hashable {
   case storeFile(StoreFileState, at: Date)
   /// A minute passed: relative times (`3 min ago`) are drawn again.
   case tick(Date)
+  /// The selection has rested ``UIState/detailRest`` since the held detail's `moves`-th move.
+  case detailRested(moves: Int)
 }

@@ -51,6 +51,7 @@ final class UILoop {
     // Relative times (`3 min ago`) are drawn again once a minute, by this loop's own timeout.
     let tickEvery = Duration.seconds(AppCore.tickInterval)
     var nextTick = clock.now + tickEvery
+    var detailRest = DetailRestTimer()
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {
@@ -95,6 +96,15 @@ final class UILoop {
       case .idle:
         break
       }
+      // A held detail shows the selection once it has rested.
+      if let left = detailRest.remaining(core.state.detailHold, detailFocused: core.state.detailFocused, now: clock.now)
+      {
+        if left <= .zero {
+          core.apply(.detailRested(moves: core.state.detailHold?.moves ?? 0))
+          continue
+        }
+        timeout = timeout < 0 ? Self.milliseconds(left) : min(timeout, Self.milliseconds(left))
+      }
       if core.state.writer != nil {
         let now = clock.now
         if now >= nextTick {
@@ -113,6 +123,11 @@ final class UILoop {
     terminal.restore()
     pipe.removeHandlers()
     log.log("quit" + (core.quitReason.map { " (\($0))" } ?? ""))
+  }
+
+  /// A duration as a poll timeout in whole milliseconds, rounded up.
+  static func milliseconds(_ d: Duration) -> Int32 {
+    Int32(clamping: d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000 + 1)
   }
 
   func apply(_ input: TerminalInput, to core: AppCore) {

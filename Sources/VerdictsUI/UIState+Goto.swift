@@ -40,6 +40,7 @@ extension UIState {
       return refuse("\(ShortID.of(id)) is hidden by the filter (\(keyMap.hint(.clear) ?? "esc") clears it)")
     }
     if let from, from != id { trail.append(from) }
+    endDetailHold()
     focus = pane
     detailFocused = false
     detailScroll = 0

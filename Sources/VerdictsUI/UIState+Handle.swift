@@ -43,6 +43,9 @@ extension UIState {
     case .tick(let at):
       now = at
       return []
+    case .detailRested(let moves):
+      detailRested(moves: moves)
+      return []
     case .storeFile(let state, let at):
       storeFile = state
       storeFileChangedAt = at
@@ -138,8 +141,10 @@ extension UIState {
 
   mutating func load(_ page: QueuePage) -> [UIEffect] {
     let pane = page.pane
+    // The write whose detail was drawn (rows not in the pane's order are not drawn).
+    let shown = self[pane].rowsInOrder ? self[pane].selectedWrite : nil
     let before = self[pane].selectedWrite?.id
-    noteFresh(page)
+    let afterChange = noteFresh(page)
     var p = self[pane]
     p.total = page.total
     p.offset = page.offset
@@ -160,12 +165,16 @@ extension UIState {
     clampSelection(pane)
     keepSelectionVisible(pane)
     if page.total > 0, let e = reloadIfNeeded(pane) { effects.append(e) }
-    if pane == focus, self[pane].selectedWrite?.id != before { detailScroll = 0 }
+    if pane == focus { holdDetail(before: shown, afterChange: afterChange) }
+    refreshHeld(from: page)
+    if pane == focus, detailHold == nil, self[pane].selectedWrite?.id != before { detailScroll = 0 }
     return effects
   }
 
-  /// Marks the writes of a page read after a change that changed, or arrived, since last seen.
-  mutating func noteFresh(_ page: QueuePage) {
+  /// Marks the writes of a page read after a change that changed, or arrived, since last seen;
+  /// returns whether the page was read because of a change.
+  @discardableResult
+  mutating func noteFresh(_ page: QueuePage) -> Bool {
     let pane = page.pane
     let afterChange = changeReads.remove(pane) != nil && self[pane].loaded
     let grew = page.total > self[pane].total
@@ -187,6 +196,7 @@ extension UIState {
       seen = seen.filter { loaded.contains($0.key) }
       fresh = fresh.filter { loaded.contains($0) }
     }
+    return afterChange
   }
 
   /// What about a write is worth highlighting when it changes.

@@ -3,6 +3,8 @@ import MarfaQueue
 extension UIState {
   /// A key: to the open prompt, dialog or help first, else to the action it is bound to.
   mutating func handleKey(_ key: Key) -> [UIEffect] {
+    // A key in a prompt, dialog or the help shows the selection in a held detail.
+    if prompt != nil || dialog != nil || showingHelp { endDetailHold() }
     if prompt != nil { return promptKey(key) }
     if dialog != nil { return dialogKey(key) }
     if showingHelp {
@@ -28,6 +30,7 @@ extension UIState {
       message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
       return []
     }
+    if keyEndsDetailHold(action) { return [] }
     if detailFocused, let effects = detailKey(action) { return effects }
     switch action {
     case .nextPane: return focusPane(QueuePane(rawValue: (focus.rawValue + 1) % 4)!)

@@ -16,6 +16,8 @@ extension UIState {
       }
       return []
     }
+    // A click or the wheel shows the selection in a held detail (the wheel over the detail scrolls it).
+    if detailHold != nil, !(m.kind != .click && layout.detail?.contains(x: m.x, y: m.y) == true) { endDetailHold() }
     let l = layout
     if let detail = l.detail, detail.contains(x: m.x, y: m.y) {
       switch m.kind {

@@ -15,6 +15,9 @@ public struct UIState: Sendable, Hashable {
   public var detailFocused = false
   /// The detail's first shown line.
   public var detailScroll = 0
+  /// The write the detail keeps showing after the drain moved the selection off it (nil: the
+  /// detail shows the selection).
+  public var detailHold: DetailHold?
   /// Marked writes (for bulk actions), across panes.
   public var marks: Set<String> = []
   /// The substring filter, applied in the store.

@@ -108,6 +108,17 @@ final class PseudoTerminal: Sendable {
     chunks.withLock { $0.filter { $0.time >= from && $0.time < to }.reduce(0) { $0 + $1.bytes.count } }
   }
 
+  /// The bytes themselves received in [from, to), with a line `@ms` before each read (for
+  /// `VERDICTS_BENCH_DUMP`: what a verdict sent, to take apart).
+  func transcript(from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> [UInt8] {
+    chunks.withLock {
+      $0.filter { $0.time >= from && $0.time < to }.flatMap { chunk in
+        Array("\n@\(Stats.fixed(Stats.seconds(chunk.time - from) * 1000, 1)) ms \(chunk.bytes.count) B\n".utf8)
+          + chunk.bytes
+      }
+    }
+  }
+
   /// When the last byte arrived.
   var lastArrival: ContinuousClock.Instant? { chunks.withLock { $0.last?.time } }
 

@@ -43,7 +43,13 @@ struct VerdictBenchmark: Benchmark {
       }
       latencies.append(Stats.seconds(frame.last.time - committed) * 1000)
       await session.pty.settle(quiet: .milliseconds(300), limit: .seconds(3))
-      bytes.append(Double(session.pty.bytes(from: committed, to: .now)))
+      let settled = ContinuousClock.now
+      bytes.append(Double(session.pty.bytes(from: committed, to: settled)))
+      if let folder = ProcessInfo.processInfo.environment["VERDICTS_BENCH_DUMP"], !folder.isEmpty {
+        let file = folder + "/verdict-\(bytes.count).bin"
+        FileManager.default.createFile(
+          atPath: file, contents: Data(session.pty.transcript(from: committed, to: settled)))
+      }
     }
     let median = Stats.median(latencies)
     let bytesMedian = Stats.median(bytes)

@@ -1,0 +1,68 @@
+import MarfaQueue
+
+extension UIState {
+  /// How long the selection must rest on one write before a held detail shows it.
+  public static let detailRest: Duration = .seconds(1)
+
+  /// The write the detail shows: the held one, else the selection.
+  public var detailWrite: QueuedWrite? { detailHold?.write ?? selectedWrite }
+
+  /// After a page of the focused pane was applied: when a read after a change put another write
+  /// under the selection (not a key, not `F` following a write), the detail holds the write it
+  /// showed; when the selection comes back to the held write, the hold ends.
+  ///
+  /// - Parameters:
+  ///   - before: the write selected before the page, when its row was drawn.
+  ///   - afterChange: whether the page was read because the queue changed.
+  mutating func holdDetail(before: QueuedWrite?, afterChange: Bool) {
+    let now = selectedWrite?.id
+    if let held = detailHold {
+      if now == held.write.id {
+        endDetailHold()
+      } else if afterChange, now != before?.id {
+        detailHold?.moves += 1
+      }
+      return
+    }
+    guard afterChange, following == nil, let before, now != before.id else { return }
+    detailHold = DetailHold(write: before)
+  }
+
+  /// Keeps the held write as last read, from any page that holds it.
+  mutating func refreshHeld(from page: QueuePage) {
+    guard let id = detailHold?.write.id, let w = page.writes.first(where: { $0.id == id }) else { return }
+    detailHold?.write = w
+  }
+
+  /// The detail shows the selection again, from its first line.
+  mutating func endDetailHold() {
+    guard detailHold != nil else { return }
+    detailHold = nil
+    detailScroll = 0
+  }
+
+  /// The selection has rested since the hold's `moves`-th move: the detail shows it (unless the
+  /// detail has the focus: a person scrolling it keeps it until they leave it).
+  mutating func detailRested(moves: Int) {
+    guard let held = detailHold, held.moves == moves, !detailFocused else { return }
+    endDetailHold()
+  }
+
+  /// A key while the detail is held: it shows the selection first. A key that acts on the
+  /// selected write does nothing else (the person saw another write in the detail): it says which
+  /// write is selected now, and the next press acts. Scrolling a focused detail keeps the hold.
+  ///
+  /// - Returns: true when the key was spent showing the selection.
+  mutating func keyEndsDetailHold(_ action: Action) -> Bool {
+    guard let held = detailHold else { return false }
+    if detailFocused && action.scrollsDetail { return false }
+    endDetailHold()
+    guard action.actsOnSelection(marks: !marks.isEmpty) else { return false }
+    let selected = selectedWrite.map { "to \(ShortID.of($0.id))" } ?? "on"
+    let key = keyMap.hint(action) ?? action.hint
+    message = StatusMessage(
+      "the selection moved \(selected) while the detail showed \(ShortID.of(held.write.id)):"
+        + " press \(key) again to \(action.hint)", isError: true)
+    return true
+  }
+}

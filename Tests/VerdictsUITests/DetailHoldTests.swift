@@ -1,0 +1,142 @@
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+/// The detail holds still while the drain moves the selection (docs/tui.md, "The detail holds
+/// still while the drain moves").
+@Suite struct DetailHoldTests {
+  typealias S = UIState
+
+  /// Waiting's first write was answered: a change, then Waiting's page without it.
+  func answerTheFirstWaitingWrite(_ s: inout S) {
+    _ = s.handle(.changed)
+    let rest = Array(Fixtures.waiting.dropFirst())
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: rest, total: rest.count)))
+  }
+
+  /// Blocked's first write was released: a change, then Blocked's page without it.
+  func releaseTheFirstBlockedWrite(_ s: inout S) {
+    _ = s.handle(.changed)
+    let rest = Array(Fixtures.blockedWrites.dropFirst())
+    _ = s.handle(.loaded(QueuePage(pane: .blocked, offset: 0, writes: rest, total: rest.count)))
+  }
+
+  @Test func aVerdictOnTheSelectedWriteKeepsItInTheDetailAndTheTitleNamesTheNewSelection() {
+    var s = Fixtures.state(width: 120, height: 40)
+    let first = Fixtures.waiting[0]
+    answerTheFirstWaitingWrite(&s)
+    #expect(s.selectedWrite?.id == "w-held")
+    #expect(s.detailWrite?.id == first.id)
+    let screen = Renderer.render(s).text
+    #expect(screen.contains("Detail …2e3f4a5b · selection moved to w-held"))
+    #expect(screen.contains("create item (create_item)"))
+  }
+
+  @Test func theHeldWriteIsShownAsAnyPaneLastReadIt() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    var accepted = Fixtures.waiting[0]
+    accepted.verdict = .accepted
+    _ = s.handle(.loaded(QueuePage(pane: .answered, offset: 0, writes: Fixtures.answered + [accepted], total: 6)))
+    #expect(s.detailWrite?.verdict == .accepted)
+    #expect(s.detailHold != nil)
+  }
+
+  @Test func theSelectionRestingShowsItAndAnOlderRestDoesNot() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    // The drain moves the selection again: the rest counts from this move.
+    _ = s.handle(.changed)
+    let rest = Array(Fixtures.waiting.dropFirst(2))
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: rest, total: rest.count)))
+    #expect(s.detailHold?.moves == 1)
+    #expect(s.detailWrite?.id == Fixtures.waiting[0].id)
+    _ = s.handle(.detailRested(moves: 0))
+    #expect(s.detailHold != nil)
+    _ = s.handle(.detailRested(moves: 1))
+    #expect(s.detailHold == nil)
+    #expect(s.detailWrite?.id == "w-undeliv")
+    #expect(!Renderer.render(s).text.contains("selection moved"))
+  }
+
+  @Test func theSelectionComingBackToTheHeldWriteEndsTheHold() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    _ = s.handle(.changed)
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: Fixtures.waiting, total: 4)))
+    #expect(s.detailHold == nil)
+    #expect(s.detailWrite?.id == Fixtures.waiting[0].id)
+  }
+
+  @Test func aMovementKeyShowsTheSelectionAndMovesFromIt() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    _ = s.handle(.key(.char("j")))
+    #expect(s.detailHold == nil)
+    #expect(s.selectedWrite?.id == "w-undeliv" && s.detailWrite?.id == "w-undeliv")
+  }
+
+  @Test func anActionKeyWhileHeldShowsTheSelectionAndActsOnlyWhenPressedAgain() {
+    var s = Fixtures.state(focus: .blocked)
+    releaseTheFirstBlockedWrite(&s)
+    let now = Fixtures.blockedWrites[1].id
+    #expect(s.detailWrite?.id == Fixtures.blockedWrites[0].id)
+    #expect(s.handle(.key(.char("r"))) == [])
+    #expect(s.detailHold == nil)
+    #expect(
+      s.message?.text
+        == "the selection moved to \(ShortID.of(now)) while the detail showed \(ShortID.of(Fixtures.blockedWrites[0].id)):"
+        + " press r again to release")
+    #expect(s.handle(.key(.char("r"))) == [.release([now])])
+  }
+
+  @Test func aFocusedDetailHoldsThroughRestAndScrollingUntilItIsLeft() {
+    var s = Fixtures.state()
+    _ = s.handle(.key(.enter))
+    #expect(s.detailFocused)
+    answerTheFirstWaitingWrite(&s)
+    _ = s.handle(.detailRested(moves: 0))
+    #expect(s.detailHold != nil)
+    _ = s.handle(.key(.char("j")))
+    #expect(s.detailHold != nil && s.detailScroll == 1)
+    _ = s.handle(.key(.escape))
+    #expect(s.detailHold == nil && !s.detailFocused && s.detailScroll == 0)
+    #expect(s.detailWrite?.id == "w-held")
+  }
+
+  @Test func pagesReadForAKeyOrWhileFollowingNeverHold() {
+    // A page that is not read after a change (a scroll, a key) moves nothing under the person.
+    var s = Fixtures.state()
+    let rest = Array(Fixtures.waiting.dropFirst())
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: rest, total: rest.count)))
+    #expect(s.detailHold == nil)
+    // Following a write, the selection moves with it on purpose.
+    var f = Fixtures.state(focus: .blocked, select: 2)
+    _ = f.handle(.key(.char("F")))
+    releaseTheFirstBlockedWrite(&f)
+    #expect(f.detailHold == nil && f.selectedWrite?.id == Fixtures.blockedWrites[2].id)
+  }
+
+  @Test func aClickShowsTheSelectionButTheWheelOverTheDetailScrollsTheHeldOne() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    let detail = s.layout.detail!
+    _ = s.handle(.mouse(MouseEvent(.wheelDown, x: detail.x + 2, y: detail.y + 2)))
+    #expect(s.detailHold != nil)
+    _ = s.handle(.mouse(MouseEvent(.click, x: detail.x + 2, y: detail.y + 2)))
+    #expect(s.detailHold == nil)
+  }
+
+  @Test func theRestTimerCountsFromTheLastMoveAndRunsOnlyWhileAHoldIsUp() {
+    var timer = DetailRestTimer()
+    #expect(timer.remaining(nil, detailFocused: false, now: .seconds(1)) == nil)
+    var hold = DetailHold(write: Fixtures.waiting[0])
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(10)) == .seconds(1))
+    #expect(timer.remaining(hold, detailFocused: false, now: .milliseconds(10_400)) == .milliseconds(600))
+    hold.moves = 1
+    #expect(timer.remaining(hold, detailFocused: false, now: .milliseconds(10_500)) == .seconds(1))
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(12)) == .zero)
+    #expect(timer.remaining(hold, detailFocused: true, now: .seconds(12)) == nil)
+  }
+}
