@@ -17,9 +17,11 @@ extension CoreStore {
     let path = self.path
     let task = Task { [weak self] in
       defer { continuation.finish() }
+      // Watching before the first look: a commit between the two is not missed.
+      let watch = SaveWatch(storePath: path)
       guard let version = try? self?.dataVersion() else { return }
       let follower = SaveFollower(
-        watch: SaveWatch(storePath: path), pace: Self.changePace,
+        watch: watch, pace: Self.changePace,
         start: CoreChangeMark(dataVersion: version, writer: CoreWriterProbe.writer(of: path)),
         look: { [weak self] in
           guard let self, let now = try? self.dataVersion() else { return .over }
