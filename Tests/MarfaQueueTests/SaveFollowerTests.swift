@@ -58,9 +58,9 @@ import Testing
     return Task.detached { await follower.run() }
   }
 
-  /// Waits up to five seconds for `condition`.
+  /// Waits up to ten seconds for `condition` (a loaded machine may keep the follower waiting).
   static func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<500 {
+    for _ in 0..<1_000 {
       if condition() { return true }
       try? await Task.sleep(for: .milliseconds(10))
     }
@@ -76,10 +76,9 @@ import Testing
     let task = Self.follow(file, pace: Self.minute, record)
     defer { task.cancel() }
     try await Task.sleep(for: .milliseconds(100))
-    let started = ContinuousClock.now
+    // Told within ``eventually``'s ten seconds: the rule's next look is a minute away.
     file.save()
     #expect(await Self.eventually { !record.told.withLock { $0 }.isEmpty })
-    #expect(ContinuousClock.now - started < .seconds(2))
     try await Task.sleep(for: .milliseconds(300))
     #expect(record.told.withLock { $0 } == [file.dataVersion() ?? -1])
   }
@@ -104,12 +103,11 @@ import Testing
     let record = Record()
     let pace = SavePace(afterSave: { _ in 20 }, next: { ms, _ in ms + 10 })
     let task = Self.follow(file, pace: pace, record)
-    try await Task.sleep(for: .milliseconds(400))
+    #expect(await Self.eventually { record.nexts.withLock { $0.count } >= 5 })
     task.cancel()
     await task.value
     let nexts = record.nexts.withLock { $0 }
-    // 20 + 30 + … + 80 ms is 350 ms: at least five looks, each after the wait the rule gave.
-    #expect(nexts.count >= 5)
+    // Each look after the wait the rule gave after the look before.
     #expect(nexts.map(\.after) == Array(stride(from: 20, to: 20 + 10 * nexts.count, by: 10)))
     #expect(nexts.allSatisfy { $0.inotify })
     #expect(record.told.withLock { $0 }.isEmpty)
@@ -172,7 +170,8 @@ import Testing
       let cancelled = ContinuousClock.now
       task.cancel()
       await task.value
-      #expect(ContinuousClock.now - cancelled < .seconds(1))
+      // Well before the minute the wait was for (a loaded machine may take a moment).
+      #expect(ContinuousClock.now - cancelled < .seconds(10))
     }
   }
 }
