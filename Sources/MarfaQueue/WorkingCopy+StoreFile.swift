@@ -35,60 +35,26 @@ extension WorkingCopy {
     return ms >= lookRampMs ? idleLookMs : min(ms * 2, lookRampMs)
   }
 
-  /// Follows the writer's commits into `.saved` changes: woken by ``SaveWatch`` when a store
-  /// file is written, with a few quick looks after (a commit is visible a moment after its
-  /// bytes) and looks backing off from 25 ms after each write heard, and otherwise on a timer that
-  /// backs off from 50 ms to ``lookRampMs`` and then waits ``idleLookMs`` (to
-  /// ``timerLookMs`` without inotify); it looks no sooner than ``SaveWatch/savedGap`` after telling of a save. Tells ``storeFileEvents()`` listeners of the other events.
+  /// The back-off of ``followSaves(from:)``: 50 ms after a save, then ``nextLook(after:inotify:)``.
+  static let savePace = SavePace(afterSave: { _ in 50 }, next: { nextLook(after: $0, inotify: $1) })
+
+  /// Follows the writer's commits into `.saved` changes (a ``SaveFollower`` looking at
+  /// `PRAGMA data_version`, backing off by ``savePace``) and tells ``storeFileEvents()``
+  /// listeners of the other events.
   func followSaves(from start: Int) -> Task<Void, Never> {
     let store = self.store
     let hub = self.hub
     let watchers = self.fileWatchers
     let saveWatch = SaveWatch(storePath: store.path)
     watchers.available.withLock { $0 = saveWatch != nil }
+    let follower = SaveFollower(
+      watch: saveWatch, pace: Self.savePace, start: start,
+      look: { (try? await store.run { try $0.dataVersion() }).map { .seen($0) } ?? .unread },
+      tell: { hub.send(.saved(dataVersion: $0)) },
+      heardFiles: { watchers.tell() })
     return Task.detached {
-      var watch = saveWatch
       defer { watchers.finish() }
-      var last = start
-      var idleMs = 50
-      var quickLooks = 0
-      var lastTold: ContinuousClock.Instant?
-      while !Task.isCancelled {
-        if let w = watch {
-          let heard = await withTaskCancellationHandler {
-            await w.wait(timeoutMs: quickLooks > 0 ? 5 : idleMs)
-          } onCancel: {
-            w.stop()
-          }
-          if heard.contains(.files) { watchers.tell() }
-          if heard.contains(.lost) { watch = nil }
-          if !heard.isEmpty {
-            // A commit is visible once the writer updates the WAL index (shared memory, which
-            // inotify does not see): look again soon, backing off from 25 ms, not from where the
-            // idle backoff had got to.
-            quickLooks = 4
-            idleMs = 25
-          } else if quickLooks > 0 {
-            quickLooks -= 1
-          }
-        } else {
-          try? await Task.sleep(nanoseconds: UInt64(idleMs) * 1_000_000)
-          // Without inotify, a listener asks on this timer.
-          watchers.tell()
-        }
-        if Task.isCancelled { break }
-        await SaveWatch.rest(after: lastTold)
-        guard let now = try? await store.run({ try $0.dataVersion() }) else { continue }
-        if now != last {
-          last = now
-          hub.send(.saved(dataVersion: now))
-          idleMs = 50
-          quickLooks = 0
-          lastTold = .now
-        } else if quickLooks == 0 {
-          idleMs = Self.nextLook(after: idleMs, inotify: watch != nil)
-        }
-      }
+      await follower.run()
     }
   }
 }

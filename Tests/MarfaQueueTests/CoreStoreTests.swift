@@ -145,6 +145,34 @@ import Testing
     app.stop()
     #expect(CoreWriterProbe.writer(of: path) == nil)
   }
+
+  @Test func aCoreStoreTellsItsAppsCommitsAndItsWriterComingAndGoing() async throws {
+    let t = TestStore()
+    let path = t.folder.appendingPathComponent("device.sqlite").path
+    let fixture = try CoreStoreFixture(path: path)
+    defer { fixture.close() }
+    let core = try CoreStore.open(path: path)
+    defer { core.close() }
+    var changes = core.changes().makeAsyncIterator()
+    try await Task.sleep(for: .milliseconds(100))
+    try fixture.exec("CREATE TABLE tick(x)")
+    guard case .saved(let version) = await changes.next() else {
+      Issue.record("the app's commit was not told")
+      return
+    }
+    #expect(version == (try core.dataVersion()))
+    // A writer that comes and goes is told too (looked for at the latest a second later).
+    let app = try CoreWriterApp(lockPath: t.folder.appendingPathComponent("device.writer-lock").path)
+    guard case .saved = await changes.next() else {
+      Issue.record("the writer coming was not told")
+      return
+    }
+    app.stop()
+    guard case .saved = await changes.next() else {
+      Issue.record("the writer going was not told")
+      return
+    }
+  }
 }
 
 extension CoreStoreTests {

@@ -184,25 +184,52 @@ import Testing
     await d.keys(.char("3"))
     let newest = PaneOrder.newestFirst.sorted(q.all.filter { $0.pane == .blocked }).map(\.id)
     #expect(newest.count > 1)
-    // Every read now waits at a gate: a change's re-read of Blocked (in send order) is out when
-    // `s` moves Blocked to newest first.
-    let open = Gate()
-    q.pageGate = {
-      while !open.isOpen { try? await Task.sleep(for: .milliseconds(1)) }
-    }
-    q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
-    await d.run(until: "the change's reads are out") { $0.reading }
-    core.apply(.key(.char("s")))
-    #expect(core.state[.blocked].order == .newestFirst)
-    open.open()
+    // From here every page read waits at a turnstile and comes back when the test says, one at a
+    // time: a change's re-read of Blocked (in send order) is out when `s` moves Blocked to newest
+    // first; it comes back after the sort has found the selection again, and before the page
+    // read in the new order is even asked for.
+    let turnstile = ReadTurnstile(arrived: d.waker)
+    defer { turnstile.open() }
+    q.pageTurnstile = turnstile
     var shownInAnotherOrder = false
-    await d.run(until: "the core settles") { core in
+    func look(_ core: AppCore) {
       let p = core.state[.blocked]
       if p.order == .newestFirst, p.rowsInOrder, !p.writes.isEmpty,
         p.writes.map(\.id) != Array(newest[p.offset..<min(newest.count, p.offset + p.writes.count)])
       {
         shownInAnotherOrder = true
       }
+    }
+    let stale = { (read: ReadTurnstile.Read) in read.pane == .blocked && read.order == .sendOrder }
+    q.send(.answered(DrainVerdict(id: "x", kind: .createItem)))
+    await d.run(until: "the change's re-read of Blocked waits") { _ in turnstile.waiting.contains(where: stale) }
+    core.apply(.key(.char("s")))
+    #expect(core.state[.blocked].order == .newestFirst)
+    await d.run(until: "the sort's look for the selection waits") { _ in
+      turnstile.waiting.contains { $0.pane == .blocked && $0.order == .newestFirst }
+    }
+    // The other panes' re-reads come back (their order does not matter here).
+    for pane in [QueuePane.waiting, .answered, .dead] {
+      #expect(turnstile.admit { $0.pane == pane })
+    }
+    // The sort's look: the selection is found in the new order, the old rows are dropped and the
+    // page in the new order waits behind the change's re-read.
+    #expect(turnstile.admit { $0.pane == .blocked && $0.order == .newestFirst })
+    await d.run(until: "the sort drops the rows in the old order") { core in
+      look(core)
+      return core.state[.blocked].writes.isEmpty
+    }
+    // The stale page first: it must not be shown.
+    #expect(turnstile.admit(first: stale))
+    await d.run(until: "the page in the new order is asked for") { core in
+      look(core)
+      return turnstile.waiting.contains { $0.pane == .blocked && $0.order == .newestFirst }
+    }
+    // Then the new order's page.
+    #expect(turnstile.admit { $0.pane == .blocked && $0.order == .newestFirst })
+    turnstile.open()
+    await d.run(until: "the core settles") { core in
+      look(core)
       return core.idle
     }
     #expect(!shownInAnotherOrder, "Blocked showed rows of a page read in send order under 'by newest'")

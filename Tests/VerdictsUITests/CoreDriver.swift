@@ -26,6 +26,9 @@ final class CoreDriver {
     core.start()
   }
 
+  /// Wakes the driver, as a post to the core does (for a test's own hooks).
+  var waker: @Sendable () -> Void { { [wake] in wake.yield() } }
+
   deinit {
     core.stop()
     wake.finish()

@@ -15,6 +15,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   var withdrawError: QueueError?
   /// Awaited before every page read when set: a source slow to answer.
   var pageGate: (@Sendable () async -> Void)?
+  /// When set, every page read waits at it until the test lets it through.
+  var pageTurnstile: ReadTurnstile?
   /// Whether the fake says when its files are touched (``touchFiles()``); else the app polls.
   var watchesFiles = false
   /// What is at the fake's path now, against the file it read.
@@ -56,6 +58,9 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
 
   func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws -> QueuePage {
     if let gate = locked({ pageGate }) { await gate() }
+    if let turnstile = locked({ pageTurnstile }) {
+      await turnstile.pass(ReadTurnstile.Read(pane: pane, offset: offset, limit: limit, order: order))
+    }
     return locked {
       pageReads.append((pane, offset, limit))
       let matching = order.sorted(

@@ -1,51 +1,35 @@
 import Foundation
 
 extension CoreStore {
+  /// The back-off of ``changes()``: once a second with inotify (doubling from 25 ms after a
+  /// write heard), every 250 ms without.
+  static let changePace = SavePace(
+    afterSave: { $0 ? 1000 : 250 }, next: { ms, inotify in inotify ? min(ms * 2, 1000) : 250 })
+
   /// Tells `.saved(dataVersion:)` whenever the core's app commits, and when its writer comes or
-  /// goes, until the stream's consumer stops.
+  /// goes, until the stream's consumer stops (or the store can no longer be read).
   ///
-  /// Wakes on inotify for the store's files (a commit writes the `-wal`), else at the latest once
-  /// a second, when it also looks again for the writer: about one wakeup a second when idle.
+  /// A ``SaveFollower`` backing off by ``changePace``: woken by inotify for the store's files (a
+  /// commit writes the `-wal`), else at the latest once a second, when it also looks again for
+  /// the writer: about one wakeup a second when idle.
   public func changes() -> AsyncStream<Change> {
     let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(16))
     let path = self.path
     let task = Task { [weak self] in
+      defer { continuation.finish() }
+      // Watching before the first look: a commit between the two is not missed.
       let watch = SaveWatch(storePath: path)
-      guard let start = try? self?.dataVersion() else { return continuation.finish() }
-      var version = start
-      var writer = CoreWriterProbe.writer(of: path)
-      // After a write is heard, a few quick looks, then looks backing off from 25 ms: the commit
-      // is visible once the app updates the WAL index (shared memory, which inotify does not see).
-      var quickLooks = 0
-      var waitMs = 1000
-      var lastTold: ContinuousClock.Instant?
-      while !Task.isCancelled {
-        if let watch {
-          let heard = await watch.wait(timeoutMs: quickLooks > 0 ? 5 : waitMs)
-          if !heard.isEmpty {
-            quickLooks = 4
-            waitMs = 25
-          } else if quickLooks > 0 {
-            quickLooks -= 1
-          }
-        } else {
-          try? await Task.sleep(for: .milliseconds(250))
-        }
-        await SaveWatch.rest(after: lastTold)
-        guard let self, let now = try? self.dataVersion() else { break }
-        let holder = CoreWriterProbe.writer(of: path)
-        if now != version || holder != writer {
-          version = now
-          writer = holder
-          continuation.yield(.saved(dataVersion: now))
-          quickLooks = 0
-          waitMs = 1000
-          lastTold = .now
-        } else if quickLooks == 0 {
-          waitMs = min(waitMs * 2, 1000)
-        }
-      }
-      continuation.finish()
+      guard let version = try? self?.dataVersion() else { return }
+      let follower = SaveFollower(
+        watch: watch, pace: Self.changePace,
+        start: CoreChangeMark(dataVersion: version, writer: CoreWriterProbe.writer(of: path)),
+        look: { [weak self] in
+          guard let self, let now = try? self.dataVersion() else { return .over }
+          return .seen(CoreChangeMark(dataVersion: now, writer: CoreWriterProbe.writer(of: path)))
+        },
+        tell: { continuation.yield(.saved(dataVersion: $0.dataVersion)) },
+        heardFiles: {})
+      await follower.run()
     }
     continuation.onTermination = { _ in task.cancel() }
     return stream

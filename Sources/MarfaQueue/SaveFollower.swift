@@ -1,0 +1,89 @@
+/// Follows another process's saves to a store file: the one loop both store kinds use. Each look
+/// reads a mark of the store (``WorkingCopy``: `data_version`; ``CoreStore``: that and the core's
+/// writer, ``CoreChangeMark``); a mark unlike the last one seen is told, once.
+///
+/// It waits on ``SaveWatch`` (inotify on the store's files). After a write is heard it looks
+/// ``quickLooks`` times ``quickLookMs`` apart (a commit is visible once the writer updates the WAL
+/// index, shared memory that inotify does not see), then waits ``afterWriteMs`` and backs off by
+/// its ``SavePace``. It looks no sooner than ``SaveWatch/savedGap`` after telling of a save. Without
+/// inotify (none to be had, or the folder went away) it looks on a timer the ``SavePace`` sets.
+/// Cancelling the task that runs it ends a wait under way at once.
+struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
+  /// What one look at the store found.
+  enum Look: Sendable {
+    /// The store's mark now.
+    case seen(Mark)
+    /// The store could not be read this time: the wait stays as it was.
+    case unread
+    /// Following ends (the store is gone or cannot be read any more).
+    case over
+  }
+
+  /// How many looks follow a write heard, ``quickLookMs`` apart.
+  static var quickLooks: Int { 4 }
+  /// The wait between two quick looks.
+  static var quickLookMs: Int { 5 }
+  /// The wait after the quick looks, from which ``SavePace/next`` backs off.
+  static var afterWriteMs: Int { 25 }
+
+  /// The files' watch; nil where inotify is not to be had.
+  let watch: SaveWatch?
+  /// The back-off rule.
+  let pace: SavePace
+  /// The store's mark when following starts (a save after it is told).
+  let start: Mark
+  /// Looks at the store once.
+  let look: @Sendable () async -> Look
+  /// Tells of a save: the new mark.
+  let tell: @Sendable (Mark) -> Void
+  /// Called when a store file is made, deleted, moved or closed after writing, and on every
+  /// tick of the timer without inotify (a listener then asks on the timer).
+  let heardFiles: @Sendable () -> Void
+
+  /// Follows until the task is cancelled or a look says ``Look/over``.
+  func run() async {
+    var watch = self.watch
+    var waitMs = pace.afterSave(watch != nil)
+    var quick = 0
+    var last = start
+    var lastTold: ContinuousClock.Instant?
+    while !Task.isCancelled {
+      if let w = watch {
+        let heard = await withTaskCancellationHandler {
+          await w.wait(timeoutMs: quick > 0 ? Self.quickLookMs : waitMs)
+        } onCancel: {
+          w.stop()
+        }
+        if heard.contains(.files) { heardFiles() }
+        if heard.contains(.lost) { watch = nil }
+        if !heard.isEmpty {
+          // Look again soon, backing off from 25 ms, not from where the idle back-off had got
+          // to; on the timer (the watch lost) there are no quick looks.
+          quick = watch == nil ? 0 : Self.quickLooks
+          waitMs = Self.afterWriteMs
+        } else if quick > 0 {
+          quick -= 1
+        }
+      } else {
+        try? await Task.sleep(for: .milliseconds(waitMs))
+        heardFiles()
+      }
+      if Task.isCancelled { break }
+      await SaveWatch.rest(after: lastTold)
+      switch await look() {
+      case .seen(let mark) where mark != last:
+        last = mark
+        tell(mark)
+        waitMs = pace.afterSave(watch != nil)
+        quick = 0
+        lastTold = .now
+      case .seen:
+        if quick == 0 { waitMs = pace.next(waitMs, watch != nil) }
+      case .unread:
+        continue
+      case .over:
+        return
+      }
+    }
+  }
+}

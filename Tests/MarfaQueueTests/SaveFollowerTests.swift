@@ -1,0 +1,177 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MarfaQueue
+
+/// The one loop that follows another process's saves (``SaveFollower``), on a real store file
+/// watched by real inotify: a commit is told once, nothing changed tells nothing, the waits are
+/// the rule passed in, and cancelling ends it.
+@Suite struct SaveFollowerTests {
+  /// A store file in WAL mode with one table, and a reader's connection to it.
+  final class File: @unchecked Sendable {  // unchecked: TestStore holds only its folder's URL
+    let store = TestStore()
+    private let reader: Mutex<SQLite>
+
+    init() throws {
+      #expect(store.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(x)"))
+      reader = Mutex(try SQLite(path: store.url.path, readOnly: true))
+      // The first read opens the WAL's files: done before any follower watches them.
+      #expect(dataVersion() != nil)
+    }
+
+    /// The reader's `data_version`; nil when it cannot be read.
+    func dataVersion() -> Int? { try? reader.withLock { try $0.dataVersion() } }
+
+    /// Commits one row from another connection.
+    func save() { #expect(store.execute("INSERT INTO t VALUES (1)")) }
+  }
+
+  /// What the follower did: the marks it told, its looks, its calls of the rule, its file events.
+  final class Record: Sendable {
+    let told = Mutex<[Int]>([])
+    let looks = Mutex(0)
+    let files = Mutex(0)
+    /// Each `next` call of the rule: the wait it was given and whether inotify watched.
+    let nexts = Mutex<[(after: Int, inotify: Bool)]>([])
+  }
+
+  /// Runs a follower of `file` with `pace` (the rule's calls recorded) on a task of its own.
+  static func follow(
+    _ file: File, pace: SavePace, watch: Bool = true, _ record: Record
+  ) -> Task<Void, Never> {
+    let follower = SaveFollower(
+      watch: watch ? SaveWatch(storePath: file.store.url.path) : nil,
+      pace: SavePace(
+        afterSave: pace.afterSave,
+        next: { ms, inotify in
+          record.nexts.withLock { $0.append((ms, inotify)) }
+          return pace.next(ms, inotify)
+        }),
+      start: file.dataVersion() ?? 0,
+      look: {
+        record.looks.withLock { $0 += 1 }
+        return file.dataVersion().map { .seen($0) } ?? .unread
+      },
+      tell: { mark in record.told.withLock { $0.append(mark) } },
+      heardFiles: { record.files.withLock { $0 += 1 } })
+    return Task.detached { await follower.run() }
+  }
+
+  /// Waits up to ten seconds for `condition` (a loaded machine may keep the follower waiting).
+  static func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1_000 {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+
+  /// A rule whose looks, without a write heard, are a minute apart: only inotify hears in time.
+  static let minute = SavePace(afterSave: { _ in 60_000 }, next: { _, _ in 60_000 })
+
+  @Test func aCommitIsHeardFromInotifyAndToldOnce() async throws {
+    let file = try File()
+    let record = Record()
+    let task = Self.follow(file, pace: Self.minute, record)
+    defer { task.cancel() }
+    try await Task.sleep(for: .milliseconds(100))
+    // Told within ``eventually``'s ten seconds: the rule's next look is a minute away.
+    file.save()
+    #expect(await Self.eventually { !record.told.withLock { $0 }.isEmpty })
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(record.told.withLock { $0 } == [file.dataVersion() ?? -1])
+  }
+
+  @Test func aFileEventWithoutACommitIsHeardButTellsNothing() async throws {
+    let file = try File()
+    let record = Record()
+    let task = Self.follow(file, pace: Self.minute, record)
+    defer { task.cancel() }
+    try await Task.sleep(for: .milliseconds(100))
+    // Another connection opens the store, reads and closes: its files are closed after writing
+    // (the `-shm`), which inotify tells, and no commit came.
+    #expect(file.store.execute("SELECT count(*) FROM t"))
+    #expect(await Self.eventually { record.files.withLock { $0 } > 0 })
+    #expect(await Self.eventually { record.looks.withLock { $0 } > 0 })
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(record.told.withLock { $0 }.isEmpty)
+  }
+
+  @Test func theWaitsWhileNothingChangesAreTheRulePassedIn() async throws {
+    let file = try File()
+    let record = Record()
+    let pace = SavePace(afterSave: { _ in 20 }, next: { ms, _ in ms + 10 })
+    let task = Self.follow(file, pace: pace, record)
+    #expect(await Self.eventually { record.nexts.withLock { $0.count } >= 5 })
+    task.cancel()
+    await task.value
+    let nexts = record.nexts.withLock { $0 }
+    // Each look after the wait the rule gave after the look before.
+    #expect(nexts.map(\.after) == Array(stride(from: 20, to: 20 + 10 * nexts.count, by: 10)))
+    #expect(nexts.allSatisfy { $0.inotify })
+    #expect(record.told.withLock { $0 }.isEmpty)
+  }
+
+  @Test func withoutInotifyTheTimerLooksByTheRuleAndTellsTheFileListeners() async throws {
+    let file = try File()
+    let record = Record()
+    let pace = SavePace(afterSave: { _ in 10 }, next: { _, _ in 10 })
+    let task = Self.follow(file, pace: pace, watch: false, record)
+    defer { task.cancel() }
+    #expect(await Self.eventually { record.files.withLock { $0 } >= 3 })
+    #expect(record.nexts.withLock { $0 }.allSatisfy { !$0.inotify })
+    file.save()
+    #expect(await Self.eventually { record.told.withLock { $0 } == [file.dataVersion() ?? -1] })
+  }
+
+  @Test func aWatchLostWithItsFolderMovedFallsBackToTheRulesTimer() async throws {
+    let file = try File()
+    let record = Record()
+    let pace = SavePace(afterSave: { _ in 60_000 }, next: { ms, inotify in inotify ? 60_000 : ms * 2 })
+    let task = Self.follow(file, pace: pace, record)
+    defer { task.cancel() }
+    try await Task.sleep(for: .milliseconds(100))
+    // A folder moved tells inotify at once (one deleted does only once its files are closed).
+    let moved = file.store.folder.appendingPathExtension("moved")
+    try FileManager.default.moveItem(at: file.store.folder, to: moved)
+    defer { try? FileManager.default.removeItem(at: moved) }
+    // The timer takes over from the 25 ms after the event and backs off by the rule: not stuck
+    // on quick looks, and never told of a save that did not happen.
+    #expect(await Self.eventually { record.nexts.withLock { $0 }.count { !$0.inotify } >= 3 })
+    #expect(record.nexts.withLock { $0 }.filter { !$0.inotify }.prefix(3).map(\.after) == [25, 50, 100])
+    #expect(record.told.withLock { $0 }.isEmpty)
+  }
+
+  @Test func eachStoreKindKeepsItsOwnBackOff() {
+    func waits(_ pace: SavePace, inotify: Bool, from ms: Int, _ n: Int) -> [Int] {
+      var ms = ms
+      return (0..<n).map { _ in
+        ms = pace.next(ms, inotify)
+        return ms
+      }
+    }
+    // This project's store: 50 ms after a save, doubling to 1.6 s, then once a minute.
+    #expect(WorkingCopy.savePace.afterSave(true) == 50)
+    #expect(waits(WorkingCopy.savePace, inotify: true, from: 50, 7) == [100, 200, 400, 800, 1_600, 60_000, 60_000])
+    #expect(waits(WorkingCopy.savePace, inotify: false, from: 50, 3) == [100, 200, 200])
+    // The core's store: once a second, from 25 ms after a write heard; 250 ms without inotify.
+    #expect(CoreStore.changePace.afterSave(true) == 1_000)
+    #expect(waits(CoreStore.changePace, inotify: true, from: 25, 7) == [50, 100, 200, 400, 800, 1_000, 1_000])
+    #expect(CoreStore.changePace.afterSave(false) == 250)
+    #expect(waits(CoreStore.changePace, inotify: false, from: 25, 2) == [250, 250])
+  }
+
+  @Test func cancellingEndsAWaitUnderWayAtOnce() async throws {
+    for watch in [true, false] {
+      let file = try File()
+      let task = Self.follow(file, pace: Self.minute, watch: watch, Record())
+      try await Task.sleep(for: .milliseconds(100))
+      let cancelled = ContinuousClock.now
+      task.cancel()
+      await task.value
+      // Well before the minute the wait was for (a loaded machine may take a moment).
+      #expect(ContinuousClock.now - cancelled < .seconds(10))
+    }
+  }
+}
