@@ -10,6 +10,10 @@ struct VerdictBenchmark: Benchmark {
   let summary = "one verdict → screen at 1M (commit → last byte on the pty, ≤ 50 ms median); bytes per verdict (≤ 1 KB)"
   static let targetMs = 50.0
   static let targetBytes = 1024.0
+  /// Longer than the held detail's rest (`UIState.detailRest`, 1 s), so it has caught up.
+  static let restMargin: Duration = .milliseconds(1_600)
+  /// How many verdicts go that far apart after the timed run.
+  static let apartVerdicts = 5
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
     let cache = try StoreCache(options)
@@ -28,9 +32,9 @@ struct VerdictBenchmark: Benchmark {
     var bytes: [Double] = []
     var counts = truth
     var rng = SplitMix(seed: 12)
-    for _ in 0..<options.updates {
-      // A random gap, so commits fall at every phase of the watcher's timers.
-      try await Task.sleep(nanoseconds: 300_000_000 + rng.next() % 300_000_000)
+    let dump = ProcessInfo.processInfo.environment["VERDICTS_BENCH_DUMP"].flatMap { $0.isEmpty ? nil : $0 }
+    /// Commits one verdict on the first waiting write and waits for the frame that shows it.
+    func verdict() async throws -> ContinuousClock.Instant {
       session.follower.catchUp()
       let w = try writer.waiting()
       answered.append(w)
@@ -42,20 +46,47 @@ struct VerdictBenchmark: Benchmark {
         throw BenchFailure(message: "no frame showed \(counts) within 5 s of the verdict on \(w.id)")
       }
       latencies.append(Stats.seconds(frame.last.time - committed) * 1000)
+      return committed
+    }
+    func keep(_ name: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant) {
+      guard let dump else { return }
+      FileManager.default.createFile(
+        atPath: dump + "/\(name).bin", contents: Data(session.pty.transcript(from: from, to: to)))
+    }
+    var runStart: ContinuousClock.Instant?
+    for _ in 0..<options.updates {
+      // A random gap, so commits fall at every phase of the watcher's timers.
+      try await Task.sleep(nanoseconds: 300_000_000 + rng.next() % 300_000_000)
+      let committed = try await verdict()
+      runStart = runStart ?? committed
       await session.pty.settle(quiet: .milliseconds(300), limit: .seconds(3))
       let settled = ContinuousClock.now
       bytes.append(Double(session.pty.bytes(from: committed, to: settled)))
-      if let folder = ProcessInfo.processInfo.environment["VERDICTS_BENCH_DUMP"], !folder.isEmpty {
-        let file = folder + "/verdict-\(bytes.count).bin"
-        FileManager.default.createFile(
-          atPath: file, contents: Data(session.pty.transcript(from: committed, to: settled)))
-      }
+      keep("verdict-\(bytes.count)", from: committed, to: settled)
+    }
+    // Every byte of the run, the held detail's catch-up after the last verdict included.
+    try await Task.sleep(for: Self.restMargin)
+    let runBytes = Double(session.pty.bytes(from: runStart ?? .now, to: .now))
+    // Verdicts far enough apart that the detail catches up after each: every byte until the next.
+    var apart: [Double] = []
+    for i in 0..<Self.apartVerdicts {
+      let committed = try await verdict()
+      try await Task.sleep(for: Self.restMargin)
+      apart.append(Double(session.pty.bytes(from: committed, to: .now)))
+      keep("apart-\(i + 1)", from: committed, to: .now)
     }
     let median = Stats.median(latencies)
     let bytesMedian = Stats.median(bytes)
     notes.append(
       "`verdicts watch` on the generated \(Stats.whole(Double(options.middle))) store (\(truth)), 120×40;"
-        + " \(options.updates) verdicts 0.3–0.6 s apart, each on the first waiting write")
+        + " \(options.updates) verdicts 0.3–0.6 s apart, each on the first waiting write (latency over those and"
+        + " \(Self.apartVerdicts) more)")
+    notes.append(
+      "the whole run of \(options.updates): \(Stats.whole(runBytes)) B, \(Stats.whole(runBytes / Double(max(1, options.updates))))"
+        + " B a verdict, with the detail catching up 1 s after the last; \(Self.apartVerdicts) verdicts"
+        + " \(Stats.fixed(Stats.seconds(Self.restMargin), 1)) s apart (the detail catches up after each):"
+        + " median \(Stats.whole(Stats.median(apart))) B (\(Stats.whole(apart.min() ?? 0))–\(Stats.whole(apart.max() ?? 0)))"
+        + " a verdict")
     return Row.outcome(
       [
         Row(
