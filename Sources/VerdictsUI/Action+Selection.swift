@@ -7,6 +7,14 @@ extension Action {
     }
   }
 
+  /// Whether the action leaves the selection and the detail alone (a held detail stays held).
+  var leavesSelection: Bool {
+    switch self {
+    case .repaint, .help, .pause, .drain, .autoDrain, .useKey, .take, .tail, .quit: return true
+    default: return false
+    }
+  }
+
   /// Whether the action acts on the selected write (with `marks`, the ones that act on the marked
   /// writes instead do not).
   func actsOnSelection(marks: Bool) -> Bool {

@@ -48,13 +48,14 @@ extension UIState {
     endDetailHold()
   }
 
-  /// A key while the detail is held: it shows the selection first. A key that acts on the
+  /// A key while the detail is held: one that moves the selection or acts on it shows the
+  /// selection first (a repaint, the help, pause, drain and the like leave the hold to its rest). A key that acts on the
   /// selected write does nothing else (the person saw another write in the detail): it says which
   /// write is selected now, and the next press acts. Scrolling a focused detail keeps the hold.
   ///
   /// - Returns: true when the key was spent showing the selection.
   mutating func keyEndsDetailHold(_ action: Action) -> Bool {
-    guard let held = detailHold else { return false }
+    guard let held = detailHold, !action.leavesSelection else { return false }
     if detailFocused && action.scrollsDetail { return false }
     endDetailHold()
     guard action.actsOnSelection(marks: !marks.isEmpty) else { return false }

@@ -3,8 +3,8 @@ import MarfaQueue
 extension UIState {
   /// A key: to the open prompt, dialog or help first, else to the action it is bound to.
   mutating func handleKey(_ key: Key) -> [UIEffect] {
-    // A key in a prompt, dialog or the help shows the selection in a held detail.
-    if prompt != nil || dialog != nil || showingHelp { endDetailHold() }
+    // A key in a prompt or dialog shows the selection in a held detail.
+    if prompt != nil || dialog != nil { endDetailHold() }
     if prompt != nil { return promptKey(key) }
     if dialog != nil { return dialogKey(key) }
     if showingHelp {

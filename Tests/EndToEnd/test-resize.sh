@@ -9,12 +9,13 @@ set -euo pipefail
 e2e_init resize
 CHECK="$(dirname "$0")/check_screen.py"
 
-# Waits until two captures 0.3 s apart agree; leaves the screen in $E2E_TMP/stable.txt.
+# Waits until two captures 1.2 s apart agree (longer than a held detail's 1 s rest, docs/tui.md);
+# leaves the screen in $E2E_TMP/stable.txt.
 settle() {
   local i
   screen >"$E2E_TMP/a.txt"
-  for ((i = 0; i < 30; i++)); do
-    sleep 0.3
+  for ((i = 0; i < 10; i++)); do
+    sleep 1.2
     screen >"$E2E_TMP/stable.txt"
     cmp -s "$E2E_TMP/a.txt" "$E2E_TMP/stable.txt" && return 0
     cp "$E2E_TMP/stable.txt" "$E2E_TMP/a.txt"

@@ -9,6 +9,10 @@ import Testing
 #endif
 
 @Suite struct ServerTests {
+  /// A session of the test's own: `URLSession.shared` pools connections across the suite's
+  /// parallel tests, whose instances stop and whose ports the system hands out again.
+  static func session() -> URLSession { URLSession(configuration: .ephemeral) }
+
   @Test func rootNamesTheInstanceAndContract() throws {
     let h = try Harness()
     let r = try h.send("GET", "/")
@@ -177,8 +181,9 @@ import Testing
     request.httpMethod = "POST"
     request.httpBody = Data(#"{"type":"note"}"#.utf8)
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    _ = try await URLSession.shared.data(from: h.url)  // the next request may reuse this connection
-    await #expect(throws: URLError.self) { _ = try await URLSession.shared.data(for: request) }
+    let session = Self.session()
+    _ = try await session.data(from: h.url)  // the next request may reuse this connection
+    await #expect(throws: URLError.self) { _ = try await session.data(for: request) }
     #expect(h.instance.requests.map(\.method) == ["GET", "POST"], "sent once, never resent")
     #expect(h.instance.itemIds.isEmpty)
   }
@@ -188,7 +193,7 @@ import Testing
     var request = URLRequest(url: h.url)
     request.timeoutInterval = 1  // FoundationNetworking treats a timeout under a second as none at all
     let began = Date()
-    let error = await #expect(throws: URLError.self) { _ = try await URLSession.shared.data(for: request) }
+    let error = await #expect(throws: URLError.self) { _ = try await Self.session().data(for: request) }
     #expect(error?.code == .timedOut)
     #expect(Date().timeIntervalSince(began) < 20)  // loose: two cores shared by parallel tests
   }
@@ -199,7 +204,7 @@ import Testing
     var request = URLRequest(url: h.url.appendingPathComponent("blobs"))
     request.httpMethod = "POST"
     request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-    let (data, response) = try await URLSession.shared.upload(for: request, from: Data(bytes))
+    let (data, response) = try await Self.session().upload(for: request, from: Data(bytes))
     #expect((response as? HTTPURLResponse)?.statusCode == 201)
     let answer = ScriptedJSONBox(bytes: Array(data))
     #expect(answer["size_bytes"].int == bytes.count)
@@ -213,7 +218,7 @@ import Testing
     request.httpBody = Data(#"{"id":"via-urlsession","type":"note","properties":{"title":"hi"}}"#.utf8)
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.setValue("k-1", forHTTPHeaderField: "Idempotency-Key")
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await Self.session().data(for: request)
     let http = try #require(response as? HTTPURLResponse)
     #expect(http.statusCode == 201)
     #expect(http.value(forHTTPHeaderField: "X-Marfa-Contract") == "2")

@@ -69,6 +69,17 @@ import Testing
     #expect(s.detailWrite?.id == Fixtures.waiting[0].id)
   }
 
+  @Test func aRepaintTheHelpOrPauseLeaveTheHoldToItsRest() {
+    var s = Fixtures.state()
+    answerTheFirstWaitingWrite(&s)
+    for key in [Key.ctrl("l"), .char("?"), .char("j"), .escape, .char("Z")] {
+      _ = s.handle(.key(key))
+      #expect(s.detailHold != nil, "\(key)")
+    }
+    _ = s.handle(.detailRested(moves: 0))
+    #expect(s.detailHold == nil)
+  }
+
   @Test func aMovementKeyShowsTheSelectionAndMovesFromIt() {
     var s = Fixtures.state()
     answerTheFirstWaitingWrite(&s)
