@@ -49,21 +49,25 @@ extension UIState {
   }
 
   /// A key while the detail is held: one that moves the selection or acts on it shows the
-  /// selection first (a repaint, the help, pause, drain and the like leave the hold to its rest). A key that acts on the
-  /// selected write does nothing else (the person saw another write in the detail): it says which
-  /// write is selected now, and the next press acts. Scrolling a focused detail keeps the hold.
+  /// selection first (a repaint, the help, pause, drain and the like leave the hold to its rest).
+  /// A key that acts on the selected write does nothing else (the person saw another write in the
+  /// detail): it says which write is selected now, and the next press acts; so does `enter` in a
+  /// focused detail, which would jump from the selected write. Scrolling a focused detail keeps
+  /// the hold.
   ///
   /// - Returns: true when the key was spent showing the selection.
   mutating func keyEndsDetailHold(_ action: Action) -> Bool {
     guard let held = detailHold, !action.leavesSelection else { return false }
     if detailFocused && action.scrollsDetail { return false }
     endDetailHold()
-    guard action.actsOnSelection(marks: !marks.isEmpty) else { return false }
+    // In a focused detail `enter` is the jump from the selected write.
+    let jumpInDetail = detailFocused && action == .focusDetail
+    guard jumpInDetail || action.actsOnSelection(marks: !marks.isEmpty) else { return false }
     let selected = selectedWrite.map { "to \(ShortID.of($0.id))" } ?? "on"
     let key = keyMap.hint(action) ?? action.hint
     message = StatusMessage(
       "the selection moved \(selected) while the detail showed \(ShortID.of(held.write.id)):"
-        + " press \(key) again to \(action.hint)", isError: true)
+        + " press \(key) again to \(jumpInDetail ? Action.jump.hint : action.hint)", isError: true)
     return true
   }
 }

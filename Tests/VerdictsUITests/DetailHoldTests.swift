@@ -116,6 +116,19 @@ import Testing
     #expect(s.detailWrite?.id == "w-held")
   }
 
+  @Test func enterInAFocusedHeldDetailShowsTheSelectionBeforeItJumps() {
+    var s = Fixtures.state(select: 1)
+    _ = s.handle(.key(.enter))
+    // w-held leaves Waiting: w-undeliv is selected; the detail holds w-held.
+    _ = s.handle(.changed)
+    let rest = [Fixtures.waiting[0], Fixtures.waiting[2], Fixtures.waiting[3]]
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: rest, total: rest.count)))
+    #expect(s.detailWrite?.id == "w-held")
+    #expect(s.handle(.key(.enter)) == [])
+    #expect(s.detailHold == nil && s.detailFocused && s.detailWrite?.id == "w-undeliv")
+    #expect(s.message?.text.hasSuffix("press enter again to jump") == true)
+  }
+
   @Test func pagesReadForAKeyOrWhileFollowingNeverHold() {
     // A page that is not read after a change (a scroll, a key) moves nothing under the person.
     var s = Fixtures.state()
