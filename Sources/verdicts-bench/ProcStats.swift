@@ -36,6 +36,13 @@ enum ProcStats {
     return (count, before.keys.filter { after[$0] == nil }.count)
   }
 
+  /// A thread's name (`/proc/PID/task/TID/comm`), or its id when it is gone.
+  static func threadName(pid: pid_t, tid: String) -> String {
+    let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8)) ?? ""
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? "thread \(tid)" : "\(trimmed) (\(tid))"
+  }
+
   /// Context switches of every thread of `pid` now (a thread that ended since is not counted).
   static func switches(pid: pid_t) -> Int {
     let folder = "/proc/\(pid)/task"
