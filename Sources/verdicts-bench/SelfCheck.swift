@@ -58,6 +58,12 @@ enum SelfCheck {
     check(link.room(at: 21) == 0 && abs(link.wait(for: 2560, at: 21) - 1) < 1e-9, "a full buffer takes 1 s per 2,560 B")
     check(abs(link.backlog(at: 21 + 819.2) - 0) < 1e-6, "2 MiB drain in 819.2 s at 2.5 KB/s")
 
+    // The watcher's spread: the mean of 1, 2, 3, 4 is 2.5, their standard error 0.645.
+    check(
+      Stats.mean([1, 2, 3, 4]) == 2.5 && abs(Stats.standardError([1, 2, 3, 4]) - 0.6455) < 0.001
+        && Stats.standardError([7]) == 0,
+      "mean and standard error of the mean")
+
     // /proc readers.
     check(
       ProcStats.switches(status: "Name:\tx\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n") == 15,

@@ -3,6 +3,19 @@ import Foundation
 /// Small numeric helpers for the figures.
 enum Stats {
   /// The median (the mean of the two middle values for an even count).
+  /// The mean (0 for none).
+  static func mean(_ values: [Double]) -> Double {
+    values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+  }
+
+  /// The standard error of the mean: the sample's standard deviation over √n (0 below two values).
+  static func standardError(_ values: [Double]) -> Double {
+    guard values.count > 1 else { return 0 }
+    let m = mean(values)
+    let variance = values.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(values.count - 1)
+    return (variance / Double(values.count)).squareRoot()
+  }
+
   static func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return .nan }
     let s = values.sorted()
