@@ -4,8 +4,10 @@
 /// No hold, or a detail with the focus (it holds until the person leaves it), means no timer, so
 /// an idle screen still waits with none.
 struct DetailRestTimer: Sendable, Hashable {
-  /// The held write and the move the rest counts from (nil: no hold seen).
-  private var move: String?
+  /// The held write the rest counts for (nil: no hold seen).
+  private var heldID: String?
+  /// The hold's move the rest counts from.
+  private var moves = 0
   /// When that move was first seen.
   private var since = Duration.zero
 
@@ -13,12 +15,12 @@ struct DetailRestTimer: Sendable, Hashable {
   /// hold at `now`. A new move, or a new hold, starts the rest again.
   mutating func remaining(_ hold: DetailHold?, detailFocused: Bool, now: Duration) -> Duration? {
     guard let hold, !detailFocused else {
-      move = nil
+      heldID = nil
       return nil
     }
-    let current = "\(hold.write.id)#\(hold.moves)"
-    if move != current {
-      move = current
+    if heldID != hold.write.id || moves != hold.moves {
+      heldID = hold.write.id
+      moves = hold.moves
       since = now
     }
     return max(.zero, UIState.detailRest - (now - since))

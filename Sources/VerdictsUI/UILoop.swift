@@ -91,8 +91,7 @@ final class UILoop {
         inbox.holdChanges(for: pacer.untilNextFrame(now: clock.now) - FramePacer.readsLimit)
         continue
       case .wait(let wait):
-        let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
-        timeout = Int32(clamping: ms + 1)
+        timeout = Self.milliseconds(wait)
       case .idle:
         break
       }
@@ -103,7 +102,8 @@ final class UILoop {
           core.apply(.detailRested(moves: core.state.detailHold?.moves ?? 0))
           continue
         }
-        timeout = timeout < 0 ? Self.milliseconds(left) : min(timeout, Self.milliseconds(left))
+        let ms = Self.milliseconds(left)
+        timeout = timeout < 0 ? ms : min(timeout, ms)
       }
       if core.state.writer != nil {
         let now = clock.now
@@ -113,8 +113,7 @@ final class UILoop {
           continue
         }
         let left = nextTick - now
-        let ms = Int32(
-          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let ms = Self.milliseconds(left)
         timeout = timeout < 0 ? ms : min(timeout, ms)
       }
       pipe.wait(input: terminal.inputDescriptor, timeoutMs: timeout)

@@ -16,9 +16,11 @@ extension UIState {
       }
       return []
     }
-    // A click or the wheel shows the selection in a held detail (the wheel over the detail scrolls it).
-    if detailHold != nil, !(m.kind != .click && layout.detail?.contains(x: m.x, y: m.y) == true) { endDetailHold() }
     let l = layout
+    // A click, or the wheel over a pane, shows the selection in a held detail; the wheel over the
+    // detail scrolls the held write.
+    let wheelOverDetail = m.kind != .click && l.detail?.contains(x: m.x, y: m.y) == true
+    if !wheelOverDetail { endDetailHold() }
     if let detail = l.detail, detail.contains(x: m.x, y: m.y) {
       switch m.kind {
       case .wheelDown: detailScroll += Self.wheelRows
