@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Fans each ``Change`` out to every open `changes()` stream.

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One libcurl multi handle and the thread that runs it. Every transfer of one ``HTTPClient``
@@ -37,9 +37,7 @@ final class CurlDriver: @unchecked Sendable {
     multi = curl_multi_init()
     // Up to 4 connections to one host, as the URLSession client allowed.
     ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
-    let thread = Thread { [self] in loop() }
-    thread.name = name
-    thread.start()
+    DetachedThread.start(name: name) { [self] in loop() }
   }
 
   /// libcurl's process-wide setup, done once before the first handle.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension DrainPass {
   /// The shortest gap between two writes of the drain's progress into the writer's record: at

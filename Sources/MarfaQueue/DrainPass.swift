@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One pass of the drain (contract section 5, with DESIGN 3.1 to 3.3).
 struct DrainPass {

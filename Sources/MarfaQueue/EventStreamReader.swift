@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads `/events` incrementally through libcurl: frames are parsed as their bytes arrive, and
 /// the stream is stopped once `done` says so, or once it passes ``AnswerLimits/eventFrame`` (one
@@ -74,7 +75,7 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
     let contract = headers["x-marfa-contract"]
     let ours =
       contract.map {
-        $0.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == HTTPClient.contract }
+        $0.split(separator: ",").allSatisfy { $0.trimmingSpaces() == HTTPClient.contract }
       } ?? false
     if !(200..<300).contains(code) {
       if contract == nil || HTTPStatus.isEnvironmental(code) {

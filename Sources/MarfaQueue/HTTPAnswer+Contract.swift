@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// What an answer says about the contract, waiting and failure text.
 extension HTTPAnswer {
   /// Whether the contract header names exactly this client's contract (repeats of it are fine).
   var namesOurContract: Bool {
     guard let value = header("X-Marfa-Contract") else { return false }
-    let parts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let parts = value.split(separator: ",").map { $0.trimmingSpaces() }
     return !parts.isEmpty && parts.allSatisfy { $0 == HTTPClient.contract }
   }
 
@@ -14,7 +14,7 @@ extension HTTPAnswer {
 
   /// `Retry-After` in whole seconds, when given as a number.
   var retryAfterSeconds: Int? {
-    guard let v = header("Retry-After")?.trimmingCharacters(in: .whitespaces), let n = Int(v), n >= 0 else {
+    guard let v = header("Retry-After")?.trimmingSpaces(), let n = Int(v), n >= 0 else {
       return nil
     }
     return n

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// The HTTP client the drain, the fill and the withdraw speak through: libcurl's multi interface
 /// on a thread of its own, HTTP/1.1 kept alive, no redirects followed, the key sent as a bearer

@@ -46,7 +46,7 @@ public struct Server: Sendable, Hashable {
 
   static func host(of url: String) -> String {
     var rest = Substring(url)
-    if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+    if let r = rest.firstRange(of: "://") { rest = rest[r.upperBound...] }
     if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
     if rest.hasPrefix("[") { return String(rest.prefix(while: { $0 != "]" })) + "]" }
     if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The store's side of the last drain's report, kept bounded (docs/rules.md "The last drain's
 /// report"): its summary (counts, when, why it ended) under `last_drain`, its last
@@ -42,8 +42,8 @@ extension SQLite {
         + " FROM meta WHERE key = 'last_drain'",
       [.int(bound), .int(bound)], reading: ReportEndsColumn.self
     ) { r in ends = (r.text(.head) ?? "", r.text(.tail) ?? "") }
-    guard let (head, tail) = ends, let open = head.range(of: #","verdicts":["#),
-      let close = tail.range(of: #"],"stopped":"#, options: .backwards)
+    guard let (head, tail) = ends, let open = head.firstRange(of: #","verdicts":["#),
+      let close = tail.ranges(of: #"],"stopped":"#).last
     else { return nil }
     let joined = String(head[..<open.lowerBound]) + String(tail[tail.index(after: close.lowerBound)...])
     return JSONValue.parse(joined).flatMap(DrainReport.init(wireJSON:))

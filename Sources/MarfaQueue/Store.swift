@@ -1,6 +1,6 @@
 import CSQLite
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Who listens for events on a reader's store files (``WorkingCopy/storeFileEvents()``).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +50,7 @@ enum StoreLock {
   /// A process's command name, from `/proc/PID/comm`.
   static func processName(_ pid: Int32) -> String? {
     guard let text = boundedRead("/proc/\(pid)/comm", limit: 256) else { return nil }
-    let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = text.trimmingSpacesAndNewlines()
     guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else { return nil }
     return name
   }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -6,6 +6,17 @@ import Foundation
 
 /// Checks on a store's path made before anything is opened or created there.
 enum StorePath {
+  /// The folder part of `path`, as `dirname` has it but "" for a bare name: `/a/b` → `/a`,
+  /// `/b` → `/`, `a/b/` → `a`, `b` → "".
+  static func folder(of path: String) -> String {
+    var bytes = Array(path.utf8)
+    while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    var end = slash
+    while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    return end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
+  }
+
   /// Whether something is at `path` (a dangling link counts as nothing).
   static func exists(_ path: String) -> Bool {
     var st = stat()
@@ -47,7 +58,7 @@ enum StorePath {
 
   /// Makes the folder that will hold the store, with its parents, private to the user.
   static func makeFolder(of path: String) throws {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = folder(of: path)
     guard !folder.isEmpty, !exists(folder) else { return }
     var prefix = folder.hasPrefix("/") ? "/" : ""
     for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
@@ -62,7 +73,7 @@ enum StorePath {
 
   /// Flushes the folder holding `path`, so a file just linked there survives a power cut.
   static func syncFolder(of path: String) {
-    var folder = (path as NSString).deletingLastPathComponent
+    var folder = folder(of: path)
     if folder.isEmpty { folder = "." }
     let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }

@@ -1,5 +1,5 @@
 import Digest
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WorkingCopy {
   /// Fills the copy from the instance: which instance it is, the event cursor, and every item row.
@@ -22,7 +22,7 @@ extension WorkingCopy {
     repeat {
       var query = "state=any&include=metadata&limit=200"
       if let pageCursor {
-        query += "&cursor=" + (pageCursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? pageCursor)
+        query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
       }
       let answer: HTTPAnswer
       do {

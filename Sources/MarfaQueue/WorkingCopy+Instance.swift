@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Talking to the instance: the client, the root, item reads.
 extension WorkingCopy {
@@ -87,8 +87,7 @@ extension WorkingCopy {
   func readRow(kind: String, id: String) async throws -> RowRead {
     let (client, server) = try client()
     let encoded =
-      id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
-      ?? id
+      id.percentEncoded(keeping: PercentEncodingSet.pathAllowed.subtracting("/?#"))
     let url =
       kind == "edge"
       ? try Self.url(server, "/edges/\(encoded)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WorkingCopy {
   /// The shortest gap between two results of a live query: at most ten a second.

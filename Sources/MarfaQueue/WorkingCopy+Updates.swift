@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WorkingCopy {
   /// The shortest and longest wait between reachability checks while the instance is away.

@@ -1,5 +1,5 @@
 import Digest
-import Foundation
+import FoundationEssentials
 
 /// The writes a working copy takes: each is queued, never sent directly.
 extension WorkingCopy {
@@ -17,7 +17,7 @@ extension WorkingCopy {
   }
 
   static func requireNonEmpty(_ value: String, _ what: String) throws {
-    guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard !value.trimmingSpaces().isEmpty else {
       throw QueueError.invalid(message: "\(what) must not be empty")
     }
   }
@@ -200,7 +200,7 @@ extension WorkingCopy {
     } catch let error as QueueError {
       throw error
     } catch {
-      throw QueueError.store(path: folder, message: error.localizedDescription)
+      throw QueueError.store(path: folder, message: String(describing: error))
     }
     let body = JSONValue.object([
       ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(bytes.count)),

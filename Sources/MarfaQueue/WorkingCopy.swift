@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A device's working copy: the SQLite store, its write queue, and the instance it drains to.
@@ -102,7 +102,7 @@ public final class WorkingCopy: Sendable {
   /// Uses another key from now on; the next drain sends writes blocked `credentialRefused` again.
   public func useKey(_ key: String) async throws {
     try checkOpen()
-    let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = key.trimmingSpacesAndNewlines()
     guard !trimmed.isEmpty else { throw QueueError.invalid(message: "the key is empty") }
     guard serverBox.withLock({ $0 != nil }) else { throw QueueError.noServer }
     serverBox.withLock { $0?.key = trimmed }

@@ -88,7 +88,7 @@ public struct WriteFilter: Sendable, Hashable {
           w.id, w.kind.wireName, reason, w.verdict?.wireName, w.lastFailure?.status.map(String.init),
           w.lastFailure?.text,
         ] + rows.map(Optional.some)
-      return fields.contains { $0?.range(of: t, options: .caseInsensitive) != nil }
+      return fields.contains { $0?.lowercased().contains(t.lowercased()) == true }
     case .reason(let r): return reason?.lowercased() == r
     case .kind(let k): return w.kind.wireName == k
     case .status(let s): return w.lastFailure?.status == s
@@ -113,7 +113,7 @@ public struct WriteFilter: Sendable, Hashable {
     guard text.hasPrefix(parts[0]) else { return false }
     var rest = Substring(text.dropFirst(parts[0].count))
     for part in parts.dropFirst().dropLast() {
-      guard let r = rest.range(of: part) else { return false }
+      guard let r = rest.firstRange(of: part) else { return false }
       rest = rest[r.upperBound...]
     }
     return rest.hasSuffix(parts.last!) && rest.count >= parts.last!.count
@@ -134,8 +134,8 @@ public struct WriteFilter: Sendable, Hashable {
   static func like(_ t: String) -> SQLValue {
     .text(
       "%"
-        + t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-        .replacingOccurrences(of: "_", with: "\\_") + "%")
+        + t.replacing("\\", with: "\\\\").replacing("%", with: "\\%")
+        .replacing("_", with: "\\_") + "%")
   }
 
   static func sql(_ term: Term) -> (String, [SQLValue]) {
@@ -155,7 +155,7 @@ public struct WriteFilter: Sendable, Hashable {
     case .status(let s): return ("(last_failure_status = ?)", [.int(s)])
     case .verdict(let v): return v == "waiting" ? ("(verdict IS NULL)", []) : ("(verdict = ?)", [.text(v)])
     case .row(let pattern):
-      let glob = pattern.replacingOccurrences(of: "[", with: "[[]").replacingOccurrences(of: "?", with: "[?]")
+      let glob = pattern.replacing("[", with: "[[]").replacing("?", with: "[?]")
       return (
         "(" + rowColumns.map { "\($0) GLOB ?" }.joined(separator: " OR ") + ")",
         Array(repeating: .text(glob), count: rowColumns.count)

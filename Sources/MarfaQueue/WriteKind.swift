@@ -33,5 +33,5 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   public var isEdgeWrite: Bool { self == .createEdge || self == .updateEdge || self == .deleteEdge }
 
   /// Words for a person: `create item`.
-  public var words: String { rawValue.replacingOccurrences(of: "_", with: " ") }
+  public var words: String { rawValue.replacing("_", with: " ") }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The request a queued write is sent as (contract 6.2).
 struct WriteRequest: Sendable {
@@ -81,14 +81,13 @@ struct WriteRequest: Sendable {
 
   /// The characters a path segment carries as they are (RFC 3986 unreserved, ASCII only);
   /// every other byte of its UTF-8 goes percent-encoded.
-  static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  static let unreserved = PercentEncodingSet.unreserved
 
   /// One path segment as it goes on the wire; refuses `.`, `..` and an empty one, which a
   /// server reads as a step in the path (the write would go to another door, with its key).
   static func segment(_ text: String) throws -> String {
     if let problem = segmentProblem(text) { throw QueueError.invalid(message: problem) }
-    return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    return text.percentEncoded(keeping: unreserved)
   }
 
   /// Why `text` cannot be a path segment (an id, a tag, a namespace), or nil.
@@ -112,7 +111,7 @@ struct WriteRequest: Sendable {
     if !query.isEmpty {
       text +=
         "?"
-        + query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0.1)" }
+        + query.map { "\($0.0)=\($0.1.percentEncoded(keeping: .queryAllowed))" }
         .joined(separator: "&")
     }
     return URL(string: text)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WriterRecord {
   /// The record as stored: JSON, times in epoch milliseconds.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who holds a store's writer role and what it is doing, as the writer publishes it in the store
 /// (the `meta` row `writer`) and a watcher reads it (``WorkingCopy/writer()``).

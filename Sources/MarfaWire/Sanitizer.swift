@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Makes text from an instance, a gateway or a store safe to draw: every control, escape,
 /// bidirectional-override and invisible formatting character becomes visible text.
@@ -85,7 +85,7 @@ public enum Sanitizer {
 
   /// Lines of text, each sanitized (a line feed, CR LF or lone CR ends a line).
   public static func lines(_ text: String) -> [String] {
-    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
+    let normalized = text.replacing("\r\n", with: "\n")
     return normalized.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One client connection: reads requests one after another, answers each, and keeps the connection alive.
 struct HTTPConnection {
@@ -48,7 +48,7 @@ struct HTTPConnection {
     case .response(let response):
       let keepAlive = wantsKeepAlive(request) && response.header("Connection")?.lowercased() != "close"
       var answer = response
-      answer.headers.removeAll { $0.name.caseInsensitiveCompare("Connection") == .orderedSame }
+      answer.headers.removeAll { $0.name.lowercased() == "Connection".lowercased() }
       return Socket.write(fd, answer.serialized(keepAlive: keepAlive)) && keepAlive
     case .events(let stream):
       var head = "HTTP/1.1 \(stream.head.status) \(HTTPResponse.reason(stream.head.status))\r\n"
@@ -115,8 +115,8 @@ struct HTTPConnection {
       guard let colon = line.firstIndex(of: ":") else { return .refused(Self.refusal(400, "bad_request")) }
       headers.append(
         (
-          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+          String(line[..<colon]).trimmingSpaces(),
+          String(line[line.index(after: colon)...]).trimmingSpaces()
         ))
     }
     var request = HTTPRequest(
@@ -155,7 +155,7 @@ struct HTTPConnection {
     while true {
       guard let line = readLine() else { return .failure(Failed(read: .closed)) }
       let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-      guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+      guard let size = Int(sizeText.trimmingSpaces(), radix: 16), size >= 0 else {
         return .failure(Failed(read: .refused(Self.refusal(400, "bad_request"))))
       }
       if size == 0 {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP request as the server read it off a connection.
 struct HTTPRequest: Sendable {
@@ -37,7 +37,7 @@ struct HTTPRequest: Sendable {
   var queryItems: [(name: String, value: String)] {
     rawQuery.split(separator: "&").map { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let decode = { (s: Substring) in HTTPRequest.percentDecode(s.replacingOccurrences(of: "+", with: " ")) }
+      let decode = { (s: Substring) in HTTPRequest.percentDecode(String(s.replacing("+", with: " "))) }
       return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
     }
   }
@@ -47,7 +47,7 @@ struct HTTPRequest: Sendable {
 
   /// The first value of the header `name` (case-insensitive), or nil.
   func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
   /// The key of an `Authorization: Bearer <key>` header, or nil.
@@ -55,12 +55,12 @@ struct HTTPRequest: Sendable {
     guard let auth = header("Authorization") else { return nil }
     let parts = auth.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return parts[1].trimmingCharacters(in: .whitespaces)
+    return parts[1].trimmingSpaces()
   }
 
   /// Decodes `%XX` escapes; an invalid escape is kept as written.
   static func percentDecode(_ s: String) -> String {
     guard s.contains("%") else { return s }
-    return s.removingPercentEncoding ?? s
+    return s.percentDecoded() ?? s
   }
 }

@@ -20,7 +20,7 @@ struct HTTPResponse: Sendable {
 
   /// The first value of the header `name` (case-insensitive), or nil.
   func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
   /// The status line, headers and body ready for the wire.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// An HTTP/1.1 server on 127.0.0.1 with a thread per connection, keep-alive and server-sent events.

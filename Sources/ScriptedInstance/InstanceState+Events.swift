@@ -6,7 +6,7 @@ extension InstanceState {
     var frames: [String]
     var hold = true
     if let last = request.header("Last-Event-ID") {
-      guard let cursor = Int(last.trimmingCharacters(in: .whitespaces)), cursor >= 0 else {
+      guard let cursor = Int(last.trimmingSpaces()), cursor >= 0 else {
         return .response(Self.http(.validation([("Last-Event-ID", "is not a cursor")])))
       }
       if cursor > model.headCursor {

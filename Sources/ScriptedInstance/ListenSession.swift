@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import MarfaWire
 import Synchronization
 
 /// One period of listening: the listener, a wake pipe every thread of the period watches, and its connections.
@@ -29,15 +31,13 @@ final class ListenSession: Sendable {
   func startAccepting() {
     threads.enter()
     activity.threadStarted()
-    let thread = Thread { [self] in
+    DetachedThread.start(name: "scripted-instance-accept") { [self] in
       acceptLoop()
       Socket.close(listener)
       activity.closed()
       activity.threadEnded()
       threads.leave()
     }
-    thread.name = "scripted-instance-accept"
-    thread.start()
   }
 
   /// Wakes every thread, closes the listener and the connections, and waits for the threads to end.
@@ -65,7 +65,7 @@ final class ListenSession: Sendable {
       case .timedOut: continue
       case .readable:
         guard let fd = Socket.accept(listener) else {
-          Thread.sleep(forTimeInterval: 0.01)  // out of descriptors, say: don't spin
+          DetachedThread.sleep(seconds: 0.01)  // out of descriptors, say: don't spin
           continue
         }
         activity.opened()
@@ -81,7 +81,7 @@ final class ListenSession: Sendable {
           return
         }
         activity.threadStarted()
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "scripted-instance-connection") { [self] in
           var connection = HTTPConnection(fd: fd, wake: wake.read, handler: handler)
           connection.run()
           open.withLock { _ = $0.connections.remove(fd) }
@@ -90,8 +90,6 @@ final class ListenSession: Sendable {
           activity.threadEnded()
           threads.leave()
         }
-        thread.name = "scripted-instance-connection"
-        thread.start()
       }
     }
   }

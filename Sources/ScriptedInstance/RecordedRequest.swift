@@ -21,7 +21,7 @@ public struct RecordedRequest: Sendable {
 
   /// The first value of the header `name` (case-insensitive), or nil.
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
   /// The body as UTF-8 text.

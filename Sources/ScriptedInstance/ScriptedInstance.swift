@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import MarfaWire
 import Synchronization
 
 /// A Marfa instance on 127.0.0.1 that answers as scripted, over real HTTP/1.1.
@@ -50,7 +51,7 @@ public final class ScriptedInstance: Sendable {
   /// Answers one request with the state held (after ``writeDelay`` for a write, the state not held).
   func handle(_ request: HTTPRequest) -> HTTPReply {
     let wait = request.method == "GET" ? 0 : writeDelay
-    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    if wait > 0 { DetachedThread.sleep(seconds: wait) }
     return state.withLock { $0.handle(request) }
   }
 

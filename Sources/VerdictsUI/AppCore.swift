@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import MarfaQueue
 
 /// The app's engine, shared by the ncurses loop and tests: the state machine applied on the UI

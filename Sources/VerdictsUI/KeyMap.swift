@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaWire
 
 /// Which key does what: the defaults of DESIGN 6.2, remapped by a key file.
@@ -49,13 +49,13 @@ public struct KeyMap: Sendable, Hashable {
     var userKeyLine: [Key: (Action, Int)] = [:]
     for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = i + 1
-      let line = raw.trimmingCharacters(in: .whitespaces)
+      let line = raw.trimmingSpaces()
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let eq = line.firstIndex(of: "="), eq != line.startIndex else {
         problems.append(ConfigProblem(line: number, message: "expected `action = key [key…]`"))
         continue
       }
-      let name = line[..<eq].trimmingCharacters(in: .whitespaces)
+      let name = line[..<eq].trimmingSpaces()
       guard let action = Action(rawValue: name) else {
         problems.append(ConfigProblem(line: number, message: "unknown action '\(Sanitizer.clean(name))'"))
         continue

@@ -1,5 +1,6 @@
+import Glibc
 import CNcurses
-import Foundation
+import FoundationEssentials
 
 /// The real terminal, through ncursesw: the only file that calls curses, always from one thread.
 ///
@@ -30,7 +31,7 @@ public final class NcursesTerminal: Terminal {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
     setlocale(LC_ALL, "")
     let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
-    supportsUnicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+    supportsUnicode = codeset.uppercased().replacing("-", with: "") == "UTF8"
     guard let window = cnc_open_terminal() else { return nil }
     self.window = window
     cbreak()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The terminal's clipboard sequence (OSC 52): the terminal, and tmux or an SSH client's
 /// terminal in between, set their clipboard to the text.

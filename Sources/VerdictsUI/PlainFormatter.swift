@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// One line per write for `watch --plain` and `demo --plain`:
@@ -60,7 +60,7 @@ public enum PlainFormatter {
     guard !parts.isEmpty else { return "-" }
     let joined = parts.joined(separator: ",")
     // Foundation's replacingOccurrences costs more than the rest of the line: only when needed.
-    return joined.utf8.contains(UInt8(ascii: " ")) ? joined.replacingOccurrences(of: " ", with: "_") : joined
+    return joined.utf8.contains(UInt8(ascii: " ")) ? joined.replacing(" ", with: "_") : joined
   }
 
   /// Text in double quotes, with `"` and `\` escaped, on one line.
@@ -68,7 +68,7 @@ public enum PlainFormatter {
     guard s.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
       return "\"" + s + "\""
     }
-    return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    return "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
   }
 
   /// Now as `2026-11-29T10:00:05.250Z`.

@@ -115,7 +115,7 @@ extension Renderer {
         lines.append(
           field(
             "grant",
-            "the key lacks \(g.level.rawValue) on \(g.kind.rawValue.replacingOccurrences(of: "_", with: " ")) \(g.name)",
+            "the key lacks \(g.level.rawValue) on \(g.kind.rawValue.replacing("_", with: " ")) \(g.name)",
             .refused))
       }
     }

@@ -28,7 +28,7 @@ extension Renderer {
 
   /// The message as the bottom line draws it (ASCII ellipses under `--ascii`).
   func messageText(_ m: StatusMessage) -> String {
-    state.ascii ? m.text.replacingOccurrences(of: "…", with: "...") : m.text
+    state.ascii ? m.text.replacing("…", with: "...") : m.text
   }
 
   /// The selected write's actions with the one that clears it first: `K` for a refused key,

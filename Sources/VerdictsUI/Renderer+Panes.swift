@@ -136,7 +136,7 @@ extension Renderer {
 
   /// The rows a write names, with the arrow drawn in the glyph set.
   func rowsText(_ w: QueuedWrite) -> String {
-    state.ascii ? w.rowsText.replacingOccurrences(of: " → ", with: " \(glyphs.arrow) ") : w.rowsText
+    state.ascii ? w.rowsText.replacing(" → ", with: " \(glyphs.arrow) ") : w.rowsText
   }
 
   /// Text cut to a width with the ellipsis glyph.

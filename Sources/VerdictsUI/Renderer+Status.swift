@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 extension Renderer {
@@ -71,7 +71,7 @@ extension Renderer {
       parts.append(TextLine("no instance", .status))
     }
     if let s = state.status {
-      parts.append(TextLine("store " + abbreviate((s.store as NSString).lastPathComponent, 24), .status))
+      parts.append(TextLine("store " + abbreviate(s.store.lastPathPart, 24), .status))
     }
     if state.tailing { parts.append(TextLine("tailing Answered", .status)) }
     if let f = state.following {

@@ -49,7 +49,7 @@ public struct Renderer: Sendable {
     var grid = Grid(width: state.width, height: state.height)
     if layout.mode == .tooSmall {
       let text = "too small: \(state.width)×\(state.height) (need \(Layout.minimumWidth)×\(Layout.minimumHeight))"
-      grid.put(state.ascii ? text.replacingOccurrences(of: "×", with: "x") : text, x: 0, y: 0, role: .statusError)
+      grid.put(state.ascii ? text.replacing("×", with: "x") : text, x: 0, y: 0, role: .statusError)
       return grid
     }
     if let tabs = layout.tabs { drawTabs(into: &grid, tabs) }

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 
 /// The write end of the pipe the signal handlers write to (one byte, the signal's number).
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 import MarfaWire
 
@@ -30,7 +30,7 @@ public enum ThemeChoice {
       } catch {
         return (Theme.builtinDefault, ["\(Sanitizer.clean("\(error)")); using default"])
       }
-      let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+      let base = path.lastPathPart.droppingPathExtension
       let read = ThemeReader.read(name: base, text: text)
       return (read.theme, read.problems.map { "theme \(Sanitizer.clean(path)) \($0)" })
     }

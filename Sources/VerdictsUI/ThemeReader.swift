@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaWire
 
 /// Reads theme files: `# comments`, then `role = FG BG [bold|dim|underline|reverse]…`.
@@ -24,13 +24,13 @@ public enum ThemeReader {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     for (i, raw) in lines.enumerated() {
       let number = i + 1
-      let line = raw.trimmingCharacters(in: .whitespaces)
+      let line = raw.trimmingSpaces()
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let eq = line.firstIndex(of: "=") else {
         problems.append(ConfigProblem(line: number, message: "expected `role = FG BG [attributes]`"))
         continue
       }
-      let roleName = line[..<eq].trimmingCharacters(in: .whitespaces)
+      let roleName = line[..<eq].trimmingSpaces()
       guard let role = Role(rawValue: roleName) else {
         problems.append(ConfigProblem(line: number, message: "unknown role '\(Sanitizer.clean(roleName))'"))
         continue

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 
 /// The bytes this thread has passed to `write(2)` so far, from `/proc/thread-self/io` (`wchar`):
 /// what the terminal layer actually wrote, whatever curses buffered or optimised.

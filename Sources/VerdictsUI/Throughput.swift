@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Verdicts per second over the last minute, from the writer's published progress: what the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaWire
 
 /// The TUI's settings file, `$XDG_CONFIG_HOME/verdicts/config`: `name = value` lines.
@@ -30,14 +30,14 @@ public struct UIConfig: Sendable, Hashable {
     var config = UIConfig()
     var problems: [ConfigProblem] = []
     for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.trimmingCharacters(in: .whitespaces)
+      let line = raw.trimmingSpaces()
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let eq = line.firstIndex(of: "=") else {
         problems.append(ConfigProblem(line: i + 1, message: "expected `name = value`"))
         continue
       }
-      let name = line[..<eq].trimmingCharacters(in: .whitespaces)
-      let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+      let name = line[..<eq].trimmingSpaces()
+      let value = line[line.index(after: eq)...].trimmingSpaces()
       func flag() -> Bool? {
         switch value.lowercased() {
         case "yes", "true", "on", "1": return true

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Everything the state machine reacts to: keys, sizes, and results posted back by queue calls.

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import MarfaQueue
 
 /// The UI thread: waits on the terminal and the self-pipe, applies events, and draws when something

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Moving to a write by ID: `:` (a typed ID), `J` (the write the selected one waits on) and
@@ -6,7 +6,7 @@ import MarfaQueue
 extension UIState {
   /// Goes to the write a typed ID names (full, shown, or a unique part of 6+ characters).
   mutating func goto(_ typed: String) -> [UIEffect] {
-    let id = typed.trimmingCharacters(in: .whitespaces)
+    let id = typed.trimmingSpaces()
     guard !id.isEmpty else { return refuse("go to: no ID was typed") }
     gotoFrom = selectedWrite?.id
     message = StatusMessage("going to \(id)…")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 extension UIState {
@@ -97,7 +97,7 @@ extension UIState {
     guard isDrainReport(new.text), let old, !old.text.hasSuffix("…") else { return new }
     var action = old.text
     for p in drainPrefixes {
-      if let r = action.range(of: " · " + p) { action = String(action[..<r.lowerBound]) }
+      if let r = action.firstRange(of: " · " + p) { action = String(action[..<r.lowerBound]) }
     }
     if action.isEmpty || action.hasPrefix("auto-drain") || drainPrefixes.contains(where: action.hasPrefix) {
       return new

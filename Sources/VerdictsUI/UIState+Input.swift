@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 extension UIState {
@@ -38,7 +38,7 @@ extension UIState {
   mutating func submit(_ p: Prompt) -> [UIEffect] {
     switch p.kind {
     case .key:
-      let key = p.text.trimmingCharacters(in: .whitespaces)
+      let key = p.text.trimmingSpaces()
       guard !key.isEmpty else { return refuse("key unchanged: none was typed") }
       message = StatusMessage("trying the new key…")
       return [.useKey(key)]
@@ -54,7 +54,7 @@ extension UIState {
   /// Applies the filter as typed so far, across all panes, from the top of each; nothing when
   /// it is what is applied already.
   mutating func applyFilter(_ text: String) -> [UIEffect] {
-    let new = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
+    let new = text.trimmingSpaces().isEmpty ? nil : text
     guard new != filter else { return [] }
     filter = new
     for pane in QueuePane.allCases {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Everything the screen shows, as plain values; changed only by ``handle(_:)``.

@@ -32,7 +32,7 @@ enum VerdictText {
   }
 
   /// A blocked reason in words: `failing alone`.
-  static func reasonWords(_ r: BlockedReason) -> String { r.wireName.replacingOccurrences(of: "_", with: " ") }
+  static func reasonWords(_ r: BlockedReason) -> String { r.wireName.replacing("_", with: " ") }
 
   /// What a blocked reason asks of the person.
   static func remedy(_ r: BlockedReason) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import MarfaQueue
 
 /// The terminal UI, as the command line calls it.
@@ -16,7 +17,7 @@ public enum VerdictsApp {
   /// Runs the TUI over any queue source (the CLI passes a `WorkingCopy`).
   public static func run(source: QueueSource, options: AppOptions) async throws {
     try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-      let thread = Thread {
+      DetachedThread.start(name: "verdicts-ui", stackSize: 8 << 20) {
         do {
           try UILoop(source: source, options: options).run()
           done.resume()
@@ -24,9 +25,6 @@ public enum VerdictsApp {
           done.resume(throwing: error)
         }
       }
-      thread.name = "verdicts-ui"
-      thread.stackSize = 8 << 20
-      thread.start()
     }
   }
 

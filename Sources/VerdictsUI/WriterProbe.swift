@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// One look at the writer and the store file, and what changed since the last look: posted to the

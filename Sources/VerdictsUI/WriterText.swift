@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// The writer's published record in words, for the status line and `watch --plain`:
@@ -46,7 +46,7 @@ enum WriterText {
   static func progress(_ d: WriterRecord.DrainProgress, now: Date) -> [Part] {
     var parts = [Part(text: "draining \(d.sent) of \(d.total)")]
     if let rate = d.rate(now: now) {
-      parts.append(Part(text: rate >= 10 ? "\(Int(rate.rounded()))/s" : String(format: "%.1f/s", rate)))
+      parts.append(Part(text: rate >= 10 ? "\(Int(rate.rounded()))/s" : rate.fixed(1) + "/s"))
       if let left = d.secondsLeft(now: now) { parts.append(Part(text: "about \(duration(left)) left")) }
     }
     return parts

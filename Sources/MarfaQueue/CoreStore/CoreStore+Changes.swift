@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension CoreStore {
   /// The back-off of ``changes()``: once a second with inotify (doubling from 25 ms after a
@@ -80,6 +80,6 @@ extension CoreStore {
         ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0)
           || "-_./:=@%+,".unicodeScalars.contains($0)
       }
-    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
   }
 }

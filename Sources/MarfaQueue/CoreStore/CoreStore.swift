@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A store the Marfa core wrote, opened to read only: its queue read into the same values as this

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Tells which program's store a file is, reading it without changing it.
 public enum StoreFile {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 import VerdictsUI
 
@@ -50,7 +50,7 @@ enum ScreenCommands {
     if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let from = context.arguments.string("--from")
     if from != nil, !plain { throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from needs --plain")) }
-    if let from, from.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let from, from.trimmingSpaces().isEmpty {
       throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from takes now or a write's id"))
     }
     let copy = try await context.openReader()
@@ -106,7 +106,7 @@ enum ScreenCommands {
       let walker = Task {
         await demo.walkTour { line in
           // A key never reaches a log, the demo's own second key included: the screen says it.
-          let logged = line.replacingOccurrences(of: DemoDriver.secondKey, with: "the second key")
+          let logged = line.replacing(DemoDriver.secondKey, with: "the second key")
           if let log { AppendLog.line(logged, to: log) }
         }
       }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Output kept in memory, for running commands in-process (tests, and callers that want the text).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Reads a command line against a table of commands and the global options.
@@ -166,9 +166,9 @@ struct ArgumentParser: Sendable {
       case .flag:
         return nil
       case .text:
-        return value.trimmingCharacters(in: .whitespaces).isEmpty ? "\(name) needs a value that is not empty" : nil
+        return value.trimmingSpaces().isEmpty ? "\(name) needs a value that is not empty" : nil
       case .segment:
-        if value.trimmingCharacters(in: .whitespaces).isEmpty { return "\(name) needs a value that is not empty" }
+        if value.trimmingSpaces().isEmpty { return "\(name) needs a value that is not empty" }
         if value == "." || value == ".." {
           return "\(name) cannot be '\(value)': it would name another place in the instance's paths"
         }
@@ -228,7 +228,7 @@ struct ArgumentParser: Sendable {
       if let extra = rest.first { return failure("unexpected argument '\(extra)'") }
       for spec in node.positionals {
         for value in parsed.strings(spec.name) {
-          if value.trimmingCharacters(in: .whitespaces).isEmpty { return failure("\(spec.name) must not be empty") }
+          if value.trimmingSpaces().isEmpty { return failure("\(spec.name) must not be empty") }
           if let problem = Self.check(value, spec.kind, name: spec.name) { return failure(problem) }
         }
       }

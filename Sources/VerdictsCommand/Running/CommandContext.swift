@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// What a command runs with: its arguments, the global options, the environment, the output.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// A command that did not do what was asked: a stable code, a sentence, an exit code.

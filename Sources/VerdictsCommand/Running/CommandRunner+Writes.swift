@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import MarfaQueue
 
 /// The commands that queue a write: each creates a missing store, queues, and prints the write.
@@ -85,15 +86,13 @@ extension CommandRunner {
   /// read whole) before the store is opened.
   func readUpload() throws -> (path: String, mime: String) {
     let path = GlobalOptions.expand(args.string("FILE") ?? "", context.environment)
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-      FileManager.default.isReadableFile(atPath: path)
-    else {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, access(path, R_OK) == 0 else {
       throw CommandFailure(
         code: "usage", message: "cannot read \(context.visible(path)): no such file, or not a readable file",
         exit: .usage)
     }
-    let mime = args.string("--mime") ?? Self.mimeType(forExtension: (path as NSString).pathExtension)
+    let mime = args.string("--mime") ?? Self.mimeType(forExtension: path.lastPathPart.pathExtension)
     return (path, mime)
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 /// Runs one parsed command against the store and prints its result.

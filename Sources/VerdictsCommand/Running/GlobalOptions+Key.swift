@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MarfaQueue
 
 extension GlobalOptions {
@@ -38,7 +38,7 @@ extension GlobalOptions {
       throw CommandFailure(code: "usage", message: "\(source) is not UTF-8 text", exit: .usage)
     }
     let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = line.trimmingSpacesAndNewlines()
     guard !trimmed.isEmpty else {
       throw CommandFailure(code: "usage", message: "\(source) holds no key on its first line", exit: .usage)
     }

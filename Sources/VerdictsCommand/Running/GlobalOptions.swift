@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import MarfaQueue
 
 /// The global options, resolved against the environment: flag, then variable, then default.
@@ -59,14 +60,20 @@ public struct GlobalOptions: Sendable, Hashable {
     if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
       return state + "/verdicts/queue.store"
     }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFolder()
     return home + "/.local/state/verdicts/queue.store"
+  }
+
+  /// The user's home folder from the password database, for when `HOME` is not set.
+  static func homeFolder() -> String {
+    guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
+    return String(cString: dir)
   }
 
   /// `~/x` made absolute against `HOME`.
   static func expand(_ path: String, _ environment: [String: String]) -> String {
     guard path == "~" || path.hasPrefix("~/") else { return path }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFolder()
     return home + path.dropFirst()
   }
 

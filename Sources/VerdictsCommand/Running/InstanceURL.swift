@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks on the instance URL (`--url`, `MARFA_API_URL`) made before anything is opened or stored.
 enum InstanceURL {
@@ -7,7 +7,7 @@ enum InstanceURL {
   /// host. A refusal never repeats what came before the `@`.
   static func check(_ url: String) throws {
     let lower = url.lowercased()
-    guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound]))
+    guard let schemeEnd = lower.firstRange(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound]))
     else {
       throw usage("the instance URL must be http:// or https:// with a host, not '\(shown(url))'")
     }
@@ -46,7 +46,7 @@ enum InstanceURL {
 
   /// The URL as a refusal may repeat it: never its user information.
   static func shown(_ url: String) -> String {
-    guard let schemeEnd = url.range(of: "://") else { return url }
+    guard let schemeEnd = url.firstRange(of: "://") else { return url }
     let rest = url[schemeEnd.upperBound...]
     let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
     guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
