@@ -14,8 +14,7 @@ let package = Package(
     // C libraries, each reached only through its own small system-library target.
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CNcurses", path: "CNcurses"),
-    .systemLibrary(
-      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // SHA-256, which names uploaded bytes on both sides of the wire.
     .target(name: "Digest"),

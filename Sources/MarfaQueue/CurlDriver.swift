@@ -34,20 +34,20 @@ final class CurlDriver: @unchecked Sendable {
 
   init(name: String) {
     _ = CurlDriver.global
-    multi = curl_multi_init()
+    multi = ccurl_multi_init()
     // Up to 4 connections to one host, as the URLSession client allowed.
     ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
     DetachedThread.start(name: name) { [self] in loop() }
   }
 
   /// libcurl's process-wide setup, done once before the first handle.
-  private static let global: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+  private static let global: Void = { ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
   /// An easy handle to configure: a reset idle one, else a new one.
   func easyHandle() -> UnsafeMutableRawPointer {
     if let idle = inbox.withLock({ $0.idle.popLast() }) { return idle }
     _ = CurlDriver.global
-    return curl_easy_init()
+    return ccurl_easy_init()
   }
 
   /// Starts `transfer`; its ``CurlTransfer/done`` is set when it ends.
@@ -55,11 +55,11 @@ final class CurlDriver: @unchecked Sendable {
     let accepted = inbox.withLock { box -> Bool in
       guard !box.closing, !box.gone else { return false }
       box.adding.append(transfer)
-      curl_multi_wakeup(multi)
+      ccurl_multi_wakeup(multi)
       return true
     }
     if !accepted {
-      curl_easy_cleanup(transfer.easy)
+      ccurl_easy_cleanup(transfer.easy)
       transfer.done.set(.success(.closed))
     }
   }
@@ -69,7 +69,7 @@ final class CurlDriver: @unchecked Sendable {
     inbox.withLock { box in
       guard !box.gone else { return }
       box.cancelling.append(transfer)
-      curl_multi_wakeup(multi)
+      ccurl_multi_wakeup(multi)
     }
   }
 
@@ -78,7 +78,7 @@ final class CurlDriver: @unchecked Sendable {
     inbox.withLock { box in
       guard !box.gone else { return }
       box.closing = true
-      curl_multi_wakeup(multi)
+      ccurl_multi_wakeup(multi)
     }
   }
 
@@ -95,22 +95,22 @@ final class CurlDriver: @unchecked Sendable {
       closing = close
       for t in adding {
         running[t.easy] = t
-        curl_multi_add_handle(multi, t.easy)
+        ccurl_multi_add_handle(multi, t.easy)
       }
       for t in cancelling where running[t.easy] === t {
         finish(t, .cancelled)
       }
       if closing { break }
       var still: Int32 = 0
-      curl_multi_perform(multi, &still)
+      ccurl_multi_perform(multi, &still)
       var left: Int32 = 0
-      while let message = curl_multi_info_read(multi, &left) {
+      while let message = ccurl_multi_info_read(multi, &left) {
         guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let t = running[easy]
         else { continue }
         let code = ccurl_message_result(message)
         finish(t, t.outcome(code))
       }
-      curl_multi_poll(multi, nil, 0, 60_000, nil)
+      ccurl_multi_poll(multi, nil, 0, 60_000, nil)
     }
     for t in Array(running.values) { finish(t, .closed) }
     let idle = inbox.withLock { box -> [UnsafeMutableRawPointer] in
@@ -118,21 +118,21 @@ final class CurlDriver: @unchecked Sendable {
       defer { box.idle = [] }
       return box.idle
     }
-    for easy in idle { curl_easy_cleanup(easy) }
-    curl_multi_cleanup(multi)
+    for easy in idle { ccurl_easy_cleanup(easy) }
+    ccurl_multi_cleanup(multi)
   }
 
   /// Takes the transfer out of the multi handle, keeps or frees its easy handle, and tells the waiter.
   private func finish(_ t: CurlTransfer, _ outcome: CurlOutcome) {
-    curl_multi_remove_handle(multi, t.easy)
+    ccurl_multi_remove_handle(multi, t.easy)
     running[t.easy] = nil
-    curl_easy_reset(t.easy)
+    ccurl_easy_reset(t.easy)
     let kept = inbox.withLock { box -> Bool in
       guard !box.closing, box.idle.count < CurlDriver.idleHandles else { return false }
       box.idle.append(t.easy)
       return true
     }
-    if !kept { curl_easy_cleanup(t.easy) }
+    if !kept { ccurl_easy_cleanup(t.easy) }
     t.done.set(.success(outcome))
   }
 }

@@ -39,12 +39,12 @@ final class CurlTransfer: @unchecked Sendable {
       guard !(name + value).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
         throw TransportError(message: "the request's \(name) header holds a line break, so it was not sent")
       }
-      headerList = curl_slist_append(headerList, "\(name): \(value)")
+      headerList = ccurl_slist_append(headerList, "\(name): \(value)")
     }
     // No `Expect: 100-continue` wait before a large body.
-    headerList = curl_slist_append(headerList, "Expect:")
+    headerList = ccurl_slist_append(headerList, "Expect:")
     if request.body != nil, !request.headers.contains(where: { $0.0.lowercased() == "content-type" }) {
-      headerList = curl_slist_append(headerList, "Content-Type:")
+      headerList = ccurl_slist_append(headerList, "Content-Type:")
     }
 
     ccurl_set_string(easy, CURLOPT_URL, request.url)
@@ -109,7 +109,7 @@ final class CurlTransfer: @unchecked Sendable {
 
   deinit {
     if bodyDescriptor >= 0 { close(bodyDescriptor) }
-    curl_slist_free_all(headerList)
+    ccurl_slist_free_all(headerList)
     errorBuffer.deallocate()
   }
 

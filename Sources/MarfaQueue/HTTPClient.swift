@@ -62,7 +62,7 @@ package final class HTTPClient: Sendable {
     do {
       transfer = try CurlTransfer(easy: easy, request: request, receiver: collector)
     } catch {
-      curl_easy_cleanup(easy)
+      ccurl_easy_cleanup(easy)
       throw error
     }
     driver.submit(transfer)

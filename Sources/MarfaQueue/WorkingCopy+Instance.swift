@@ -5,6 +5,7 @@ extension WorkingCopy {
   /// The client for the current server (one per copy, made on first use).
   func client() throws -> (HTTPClient, Server) {
     guard let server = self.server else { throw QueueError.noServer }
+    if let problem = CurlLibrary.problem { throw QueueError.network(message: problem) }
     let client = clientBox.withLock { box -> HTTPClient in
       if let c = box, c.timeout == server.timeout { return c }
       box?.invalidate()
