@@ -2,7 +2,7 @@
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time
 
-.PHONY: deps build demo test lint unit e2e bench soak clean
+.PHONY: deps build release demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing.
 deps:
@@ -21,6 +21,20 @@ deps:
 
 build: deps
 	$(SWIFT) build
+
+## release: the one file to put on a device: the Swift runtime linked in (-static-stdlib), no
+## Foundation beyond FoundationEssentials (no ICU), libcurl opened only when an instance is
+## spoken to, stripped; its GNU build-id is the commit it was built from (BuildStamp.swift).
+## At run time it needs only glibc and Debian's libsqlite3-0, libncursesw6 (libtinfo6), libcurl4.
+RELEASE_DIR = .build/dist
+COMMIT = $(shell git rev-parse HEAD 2>/dev/null || echo 0000000000000000000000000000000000000000)
+DIRTY = $(shell git diff --quiet HEAD 2>/dev/null && echo 00 || echo 01)
+release: deps
+	$(SWIFT) build -c release --product verdicts -Xswiftc -static-stdlib \
+	  -Xlinker --build-id=0x$(COMMIT)$(DIRTY)56
+	mkdir -p $(RELEASE_DIR)
+	strip --strip-all -o $(RELEASE_DIR)/verdicts .build/release/verdicts
+	@ls -l $(RELEASE_DIR)/verdicts
 
 demo: build
 	$(SWIFT) run verdicts demo

@@ -25,13 +25,15 @@ public enum DetachedThread {
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     var thread = pthread_t()
-    let started = pthread_create(&thread, &attributes, { raw in
-      let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-      let short = String(decoding: body.name.utf8.prefix(15), as: UTF8.self)
-      nameThisThread(short)
-      body.run()
-      return nil
-    }, box)
+    let started = pthread_create(
+      &thread, &attributes,
+      { raw in
+        let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+        let short = String(decoding: body.name.utf8.prefix(15), as: UTF8.self)
+        nameThisThread(short)
+        body.run()
+        return nil
+      }, box)
     pthread_attr_destroy(&attributes)
     precondition(started == 0, "pthread_create failed: \(started)")
   }

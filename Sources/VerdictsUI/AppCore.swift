@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 
 /// The app's engine, shared by the ncurses loop and tests: the state machine applied on the UI

@@ -1,6 +1,6 @@
-import Glibc
 import CNcurses
 import FoundationEssentials
+import Glibc
 
 /// The real terminal, through ncursesw: the only file that calls curses, always from one thread.
 ///

@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 
 /// The write end of the pipe the signal handlers write to (one byte, the signal's number).
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

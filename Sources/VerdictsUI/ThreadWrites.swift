@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 
 /// The bytes this thread has passed to `write(2)` so far, from `/proc/thread-self/io` (`wchar`):
 /// what the terminal layer actually wrote, whatever curses buffered or optimised.

@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 
 /// The UI thread: waits on the terminal and the self-pipe, applies events, and draws when something

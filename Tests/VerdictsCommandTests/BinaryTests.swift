@@ -26,11 +26,11 @@ import Testing
     #expect(!folder.exists(folder.store))
   }
 
-  @Test func version() throws {
+  @Test func versionSaysADebugBuildHasNoCommitStamped() throws {
     let folder = TempFolder()
     let r = try Binary.run(["--version"], store: nil, home: folder.path)
     #expect(r.code == 0)
-    #expect(r.stdout == CommandTable.version + "\n")
+    #expect(r.stdout == CommandTable.version + " (not a release build: no commit stamped)\n")
   }
 
   @Test func everyKindQueuedThenReadBackAsJSON() throws {

@@ -316,7 +316,7 @@ import Testing
       #expect(r.stdout.contains("usage: " + (["verdicts"] + path).joined(separator: " ")), "\(spec.name)")
     }
     let version = await runInProcess(["--version"])
-    #expect(version.stdout == CommandTable.version + "\n")
+    #expect(version.stdout == CommandTable.version + " " + BuildStamp.words + "\n")
     let json = await runInProcess(["--json", "--version"])
     #expect(json.json?["version"]?.stringValue == CommandTable.version)
   }

@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 import VerdictsUI
 

@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 
 /// The commands that queue a write: each creates a missing store, queues, and prints the write.

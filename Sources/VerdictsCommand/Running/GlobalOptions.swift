@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 
 /// The global options, resolved against the environment: flag, then variable, then default.

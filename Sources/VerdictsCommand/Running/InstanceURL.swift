@@ -7,7 +7,8 @@ enum InstanceURL {
   /// host. A refusal never repeats what came before the `@`.
   static func check(_ url: String) throws {
     let lower = url.lowercased()
-    guard let schemeEnd = lower.firstRange(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound]))
+    guard let schemeEnd = lower.firstRange(of: "://"),
+      ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound]))
     else {
       throw usage("the instance URL must be http:// or https:// with a host, not '\(shown(url))'")
     }

@@ -28,7 +28,11 @@ public enum VerdictsCLI {
     case .version(let parsed):
       let globals = GlobalOptions(parsed, environment: environment)
       let version = CommandTable.version
-      output.out(globals.json ? JSONValue.object([("version", .string(version))]).text + "\n" : version + "\n")
+      let commit: JSONValue = BuildStamp.commit.map { .string($0.hash + ($0.dirty ? "-dirty" : "")) } ?? .null
+      output.out(
+        globals.json
+          ? JSONValue.object([("version", .string(version)), ("commit", commit)]).text + "\n"
+          : version + " " + BuildStamp.words + "\n")
       return ExitCode.done.rawValue
     case .failure(let error, let parsed):
       let globals = GlobalOptions(parsed, environment: environment)
