@@ -24,41 +24,52 @@ enum BuildStamp {
     return "(commit \(commit.hash.prefix(12))\(commit.dirty ? ", with changes not committed" : ""))"
   }
 
-  /// The executable's GNU build-id note, read from its program headers in memory.
+  /// The executable's GNU build-id note, read from its program headers in memory (the
+  /// kernel gives every process their address in its auxiliary vector, `/proc/self/auxv`).
   private static func buildID() -> [UInt8]? {
-    final class Found { var bytes: [UInt8]? }
-    let found = Found()
-    _ = withUnsafeMutablePointer(to: &found.bytes) { slot in
-      dl_iterate_phdr(
-        { info, _, data -> Int32 in
-          guard let info, let data else { return 1 }
-          // The first object is the executable itself.
-          let slot = data.assumingMemoryBound(to: [UInt8]?.self)
-          let base = UInt(info.pointee.dlpi_addr)
-          for i in 0..<Int(info.pointee.dlpi_phnum) {
-            let header = info.pointee.dlpi_phdr[i]
-            guard header.p_type == UInt32(PT_NOTE) else { continue }
-            var at = base + UInt(header.p_vaddr)
-            let end = at + UInt(header.p_memsz)
-            while at + 12 <= end {
-              let words = UnsafePointer<UInt32>(bitPattern: at)!
-              let nameSize = UInt(words[0])
-              let descSize = UInt(words[1])
-              let type = words[2]
-              let name = at + 12
-              let desc = name + ((nameSize + 3) & ~3)
-              guard desc + descSize <= end else { break }
-              if type == 3, nameSize == 4, descSize > 0 {  // NT_GNU_BUILD_ID, owner "GNU\0"
-                let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: desc), count: Int(descSize))
-                slot.pointee = Array(bytes)
-                return 1
-              }
-              at = desc + ((descSize + 3) & ~3)
-            }
-          }
-          return 1
-        }, slot)
+    guard let (phdr, count) = programHeaders() else { return nil }
+    // One Elf64_Phdr is 56 bytes: p_type (4), p_flags (4), p_offset, p_vaddr, p_paddr, p_filesz,
+    // p_memsz, p_align (8 each).
+    func type(_ i: Int) -> UInt32 { UnsafeRawPointer(bitPattern: phdr + UInt(56 * i))!.loadUnaligned(as: UInt32.self) }
+    func field(_ i: Int, _ offset: Int) -> UInt {
+      UInt(UnsafeRawPointer(bitPattern: phdr + UInt(56 * i + offset))!.loadUnaligned(as: UInt64.self))
     }
-    return found.bytes
+    // Where the executable was loaded: PT_PHDR (6) says where its headers sit in its own addresses.
+    guard let own = (0..<count).first(where: { type($0) == 6 }) else { return nil }
+    let base = phdr &- field(own, 16)
+    for i in 0..<count where type(i) == 4 {  // PT_NOTE
+      var at = base &+ field(i, 16)
+      let end = at + field(i, 40)
+      while at + 12 <= end {
+        let note = UnsafeRawPointer(bitPattern: at)!
+        let nameSize = UInt(note.loadUnaligned(as: UInt32.self))
+        let descSize = UInt(note.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        let kind = note.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+        let desc = at + 12 + ((nameSize + 3) & ~3)
+        guard desc + descSize <= end else { break }
+        if kind == 3, nameSize == 4, descSize > 0 {  // NT_GNU_BUILD_ID, owner "GNU\0"
+          return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: desc), count: Int(descSize)))
+        }
+        at = desc + ((descSize + 3) & ~3)
+      }
+    }
+    return nil
+  }
+
+  /// The address and count of the executable's program headers (AT_PHDR 3, AT_PHNUM 5).
+  private static func programHeaders() -> (UInt, Int)? {
+    let fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var words = [UInt64](repeating: 0, count: 128)
+    let got = words.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard got > 0 else { return nil }
+    var phdr: UInt = 0
+    var count = 0
+    for pair in stride(from: 0, to: got / 8 - 1, by: 2) {
+      if words[pair] == 3 { phdr = UInt(words[pair + 1]) }
+      if words[pair] == 5 { count = Int(words[pair + 1]) }
+    }
+    return phdr != 0 && count > 0 ? (phdr, count) : nil
   }
 }
