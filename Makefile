@@ -1,8 +1,10 @@
-# verdicts: `make demo` to see it, `make test` to prove it, `make bench` to measure it.
+# verdicts: `make demo` to see it, `make test` to prove it, `make bench` to measure it;
+# `make release` builds the one file to put on a device, `make install` / `make uninstall`
+# (PREFIX, DESTDIR) put it and its man page and completions in place, `make package` makes a .deb and a .tar.gz.
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time
 
-.PHONY: deps build release demo test lint unit e2e bench soak clean
+.PHONY: deps build release install uninstall package demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing.
 deps:
@@ -35,6 +37,70 @@ release: deps
 	mkdir -p $(RELEASE_DIR)
 	strip --strip-all -o $(RELEASE_DIR)/verdicts .build/release/verdicts
 	@ls -l $(RELEASE_DIR)/verdicts
+
+## install: the release binary and what goes with it, under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local,
+## DESTDIR empty by default): bin/verdicts; the man page docs/verdicts.1, gzip'd (share/man/man1); the
+## bash, zsh and fish completions, written by the binary itself (`verdicts completion SHELL`). It
+## installs .build/dist/verdicts as it is, and builds it (`make release`) only when it is missing: run
+## `make release` again after changing the sources, and before a `sudo make install`, so the build is
+## never root's. Folders are made only where missing (an existing one keeps its mode).
+PREFIX ?= /usr/local
+DESTDIR ?=
+DIST_BIN = $(RELEASE_DIR)/verdicts
+MANPAGE = docs/verdicts.1
+COMPLETE = $(DIST_BIN) completion
+# What install puts under $(DESTDIR)$(PREFIX): one list, which uninstall removes file by file and
+# `make package` ships (the .deb and the tarball hold exactly these).
+BIN_FILE = bin/verdicts
+MAN_FILE = share/man/man1/verdicts.1.gz
+BASH_FILE = share/bash-completion/completions/verdicts
+ZSH_FILE = share/zsh/site-functions/_verdicts
+FISH_FILE = share/fish/vendor_completions.d/verdicts.fish
+INSTALL_FILES = $(BIN_FILE) $(MAN_FILE) $(BASH_FILE) $(ZSH_FILE) $(FISH_FILE)
+# Every folder on the way to those files below PREFIX, parents first (share, share/man, …).
+INSTALL_DIRS = $(shell for f in $(INSTALL_FILES); do d=$$(dirname $$f); \
+  while [ "$$d" != . ]; do echo $$d; d=$$(dirname $$d); done; done | sort -u)
+ROOT = $(DESTDIR)$(PREFIX)
+# One completion: written beside its place, then moved there, so a failing `completion` leaves nothing.
+install_completion = echo "$(COMPLETE) $(1) >'$(ROOT)/$(2)'"; $(COMPLETE) $(1) >'$(ROOT)/$(2).tmp' && [ -s '$(ROOT)/$(2).tmp' ] && \
+  chmod 644 '$(ROOT)/$(2).tmp' && mv -f '$(ROOT)/$(2).tmp' '$(ROOT)/$(2)' || \
+  { rm -f '$(ROOT)/$(2).tmp'; echo "install: \`verdicts completion $(1)\` gave no script"; exit 1; }
+
+$(DIST_BIN):
+	$(MAKE) release
+
+install: $(DIST_BIN)
+	@[ -f $(MANPAGE) ] || { echo "install: $(MANPAGE) (the man page) is missing"; exit 1; }
+	@set -e; for d in $(INSTALL_DIRS); do \
+	  [ -d '$(ROOT)'/$$d ] || { echo "install -d -m 755 '$(ROOT)/$$d'"; install -d -m 755 '$(ROOT)'/$$d; }; done
+	install -m 755 $(DIST_BIN) '$(ROOT)/$(BIN_FILE)'
+	@echo "gzip -9n <$(MANPAGE) >'$(ROOT)/$(MAN_FILE)'"; gzip -9nc $(MANPAGE) >'$(ROOT)/$(MAN_FILE)' && chmod 644 '$(ROOT)/$(MAN_FILE)'
+	@$(call install_completion,bash,$(BASH_FILE))
+	@$(call install_completion,zsh,$(ZSH_FILE))
+	@$(call install_completion,fish,$(FISH_FILE))
+
+## uninstall: removes the files of INSTALL_FILES from $(DESTDIR)$(PREFIX) (same PREFIX and DESTDIR as the
+## install), then each folder on their way that is left empty, deepest first; a folder holding anything
+## else stays. Into a live system (no DESTDIR) the prefix's own folders (PREFIX, bin, share, share/man)
+## are kept even when empty: the system made them, not install. Under a DESTDIR, install made the
+## whole tree, so every empty folder of it goes, up to $(DESTDIR) itself (which stays).
+KEPT_DIRS = $(if $(DESTDIR),,bin share share/man)
+uninstall:
+	@set -e; for f in $(INSTALL_FILES); do \
+	  if [ -e '$(ROOT)'/$$f ] || [ -L '$(ROOT)'/$$f ]; then echo "rm '$(ROOT)/$$f'"; rm -f '$(ROOT)'/$$f; fi; done
+	@set -e; for d in $$(printf '%s\n' $(INSTALL_DIRS) | sort -r) $(if $(DESTDIR),$(PREFIX_DIRS)); do \
+	  case " $(KEPT_DIRS) " in *" $$d "*) continue;; esac; \
+	  case $$d in /*) p='$(DESTDIR)'$$d;; *) p='$(ROOT)'/$$d;; esac; \
+	  [ -d "$$p" ] && rmdir "$$p" 2>/dev/null && echo "rmdir '$$p'" || true; done
+# Under a DESTDIR, PREFIX's own folders too (/usr/local, then /usr), deepest first.
+PREFIX_DIRS = $(shell d='$(PREFIX)'; while [ "$$d" != / ] && [ "$$d" != . ] && [ -n "$$d" ]; do echo $$d; d=$$(dirname $$d); done)
+
+## package: .build/dist/verdicts_<version>_<arch>.deb and verdicts_<version>_<arch>.tar.gz, both the files
+## of `make install DESTDIR=<stage> PREFIX=/usr`: the .deb with DEBIAN/control from packaging/control.in
+## (its Depends and why), the tarball under verdicts-<version>/ with an INSTALL saying what the machine
+## needs. The version is the one `verdicts --version` prints, the arch `dpkg --print-architecture`'s.
+package: $(DIST_BIN)
+	MAKE='$(MAKE)' RELEASE_DIR='$(RELEASE_DIR)' bash packaging/package.sh
 
 demo: build
 	$(SWIFT) run verdicts demo
