@@ -5,6 +5,9 @@ import MarfaWire
 /// Picks the theme: `--theme` > `VERDICTS_THEME` > the config file > `default`;
 /// `NO_COLOR` or `--no-color` → `mono` with no colour at all.
 public enum ThemeChoice {
+  /// The names of the built-in themes, in the order `--help` lists them.
+  public static var builtinNames: [String] { BuiltinThemes.names }
+
   /// The theme, whether colour is off, and any problems (unknown name, file errors by line).
   public static func choose(
     flag: String?, environment: [String: String], config: String?, noColor: Bool, configDirectory: String? = nil

@@ -88,7 +88,7 @@ enum CoreStoreCommands {
     case .takeAnswered: throw core.refusal("forget")
     case .drain, .hold: throw core.refusal("drain")
     case .fill, .catchUp: throw core.refusal("hydrate")
-    case .demo, .instance:
+    case .demo, .instance, .completion, .complete, .manual:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,

@@ -10,6 +10,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case extensionsWrite, extensionsDelete
   case blobsPut
   case hold
+  case completion, complete, manual
 
   /// Whether the command may create a missing store: only those that queue a write or fill.
   var createsStore: Bool {

@@ -103,10 +103,37 @@ enum CommandTable {
         name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered),
       items, edges, tags, metadata, extensions, blobs,
       CommandSpec(
+        name: "completion", summary: "print the completion script for a shell (bash, zsh or fish)", id: .completion,
+        positionals: [PositionalSpec("SHELL", .required, .choice(shells), help: "the shell")],
+        discussion: """
+          Install the script once (a new shell then completes verdicts):
+            verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts
+            verdicts completion zsh > ~/.zfunc/_verdicts    # ~/.zfunc on $fpath before compinit
+            verdicts completion fish > ~/.config/fish/completions/verdicts.fish
+          The script asks verdicts for the candidates as you type (the commands, their options and values,
+          the ids in the store), so it follows this build's commands.
+          """),
+      CommandSpec(
         name: "hold", summary: "hold the store's writer role (for tests and support)", id: .hold,
         options: [.value("--seconds", "N", .integer(0...86_400), help: "how long to hold it (default 60)")],
         hidden: true),
+      CommandSpec(
+        name: "__complete", summary: "the candidates for the word under the cursor (the completion scripts ask)",
+        id: .complete,
+        positionals: [
+          PositionalSpec(
+            "WORD", .many,
+            help: "the words after `verdicts` up to the cursor, the last one the word being completed (maybe empty)")
+        ],
+        hidden: true,
+        discussion: "Called as `verdicts __complete -- WORD...`; prints one candidate a line, and a first line `:file` "
+          + "when the shell should complete file names too (docs/cli.md, \"Shell completion\")."),
+      CommandSpec(
+        name: "__man", summary: "print the man page, docs/verdicts.1, made from this table", id: .manual, hidden: true),
     ])
+
+  /// The shells `completion` writes a script for.
+  static let shells = ["bash", "zsh", "fish"]
 
   static let items = CommandSpec(
     name: "items", summary: "queue item writes", id: nil,

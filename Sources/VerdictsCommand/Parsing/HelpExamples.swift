@@ -24,6 +24,10 @@ enum HelpExamples {
     ],
     ["take-answered"]: ["verdicts take-answered --json > answered.json"],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
+    ["completion"]: [
+      "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",
+      "verdicts completion fish > ~/.config/fish/completions/verdicts.fish",
+    ],
     ["items", "update"]: ["verdicts items update note-1 --properties '{\"title\":\"Shopping\"}'"],
   ]
 }

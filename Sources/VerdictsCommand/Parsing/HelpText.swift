@@ -41,7 +41,8 @@ enum HelpText {
     return out
   }
 
-  /// `verdicts help options`: every global option with what it does.
+  /// `verdicts help options`: every global option with what it does, then the environment
+  /// variables and the exit statuses (``ManualTable``, as the man page lists them).
   static func options(globals: [OptionSpec] = CommandTable.globals) -> String {
     "verdicts — global options, before or after any command\n\n"
       + rows(
@@ -49,6 +50,9 @@ enum HelpText {
           ("-h, --help", "the help of the command reached so far (also 'verdicts help COMMAND')"),
           ("--version", "print the version"),
         ])
+      + "\nenvironment:\n" + rows(ManualTable.environment.map { ($0.term, $0.text) })
+      + "\nexit status:\n" + rows(ManualTable.exitStatus.map { (String($0.code.rawValue), $0.meaning) })
+      + "\nevery command, option, file and exit code: the man page, docs/verdicts.1 (man -l docs/verdicts.1)\n"
   }
 
   /// `verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] ...`

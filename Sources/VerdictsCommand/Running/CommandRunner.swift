@@ -12,7 +12,8 @@ struct CommandRunner {
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
     // A store the Marfa core wrote is read as any store and never written (CoreStoreCommands).
-    if id != .demo, id != .instance, let core = try CoreStoreCommands.store(context) {
+    let opensNoStore: Set<CommandID> = [.demo, .instance, .completion, .complete, .manual]
+    if !opensNoStore.contains(id), let core = try CoreStoreCommands.store(context) {
       defer { core.close() }
       return try await CoreStoreCommands.run(id, core, context)
     }
@@ -35,6 +36,9 @@ struct CommandRunner {
     case .forget: return try await forget()
     case .takeAnswered: return try await takeAnswered()
     case .hold: return try await hold()
+    case .completion: return completion()
+    case .complete: return await complete()
+    case .manual: return manual()
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
       .blobsPut:

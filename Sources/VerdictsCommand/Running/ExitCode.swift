@@ -1,5 +1,5 @@
 /// How `verdicts` exits.
-public enum ExitCode: Int32, Sendable, Hashable {
+public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   /// Done.
   case done = 0
   /// Refused by the instance.

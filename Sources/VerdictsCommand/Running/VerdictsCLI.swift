@@ -17,6 +17,11 @@ public enum VerdictsCLI {
   public static func run(arguments: [String], environment: [String: String], output: any CommandOutput) async
     -> Int32
   {
+    // The completion scripts' call: every word after `--` is taken as typed, an empty one too.
+    if arguments.count >= 2, arguments[0] == "__complete", arguments[1] == "--" {
+      return await CommandRunner.complete(Array(arguments.dropFirst(2)), environment: environment, output: output)
+        .rawValue
+    }
     if arguments == ["help", "options"] {
       output.out(HelpText.options())
       return ExitCode.done.rawValue
