@@ -189,6 +189,15 @@ import VerdictsUI
     #expect(WriteIDCandidates.fitting(["ok-id", "bad id", "esc\u{1B}id"], "") == ["ok-id"])
   }
 
+  @Test func aWordThatIsNotUTF8FitsNothingAndIsNoError() async {
+    let output = CapturedOutput()
+    let raw: [[UInt8]] = [Array("__complete".utf8), Array("--".utf8), Array("show".utf8), [0xFF, 0x41]]
+    let code = await VerdictsCLI.run(
+      rawArguments: raw, environment: ["HOME": "/nonexistent-home-for-tests"], output: output)
+    #expect(code == 0)
+    #expect(output.stdout.isEmpty && output.stderr.isEmpty, "\(output.stdout) \(output.stderr)")
+  }
+
   @Test func theCompletionCommandPrintsEachShellsScript() async {
     for shell in CommandTable.shells {
       let r = await runInProcess(["completion", shell])

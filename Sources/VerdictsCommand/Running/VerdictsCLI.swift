@@ -67,7 +67,9 @@ public enum VerdictsCLI {
     -> Int32
   {
     let arguments = rawArguments.map { String(decoding: $0, as: UTF8.self) }
-    guard let bad = rawArguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else {
+    // A completion is only offered, never acted on: a word that is not UTF-8 just fits nothing.
+    let completing = arguments.count >= 2 && arguments[0] == "__complete" && arguments[1] == "--"
+    guard !completing, let bad = rawArguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else {
       return await run(arguments: arguments, environment: environment, output: output)
     }
     let parsed: ParsedArguments
