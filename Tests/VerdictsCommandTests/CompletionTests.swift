@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VerdictsUI
 
@@ -155,6 +156,18 @@ import VerdictsUI
     #expect(await Self.candidates(["show", ""], environment: env).isEmpty)
     #expect(!elsewhere.exists(elsewhere.store), "a missing store is never created")
     #expect(folder.storeBytes() == before, "the store's bytes changed")
+  }
+
+  @Test func aMarfaCoreStoresIDsAreOfferedToo() async throws {
+    let folder = TempFolder()
+    let fixture = try CoreStoreFixture.everyShape(path: folder.store)
+    defer { fixture.close() }
+    let queue = await runInProcess(["--json", "queue"], store: folder.store)
+    let ids = try #require(queue.json?.arrayValue?.compactMap { $0["id"]?.stringValue })
+    #expect(ids.count > 5, "\(queue)")
+    let offered = Set(await Self.candidates(["show", ""], store: folder.store))
+    #expect(offered == Set(WriteIDCandidates.fitting(ids, "")))
+    #expect(offered.contains("w-held"), "an id of up to 10 characters is offered whole")
   }
 
   @Test func noStoreOrOneThatCannotBeReadGivesNothingAndNoError() async throws {
