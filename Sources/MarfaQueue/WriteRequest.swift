@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// The request a queued write is sent as (contract 6.2).
 struct WriteRequest: Sendable {
@@ -71,11 +72,14 @@ struct WriteRequest: Sendable {
       contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
       let path = blobFolder + "/" + hash
-      guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+      // stat, not FileManager's attributes: FoundationEssentials gives `.size` as UInt, and an
+      // `as? Int` of it fails, which refused every upload as missing.
+      var info = stat()
+      guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
         throw WriteRequest.BytesMissing(hash: hash)
       }
       body = []
-      bodyFile = BodyFile(path: path, size: size)
+      bodyFile = BodyFile(path: path, size: Int(info.st_size))
     }
   }
 
