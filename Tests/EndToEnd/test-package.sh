@@ -117,14 +117,6 @@ VERDICTS_BIN="$REL"
 e2e_init package
 cd "$ROOT"
 sorted() { LC_ALL=C sort; }
-# TEMPORARY, until `verdicts completion` and docs/verdicts.1 land: E2E_MANPAGE=FILE and
-# E2E_COMPLETE=COMMAND stand in for them (passed to every make as MANPAGE= and COMPLETE=).
-MAN_SRC=${E2E_MANPAGE:-docs/verdicts.1}
-COMPLETE_CMD=${E2E_COMPLETE:-$REL completion}
-if [ -n "${E2E_MANPAGE:-}${E2E_COMPLETE:-}" ]; then
-  export MAKEFLAGS="-- MANPAGE=${MAN_SRC// /\\ } COMPLETE=${COMPLETE_CMD// /\\ }"
-  echo "package: with stand-ins: MANPAGE=$MAN_SRC COMPLETE=$COMPLETE_CMD"
-fi
 expected_under() { sed "s|^|$1|" <<<"$EXPECTED_FILES" | sorted; } # $1: a prefix for each line
 
 echo "package: make release"
@@ -202,10 +194,10 @@ modes=$(cd "$DEST/root/usr" && stat -c '%a %n' $EXPECTED_FILES | sorted)
 [ -z "$(find "$DEST/root" -type d ! -perm 755)" ] || fail "folders not 755: $(find "$DEST/root" -type d ! -perm 755)"
 I="$DEST/root/usr"
 cmp -s "$REL" "$I/bin/verdicts" || fail "the installed binary is not the release binary"
-cmp -s <(gzip -dc "$I/share/man/man1/verdicts.1.gz") "$MAN_SRC" || fail "the man page is not $MAN_SRC"
+cmp -s <(gzip -dc "$I/share/man/man1/verdicts.1.gz") docs/verdicts.1 || fail "the man page is not docs/verdicts.1"
 for sh in bash:share/bash-completion/completions/verdicts zsh:share/zsh/site-functions/_verdicts \
   fish:share/fish/vendor_completions.d/verdicts.fish; do
-  cmp -s <($COMPLETE_CMD "${sh%%:*}") "$I/${sh#*:}" || fail "${sh#*:} is not \`verdicts completion ${sh%%:*}\`"
+  cmp -s <("$REL" completion "${sh%%:*}") "$I/${sh#*:}" || fail "${sh#*:} is not \`verdicts completion ${sh%%:*}\`"
 done
 bash -c ". '$I/share/bash-completion/completions/verdicts' && complete -p verdicts" >/dev/null 2>&1 ||
   fail "the bash completion does not complete verdicts"
