@@ -4,7 +4,7 @@
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time
 
-.PHONY: deps build release install uninstall package demo test lint unit e2e bench soak clean
+.PHONY: deps build release startup-order install uninstall package demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing.
 deps:
@@ -31,12 +31,26 @@ build: deps
 RELEASE_DIR = .build/dist
 COMMIT = $(shell git rev-parse HEAD 2>/dev/null || echo 0000000000000000000000000000000000000000)
 DIRTY = $(shell git diff --quiet HEAD 2>/dev/null && echo 00 || echo 01)
+## Linked by lld with every function in its own section, in the order packaging/startup-order.txt
+## gives (the functions a start runs, first): a start maps fewer pages of the binary
+## (docs/performance.md, "The device binary"); `make startup-order` writes that list again.
+STARTUP_ORDER = packaging/startup-order.txt
+RELEASE_FLAGS = -c release -Xswiftc -static-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections \
+  -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/$(STARTUP_ORDER) \
+  -Xlinker --no-warn-symbol-ordering -Xlinker --build-id=0x$(COMMIT)$(DIRTY)56
 release: deps
-	$(SWIFT) build -c release --product verdicts -Xswiftc -static-stdlib \
-	  -Xlinker --build-id=0x$(COMMIT)$(DIRTY)56
+	@# SwiftPM does not know the order file is an input of the link: a newer list relinks.
+	@[ ! $(STARTUP_ORDER) -nt .build/release/verdicts ] || rm -f .build/release/verdicts
+	$(SWIFT) build --product verdicts $(RELEASE_FLAGS)
 	mkdir -p $(RELEASE_DIR)
 	strip --strip-all -o $(RELEASE_DIR)/verdicts .build/release/verdicts
 	@ls -l $(RELEASE_DIR)/verdicts
+
+## startup-order: packaging/startup-order.txt from callgrind runs of the unstripped release binary
+## (needs valgrind; the list is checked in, so neither CI nor `make release` needs it).
+startup-order: release
+	packaging/startup-order.sh .build/release/verdicts
+	$(MAKE) release
 
 ## install: the release binary and what goes with it, under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local,
 ## DESTDIR empty by default): bin/verdicts; the man page docs/verdicts.1, gzip'd (share/man/man1); the
@@ -123,10 +137,12 @@ test: lint unit e2e
 
 ## bench: the built binary in a real pty, on generated and drained stores (docs/performance.md); stores are
 ## kept under --dir and reused. `make bench BENCH_ARGS="--quick"` runs it all at small sizes in a few minutes.
+## It measures the device binary (`make release`, .build/dist/verdicts; VERDICTS_BENCH_BINARY names
+## another) and is built with the same flags, so the two builds share one .build/release.
 BENCH_ARGS ?=
-bench: deps
-	$(SWIFT) build -c release --product verdicts
-	$(SWIFT) run -c release verdicts-bench $(BENCH_ARGS)
+bench: release
+	$(SWIFT) build --product verdicts-bench $(RELEASE_FLAGS)
+	VERDICTS_BENCH_BINARY=$${VERDICTS_BENCH_BINARY:-$(CURDIR)/$(DIST_BIN)} .build/release/verdicts-bench $(BENCH_ARGS)
 
 ## soak: the long forms of the reliability suite (docs/reliability.md), then the end-to-end checks.
 soak: build
