@@ -34,7 +34,7 @@ struct BenchOptions {
   /// Every benchmark this build has, by section name, in the order `all` runs them.
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
-    DrainBenchmark(), WatchBenchmark(), PanesBenchmark(),
+    DrainBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
   ]
 
   static var usage: String {
