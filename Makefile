@@ -99,6 +99,8 @@ install: $(DIST_BIN)
 ## are kept even when empty: the system made them, not install. Under a DESTDIR, install made the
 ## whole tree, so every empty folder of it goes, up to $(DESTDIR) itself (which stays).
 KEPT_DIRS = $(if $(DESTDIR),,bin share share/man)
+# Under a DESTDIR, PREFIX's own folders too (/usr/local, then /usr), deepest first.
+PREFIX_DIRS = $(shell d='$(PREFIX)'; while [ "$$d" != / ] && [ "$$d" != . ] && [ -n "$$d" ]; do echo $$d; d=$$(dirname $$d); done)
 uninstall:
 	@set -e; for f in $(INSTALL_FILES); do \
 	  if [ -e '$(ROOT)'/$$f ] || [ -L '$(ROOT)'/$$f ]; then echo "rm '$(ROOT)/$$f'"; rm -f '$(ROOT)'/$$f; fi; done
@@ -106,8 +108,6 @@ uninstall:
 	  case " $(KEPT_DIRS) " in *" $$d "*) continue;; esac; \
 	  case $$d in /*) p='$(DESTDIR)'$$d;; *) p='$(ROOT)'/$$d;; esac; \
 	  [ -d "$$p" ] && rmdir "$$p" 2>/dev/null && echo "rmdir '$$p'" || true; done
-# Under a DESTDIR, PREFIX's own folders too (/usr/local, then /usr), deepest first.
-PREFIX_DIRS = $(shell d='$(PREFIX)'; while [ "$$d" != / ] && [ "$$d" != . ] && [ -n "$$d" ]; do echo $$d; d=$$(dirname $$d); done)
 
 ## package: .build/dist/verdicts_<version>_<arch>.deb and verdicts_<version>_<arch>.tar.gz, both the files
 ## of `make install DESTDIR=<stage> PREFIX=/usr`: the .deb with DEBIAN/control from packaging/control.in
