@@ -2,11 +2,14 @@
 # `make release` builds the one file to put on a device, `make install` / `make uninstall`
 # (PREFIX, DESTDIR) put it and its man page and completions in place, `make package` makes a .deb and a .tar.gz.
 SWIFT ?= swift
-APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time
+APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time zsh fish groff-base man-db \
+  binutils dpkg-dev debootstrap
 
 .PHONY: deps build release startup-order install uninstall package demo test lint unit e2e bench soak clean
 
-## deps: install the system packages the build and the tests need, when they are missing.
+## deps: install the system packages the build and the tests need, when they are missing: the C
+## libraries' headers, tmux and time (the end-to-end tests), zsh, fish, groff and man (the completions'
+## and the man page's tests), strip, dpkg-shlibdeps and debootstrap (the package's tests).
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
@@ -15,6 +18,13 @@ deps:
 	pkg-config --exists libcurl 2>/dev/null || missing="$$missing libcurl4-openssl-dev"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
+	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
+	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
+	command -v man >/dev/null 2>&1 || missing="$$missing man-db"; \
+	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
+	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
+	command -v debootstrap >/dev/null 2>&1 || missing="$$missing debootstrap"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -27,7 +37,8 @@ build: deps
 ## release: the one file to put on a device: the Swift runtime linked in (-static-stdlib), no
 ## Foundation beyond FoundationEssentials (no ICU), libcurl opened only when an instance is
 ## spoken to, stripped; its GNU build-id is the commit it was built from (BuildStamp.swift).
-## At run time it needs only glibc and Debian's libsqlite3-0, libncursesw6 (libtinfo6), libcurl4.
+## At run time it needs only Debian's libc6, libstdc++6, libgcc-s1, libsqlite3-0, libncursesw6 (libtinfo6),
+## and libcurl4 to speak to an instance (packaging/control.in).
 RELEASE_DIR = .build/dist
 COMMIT = $(shell git rev-parse HEAD 2>/dev/null || echo 0000000000000000000000000000000000000000)
 DIRTY = $(shell git diff --quiet HEAD 2>/dev/null && echo 00 || echo 01)
