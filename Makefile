@@ -142,7 +142,7 @@ e2e: build
 
 ## lint: the house style (.swift-format), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 test: lint unit e2e fuzz-smoke
 
