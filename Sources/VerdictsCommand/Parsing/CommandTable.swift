@@ -100,7 +100,12 @@ enum CommandTable {
         name: "forget", summary: "clear answered writes (all, or the ones named)", id: .forget,
         positionals: [PositionalSpec("ID", .many, help: "the answered writes to clear")]),
       CommandSpec(
-        name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered),
+        name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered,
+        options: [
+          .value(
+            "--output", "FILE",
+            help: "write them (as JSON) to FILE, a new file, synced to disk before they are cleared")
+        ]),
       items, edges, tags, metadata, extensions, blobs,
       CommandSpec(
         name: "completion", summary: "print the completion script for a shell (bash, zsh or fish)", id: .completion,
