@@ -43,7 +43,8 @@ import Testing
     #expect(taken.map(\.id) == ids)
     #expect(handed.get() == ids)
     #expect(try await copy.queue.all().map(\.id) == [waiting.id])
-    #expect(try await copy.queue.takeAnswered(deliveringFirst: { #expect($0.isEmpty) }).isEmpty)
+    let none = try await copy.queue.takeAnswered(deliveringFirst: { handed.set($0.map(\.id)) })
+    #expect(none.isEmpty && handed.get().isEmpty)
   }
 
   /// Ids handed out of a `@Sendable` closure.

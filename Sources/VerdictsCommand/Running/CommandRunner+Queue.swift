@@ -230,8 +230,7 @@ extension CommandRunner {
 
   /// How `take-answered` delivers the writes before they are cleared: into `file` (as JSON,
   /// whatever the output's form: every field whole), else on standard output, delivered.
-  static func delivery(to file: DeliveryFile?, _ context: CommandContext) -> @Sendable ([QueuedWrite]) throws -> Void
-  {
+  static func delivery(to file: DeliveryFile?, _ context: CommandContext) -> @Sendable ([QueuedWrite]) throws -> Void {
     { writes in
       if let file {
         guard !writes.isEmpty else { return }
