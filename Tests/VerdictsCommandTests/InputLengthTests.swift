@@ -140,8 +140,9 @@ import Testing
     let lines = r.stdout.split(separator: "\n")
     #expect(lines.count == 505, "the header and 504 rows")
     let widest = lines.map(\.count).max() ?? 0
-    // Eight columns of at most 80 characters and their gaps.
-    #expect(widest <= 8 * (TextTable.defaultCellLimit + 2), "a row \(widest) characters wide")
+    // Seven columns of at most 80 characters and their gaps, and the last failure's 300.
+    let bound = 7 * (TextTable.defaultCellLimit + 2) + TextTable.defaultLastCellLimit
+    #expect(widest <= bound, "a row \(widest) characters wide")
     #expect(r.stdout.utf8.count < 505 * 700, "\(r.stdout.utf8.count) bytes for 504 rows")
     // The huge row is cut, ending in an ellipsis; the ordinary ones are not padded out to it.
     // (Checked as booleans: a failure must not print the megabytes it found.)
@@ -172,7 +173,8 @@ import Testing
     let lines = r.stdout.split(separator: "\n")
     #expect(lines.count >= 62, "\(lines.count) lines")
     let widest = lines.map(\.count).max() ?? 0
-    #expect(widest <= 7 * (TextTable.defaultCellLimit + 2), "a line \(widest) characters wide")
+    let bound = 6 * (TextTable.defaultCellLimit + 2) + TextTable.defaultLastCellLimit
+    #expect(widest <= bound, "a line \(widest) characters wide")
     #expect(r.stdout.utf8.count < 62 * 700, "\(r.stdout.utf8.count) bytes")
     let cut = r.stdout.contains(String(repeating: "d", count: TextTable.defaultCellLimit - 1) + "…")
     #expect(cut, "the item id is not cut at \(TextTable.defaultCellLimit) characters")
@@ -181,12 +183,15 @@ import Testing
   @Test func aCellPastTheLimitIsCutWithAnEllipsisAndNoOtherRowIsPaddedToIt() {
     var table = TextTable(headers: ["A", "B"])
     table.rows = [
-      [String(repeating: "x", count: 10_000), "b"], ["short", "b"], ["é" + String(repeating: "é", count: 79), "c"],
+      [String(repeating: "x", count: 10_000), "b"], ["short", "b"], [String(repeating: "é", count: 80), "c"],
+      ["last", String(repeating: "f", count: 10_000)],
     ]
     let lines = table.render().split(separator: "\n").map(String.init)
     #expect(lines[1] == String(repeating: "x", count: 79) + "…  b")
     #expect(lines[2] == "short" + String(repeating: " ", count: 77) + "b")
     #expect(lines[3] == String(repeating: "é", count: 80) + "  c", "80 characters fit, whatever their bytes")
+    // The last column pads nothing: it is cut at 300.
+    #expect(lines[4] == "last" + String(repeating: " ", count: 78) + String(repeating: "f", count: 299) + "…")
     table.ascii = true
     #expect(table.render().split(separator: "\n")[1] == String(repeating: "x", count: 79) + "~  b")
   }

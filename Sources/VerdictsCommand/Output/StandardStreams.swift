@@ -85,8 +85,9 @@ public struct StandardStreams: CommandOutput {
     }
   }
 
-  /// Writes all of `text` to `fd`, again after an interruption or a short write; the error
-  /// number of the write that failed, or nil.
+  /// Writes all of `text` to `fd`, again after an interruption, a short write, or (on a
+  /// descriptor left non-blocking) once it can take more; the error number of the write that
+  /// failed, or nil.
   static func write(_ text: String, to fd: Int32) -> Int32? {
     var text = text
     return text.withUTF8 { bytes in
@@ -95,6 +96,11 @@ public struct StandardStreams: CommandOutput {
         let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
+          // A descriptor left non-blocking by whoever started us: wait until it takes more.
+          if errno == EAGAIN || errno == EWOULDBLOCK {
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            if Glibc.poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+          }
           return errno
         }
         if n == 0 { return EIO }
