@@ -91,7 +91,8 @@ enum ScreenCommands {
       await VerdictsApp.watchPlain(
         source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from)
     }
-    await SignalWait.untilInterrupted()
+    // Output that is gone (a closed pipe, a full disk) ends it: the caller says so, exit 3.
+    await SignalWait.untilInterrupted(orWhen: { output.isGone() })
     printer.cancel()
     return .done
   }

@@ -76,8 +76,9 @@ enum ManualTable {
       code: .environment,
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
-        + "is still printed), the store's file or disk, a contract mismatch, a redirect",
-      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io"]),
+        + "is still printed), the store's file or disk, a contract mismatch, a redirect, output that could not "
+        + "be written",
+      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error"]),
     ExitStatusEntry(
       code: .deviceRule,
       meaning:
