@@ -24,8 +24,10 @@ enum StoreExposure {
         "the store's folder \(folder) can be written by other users (\(mode)): they could replace the store or plant links beside it; make it private (chmod 700 \(folder))"
       )
     }
-    for (path, what) in [(real, "the store file"), (real + ".lock", "the lock beside the store"),
-                         (real + ".blobs", "the store's blob folder")] {
+    for (path, what) in [
+      (real, "the store file"), (real + ".lock", "the lock beside the store"),
+      (real + ".blobs", "the store's blob folder"),
+    ] {
       if let mode = openToOthers(path) {
         out.append("\(what) \(path) can be written by other users (\(mode)); make it private (chmod go-w \(path))")
       }

@@ -56,7 +56,9 @@ import Testing
     #expect(put.code == 3, "\(put)")
     #expect(put.errorCode == "store", "\(put)")
     let message = put.envelope?["error"]?["message"]?.stringValue ?? ""
-    #expect(message.contains(hash) && message.contains("symbolic link") && message.contains("nothing was queued"), "\(message)")
+    #expect(
+      message.contains(hash) && message.contains("symbolic link") && message.contains("nothing was queued"),
+      "\(message)")
     #expect(put.stdout.isEmpty)
     #expect(try p.writes().count == 1)
     #expect(p.contents(p.store + ".blobs/" + hash) == "link → \(p.secret)")
