@@ -138,6 +138,15 @@ import Testing
     let show = try await Binary.runOff(["show", queued[0].id], store: p.store, home: p.t.path)
     #expect(show.stdout.contains("are not the bytes queued"), "\(show)")
     #expect(p.contents(p.secret) == Planting.secretText)
+    // Once the right bytes are back, the write is released and sent: those bytes, once.
+    try FileManager.default.removeItem(atPath: blobs + queued[0].hash)
+    try FileManager.default.copyItem(atPath: p.t.file("up1.txt"), toPath: blobs + queued[0].hash)
+    let release = try await Binary.runOff(["--json", "release", queued[0].id], store: p.store, home: p.t.path)
+    #expect(release.json == .int(1), "\(release)")
+    let again = try await Binary.runOff(["--json", "drain"], store: p.store, home: p.t.path, environment: env)
+    #expect(again.json?["answered"] == .int(1), "\(again)")
+    let sent = instance.requests.filter { $0.path == "/blobs" }
+    #expect(sent.count == 1 && sent.first?.bodyText == "upload number 1\n", "\(sent.map(\.bodyText))")
   }
 
   @Test func aLockFilePlantedAsALinkIsNeverFollowedNorCreatedThrough() throws {
