@@ -180,6 +180,8 @@ struct DrainPass {
       guard let moved = try db.write(id: known.id), moved.verdict == nil else { return .gone }
       w = moved
     }
+    // A kind this build does not know is never sent, as that kind or any other.
+    if let unknown = w.unknownKindRefusal { return .refuse(w, unknown) }
     // Readiness: held, refused with its dependency, or free.
     switch try readiness(w, setAside: setAside, in: db) {
     case .held:
@@ -402,7 +404,8 @@ struct DrainPass {
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
     return DrainVerdict(
       id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
+      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted,
+      unknownKind: w.unknownKind)
   }
 
   /// Counts one refusal against the ceiling.
