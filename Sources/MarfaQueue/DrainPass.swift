@@ -94,7 +94,14 @@ struct DrainPass {
             try db.settleReadBack(id)
           }
         }
-      } catch QueueError.network(let message) {
+      } catch let error as QueueError {
+        // The network's failure, or an answer about another row (never taken): still owed.
+        let message: String
+        switch error {
+        case .network(let m): message = m
+        case .contractBroken(let what): message = what
+        default: throw error
+        }
         machine.report.undelivered = pendingCount
         machine.report.unavailable =
           "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
@@ -496,7 +503,8 @@ struct DrainPass {
       }
       _ = machine.event(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))
     } catch {
-      // Another refusal of the read: the row stays as the copy has it.
+      // Another refusal of the read, or an answer about another row: the row stays as the copy
+      // has it.
     }
   }
 }

@@ -134,8 +134,25 @@ import Testing
     #expect(try await h.copy.store.run { try $0.row(kind: "edge", id: "e-other") } == nil)
   }
 
+  @Test func aRefusedWritesReadBackAnsweredWithAnotherRowIsNotTaken() async throws {
+    let h = try await DrainHarness(
+      items: [SeedItem(id: "n1", type: "note", properties: ["title": "a"]), SeedItem(id: "n2", type: "note")],
+      rules: [
+        .once(.door("PATCH", .exact("/items/n1")), .validation([("properties.title", "no")])),
+        .once(.door("GET", .exact("/items/n1")), .status(200, body: #"{"item":\#(Self.item("n2"))}"#)),
+      ])
+    let w = try await h.copy.updateItem(id: "n1", properties: .object([("title", .string("b"))]))
+    _ = try await h.copy.queue.drain()
+    #expect(try await h.write(w.id).verdict?.wireName == "refused")
+    let n1 = try await h.copy.store.run { try $0.row(kind: "item", id: "n1") }
+    let n2 = try await h.copy.store.run { try $0.row(kind: "item", id: "n2") }
+    #expect(n1?.body["id"] == .string("n1") && n1?.version != 77, "\(String(describing: n1))")
+    #expect(n2?.version == 1, "the other row was taken: \(String(describing: n2))")
+  }
+
   @Test func aNaturalKeyCreateAnsweredWithAnotherSourceIdIsNoVerdict() async throws {
-    let answer = #"{"item":{"id":"srv-9","type":"note","version":4,"source":"crm","source_id":"other","properties":{}}}"#
+    let answer =
+      #"{"item":{"id":"srv-9","type":"note","version":4,"source":"crm","source_id":"other","properties":{}}}"#
     let h = try await DrainHarness(rules: [.once(.door("POST", .exact("/items")), .status(200, body: answer))])
     let w = try await h.copy.createItem(type: "note", properties: .object([]), source: "crm", sourceId: "mine")
     _ = try await h.copy.queue.drain()

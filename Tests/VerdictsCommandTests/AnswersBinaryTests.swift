@@ -33,9 +33,11 @@ import Testing
           continue
         }
         if head.path.hasPrefix("/events") {
-          let frame = #"{"event_type":"stream_cursor","cursor":"c-head","instance_id":"\#(Scenario.defaultInstanceId)"}"#
+          let frame =
+            #"{"event_type":"stream_cursor","cursor":"c-head","instance_id":"\#(Scenario.defaultInstanceId)"}"#
           peer.write(
-            "HTTP/1.1 200 OK\r\n\(contract)\r\nContent-Type: text/event-stream\r\n\r\nevent: stream_cursor\ndata: \(frame)\n\n")
+            "HTTP/1.1 200 OK\r\n\(contract)\r\nContent-Type: text/event-stream\r\n\r\nevent: stream_cursor\ndata: \(frame)\n\n"
+          )
           return
         }
         let cursor = URLComponents(string: head.path)?.queryItems?.first { $0.name == "cursor" }?.value
