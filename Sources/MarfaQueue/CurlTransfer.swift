@@ -82,9 +82,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     if let file = request.bodyFile {
       // Sent as it is read: never held whole; read again from the start for a resend.
-      bodyDescriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+      bodyDescriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
       guard bodyDescriptor >= 0 else {
         throw TransportError(message: "the bytes to upload could not be read (\(file.path))")
+      }
+      if let identity = file.identity {
+        // The very file checked against its hash, still its size: else nothing is sent.
+        var st = stat()
+        guard fstat(bodyDescriptor, &st) == 0, UInt64(st.st_dev) == identity.device,
+          UInt64(st.st_ino) == identity.inode, Int(st.st_size) == file.size
+        else {
+          throw TransportError(
+            message: "the bytes to upload (\(file.path)) changed after they were checked, so they were not sent")
+        }
       }
       bodySize = file.size
       bodyRemaining = file.size

@@ -212,6 +212,8 @@ struct DrainPass {
       request = try WriteRequest(w, blobFolder: blobFolder)
     } catch let missing as WriteRequest.BytesMissing {
       return .refuse(w, "the bytes of \(missing.hash) are no longer held beside the working copy")
+    } catch let damaged as WriteRequest.BytesDamaged {
+      return .refuse(w, WriteRequest.damagedReason(damaged))
     } catch {
       return .unmade(w)
     }

@@ -19,7 +19,7 @@ extension WorkingCopy {
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
     let text = try await store.run { try $0.meta(WorkingCopy.writerMetaKey) }
-    return Self.sighting(text, held: WriterLock.isHeld(lockPath: store.path + ".lock"))
+    return Self.sighting(text, held: store.writerIsLive())
   }
 
   /// A stored record read against the lock: live, closed or gone.

@@ -16,6 +16,7 @@ enum DrainText {
     }
     if !report.verdicts.isEmpty {
       var table = TextTable(headers: ["ID", "KIND", "ROWS", "VERDICT", "REASON", "REFUSALS", "REPLAYED"])
+      table.ascii = ascii
       for v in report.verdicts {
         table.rows.append([
           text.visible(v.id), text.visible(v.kindName),

@@ -46,10 +46,13 @@ enum ManualTable {
         + "another. Only the commands that queue a write or fill create it, owner-only (file 0600, folders 0700)."),
     ManualEntry(
       "STORE.lock",
-      "beside the store: the writer lock. The writer holds a lock on its first byte; watchers ask the kernel "
-        + "whether it is held, without taking it."),
+      "beside the store (its resolved path): the writer lock, never followed through a symbolic link, and only "
+        + "if it is the user's. The writer also holds a lock on the first byte of the store file itself, so every "
+        + "name of one store meets it; watchers ask the kernel whether it is held, without taking it."),
     ManualEntry(
-      "STORE.blobs/", "beside the store: the bytes blobs put queued, named by their SHA-256, until a drain sends them."),
+      "STORE.blobs/",
+      "beside the store: the bytes blobs put queued, named by their SHA-256, until a drain sends them; each "
+        + "checked against its hash before it is sent, never followed through a symbolic link."),
     ManualEntry(
       "$XDG_CONFIG_HOME/verdicts/keys.conf",
       "the TUI's keys, remapped: action = key [key...] lines (else ~/.config/verdicts/keys.conf)."),
@@ -76,8 +79,9 @@ enum ManualTable {
       code: .environment,
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
-        + "is still printed), the store's file or disk, a contract mismatch, a redirect",
-      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io"]),
+        + "is still printed), the store's file or disk, a contract mismatch, a redirect, output that could not "
+        + "be written",
+      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error"]),
     ExitStatusEntry(
       code: .deviceRule,
       meaning:
