@@ -22,10 +22,24 @@ extension JSONValue {
     return parser.parseDocument()
   }
 
+  /// Parses like ``parse(_:)``, reading a `\\u` escape of half a surrogate pair as U+FFFD
+  /// instead of refusing the text: for an instance's answers, never for input given to verdicts.
+  public static func parse(replacingLoneSurrogates bytes: [UInt8]) -> JSONValue? {
+    var parser = JSONParser(bytes)
+    parser.replacesLoneSurrogates = true
+    return parser.parseDocument()
+  }
+
   /// Parses UTF-8 JSON bytes like ``parse(_:)``, and says where each member's value of a
   /// top-level object lies in them (for a name given twice, the last, as the subscript reads it).
-  public static func parseKeepingMembers(_ bytes: [UInt8]) -> (value: JSONValue, members: [String: Range<Int>])? {
+  ///
+  /// With `replacingLoneSurrogates`, a `\\u` escape of half a surrogate pair reads as U+FFFD
+  /// rather than making the whole text unreadable (for answers, whose words are kept).
+  public static func parseKeepingMembers(_ bytes: [UInt8], replacingLoneSurrogates: Bool = false)
+    -> (value: JSONValue, members: [String: Range<Int>])?
+  {
     var parser = JSONParser(bytes)
+    parser.replacesLoneSurrogates = replacingLoneSurrogates
     parser.memberRanges = [:]
     guard let value = parser.parseDocument() else { return nil }
     return (value, parser.memberRanges ?? [:])

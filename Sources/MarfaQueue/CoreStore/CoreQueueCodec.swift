@@ -17,21 +17,22 @@ enum CoreQueueCodec {
 
   /// The write a row holds (its send order beside it).
   static func write(from row: ColumnRow<CoreQueueColumn>) -> (seq: Int, write: QueuedWrite) {
-    let kind = WriteKind(rawValue: row.text(.kind) ?? "") ?? .createItem
+    let storedKind = row.text(.kind)
+    let known = storedKind.flatMap(WriteKind.init(rawValue:))
     let answer = row.text(.answer)
     let verdictName = row.text(.verdict)
     let reason = row.text(.reason)
     let (verdict, waiting) = self.verdict(
       verdictName, reason: reason, answer: answer, conflictedCopy: row.text(.conflictedCopyId))
     let write = QueuedWrite(
-      id: row.text(.id) ?? "", kind: kind, itemId: row.text(.itemId), targetId: row.text(.targetId),
+      id: row.text(.id) ?? "", kind: known ?? .createItem, itemId: row.text(.itemId), targetId: row.text(.targetId),
       edgeId: row.text(.edgeId), namespace: row.text(.namespace), tag: row.text(.tag), blob: row.text(.blob),
       baseVersion: row.int(.baseVersion), idempotencyKey: row.text(.idempotencyKey) ?? "",
       dependsOn: idList(row.text(.dependsOn)), follows: row.text(.follows),
       body: JSONValue.parse(row.text(.payload) ?? "") ?? .null, answer: answer, verdict: verdict, waiting: waiting,
       refusals: row.int(.refusals) ?? 0, sent: (row.int(.sent) ?? 0) != 0,
       conflictedCopyId: row.text(.conflictedCopyId), queuedAt: row.text(.queuedAt) ?? "",
-      answeredAt: row.text(.answeredAt))
+      answeredAt: row.text(.answeredAt), unknownKind: known == nil ? storedKind ?? "" : nil)
     return (row.int(.seq) ?? 0, write)
   }
 

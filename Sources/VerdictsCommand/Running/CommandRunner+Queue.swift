@@ -17,7 +17,7 @@ extension CommandRunner {
   func queue() async throws -> ExitCode {
     var writes = try await withReader { try await $0.queue.all() }
     let kinds = Set(args.strings("--kind"))
-    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
+    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kindName) } }
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
     if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
     if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
