@@ -26,14 +26,25 @@ public final class NcursesTerminal: Terminal {
   /// Takes the terminal: locale, curses mode, keypad, colours; nil when stdin or stdout is not
   /// a terminal or `TERM` names none curses knows.
   ///
-  /// - Parameter colors: false to draw without colour (`NO_COLOR`, `--no-color`).
-  public init?(colors: Bool = true) {
+  /// - Parameters:
+  ///   - colors: false to draw without colour (`NO_COLOR`, `--no-color`).
+  ///   - crashReport: where a crash report goes (``FatalSignalGuard``), when the program set it.
+  public init?(colors: Bool = true, crashReport: String? = nil) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
     setlocale(LC_ALL, "")
     let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
     supportsUnicode = codeset.uppercased().replacing("-", with: "") == "UTF8"
+    // The modes a shell left, for the fatal-signal handler to put back (curses keeps its own copy).
+    var saved = termios()
+    let hasSaved = tcgetattr(STDOUT_FILENO, &saved) == 0
     guard let window = cnc_open_terminal() else { return nil }
     self.window = window
+    FatalSignalGuard.install(
+      terminal: STDOUT_FILENO, saved: hasSaved ? saved : nil,
+      reset: FatalSignalGuard.resetBytes(
+        sgr0: Self.capability("sgr0"), cnorm: Self.capability("cnorm"), rmkx: Self.capability("rmkx"),
+        mouse: Self.capability("kmous") != nil, rmcup: Self.capability("rmcup")),
+      report: crashReport)
     cbreak()
     noecho()
     nonl()
@@ -54,6 +65,12 @@ public final class NcursesTerminal: Terminal {
   }
 
   deinit { restore() }
+
+  /// A string capability of the terminal's terminfo entry, nil when it has none.
+  private static func capability(_ name: String) -> [UInt8]? {
+    guard let p = tigetstr(name), Int(bitPattern: p) != -1 else { return nil }
+    return Array(String(cString: p).utf8)
+  }
 
   public var size: (width: Int, height: Int) { (Int(cnc_maxx(window)), Int(cnc_maxy(window))) }
 
@@ -243,5 +260,6 @@ public final class NcursesTerminal: Terminal {
     isRestored = true
     curs_set(1)
     endwin()
+    FatalSignalGuard.uninstall()
   }
 }

@@ -27,7 +27,11 @@ final class UILoop {
       log.log(refusal.message)
       throw refusal
     }
-    guard let terminal = NcursesTerminal(colors: !prepared.colorOff) else {
+    guard
+      let terminal = NcursesTerminal(
+        colors: !prepared.colorOff,
+        crashReport: options.environment[ProcessEnvironment.crashReport].flatMap { $0.isEmpty ? nil : $0 })
+    else {
       log.log("no terminal")
       throw AppError.cannotAddressCursor(term: term)
     }
@@ -53,6 +57,8 @@ final class UILoop {
     let tickEvery = Duration.seconds(AppCore.tickInterval)
     var nextTick = clock.now + tickEvery
     var detailRest = DetailRestTimer()
+    // A test's way to prove the terminal is given back after a trap (never set otherwise).
+    let trapAfterFirstFrame = options.environment[ProcessEnvironment.testTrap] == "1"
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {
@@ -83,6 +89,7 @@ final class UILoop {
       case .draw:
         let before = terminal.bytesWritten
         terminal.present(Renderer.render(core.state))
+        if trapAfterFirstFrame { fatalError("VERDICTS_TEST_TRAP=1: the trap a test asked for") }
         for bytes in core.rawOut { terminal.sendRaw(bytes) }
         core.rawOut = []
         core.dirty = false
