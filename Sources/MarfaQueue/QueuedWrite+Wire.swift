@@ -126,7 +126,8 @@ extension DrainReport {
     if case .object(let counts)? = json["verdict_counts"] {
       // A name twice keeps its last count, as every member read does (a sum could pass any bound).
       verdictCounts = Dictionary(
-        counts.compactMap { k, v in StoredJSON.int(v, StoredRange.count).map { (k, $0) } }, uniquingKeysWith: { _, last in last })
+        counts.compactMap { k, v in StoredJSON.int(v, StoredRange.count).map { (k, $0) } },
+        uniquingKeysWith: { _, last in last })
     }
     startedAt = json["started_at"]?.stringValue
     endedAt = json["ended_at"]?.stringValue

@@ -24,7 +24,8 @@ extension WriterRecord {
     + ["started_at_ms", "updated_at_ms", "closed_at_ms"].map { ([$0], StoredRange.epochMilliseconds) }
     + ["drain", "last_drain"].flatMap { part in
       [
-        ([part, "started_at_ms"], StoredRange.epochMilliseconds), ([part, "ended_at_ms"], StoredRange.epochMilliseconds),
+        ([part, "started_at_ms"], StoredRange.epochMilliseconds),
+        ([part, "ended_at_ms"], StoredRange.epochMilliseconds),
         ([part, "total"], StoredRange.count), ([part, "sent"], StoredRange.count),
         ([part, "answered"], StoredRange.count),
       ]
@@ -55,7 +56,8 @@ extension WriterRecord {
   }
 
   static func ms(_ d: Date) -> JSONValue {
-    .int(StoredRange.clamp(Int(exactly: (d.timeIntervalSince1970 * 1000).rounded()) ?? 0, StoredRange.epochMilliseconds))
+    .int(
+      StoredRange.clamp(Int(exactly: (d.timeIntervalSince1970 * 1000).rounded()) ?? 0, StoredRange.epochMilliseconds))
   }
   static func date(_ v: JSONValue?) -> Date? {
     guard let n = StoredJSON.int(v, StoredRange.epochMilliseconds) else { return nil }

@@ -57,8 +57,16 @@ final class UILoop {
     let tickEvery = Duration.seconds(AppCore.tickInterval)
     var nextTick = clock.now + tickEvery
     var detailRest = DetailRestTimer()
-    // A test's way to prove the terminal is given back after a trap (never set otherwise).
+    // A test's way to prove the terminal is given back after a trap (never set otherwise): `1`
+    // traps on this thread after the first frame, `thread` on another one 0.4 s later while
+    // this one goes on drawing.
     let trapAfterFirstFrame = options.environment[ProcessEnvironment.testTrap] == "1"
+    if options.environment[ProcessEnvironment.testTrap] == "thread" {
+      DetachedThread.start(name: "test-trap") {
+        DetachedThread.sleep(seconds: 0.4)
+        fatalError("VERDICTS_TEST_TRAP=thread: the trap a test asked for")
+      }
+    }
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {

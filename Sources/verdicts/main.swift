@@ -9,7 +9,13 @@ import VerdictsCommand
 // (this may start the program again, once).
 ProcessStart.sendCrashReportsToAFile(environment: ProcessInfo.processInfo.environment)
 // The arguments as the bytes received: one that is not UTF-8 is refused, not repaired.
-let code = await VerdictsCLI.run(
-  rawArguments: ProcessStart.arguments(), environment: ProcessInfo.processInfo.environment,
-  output: StandardStreams(), startNote: ProcessStart.withoutProc)
+let arguments = ProcessStart.arguments()
+let environment = ProcessInfo.processInfo.environment
+// Before any task starts (the thread pool needs /proc).
+if let refused = VerdictsCLI.refuseWithoutProc(
+  rawArguments: arguments, environment: environment, output: StandardStreams(), procMounted: ProcessStart.procMounted)
+{
+  exit(refused)
+}
+let code = await VerdictsCLI.run(rawArguments: arguments, environment: environment, output: StandardStreams())
 exit(code)

@@ -55,14 +55,6 @@ public enum ProcessStart {
   /// Whether `/proc` is mounted (the process's own entry is there).
   public static var procMounted: Bool { access("/proc/self/stat", F_OK) == 0 }
 
-  /// What the program cannot do without `/proc`, said once at start (nil when it is mounted).
-  public static var withoutProc: String? {
-    procMounted
-      ? nil
-      : "/proc is not mounted: the command line was read from the process's stack, who holds a store's "
-        + "writer role cannot be named, and a crash report would lack the other threads"
-  }
-
   /// Where crash reports go: `$XDG_STATE_HOME/verdicts/crashes`, else
   /// `~/.local/state/verdicts/crashes` (made, only for the owner, when needed).
   static func crashFolder(_ environment: [String: String]) -> String? {

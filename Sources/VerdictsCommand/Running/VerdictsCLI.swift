@@ -13,11 +13,10 @@ public enum VerdictsCLI {
   ///   - arguments: the arguments, without the program's name.
   ///   - environment: the environment variables (`MARFA_DB`, `MARFA_API_URL`, `MARFA_API_KEY`, …).
   ///   - output: where standard output and standard error go.
-  ///   - startNote: what the process lacks, said once as a warning (``ProcessStart/withoutProc``).
   /// - Returns: the exit code (see ``ExitCode``).
-  public static func run(
-    arguments: [String], environment: [String: String], output: any CommandOutput, startNote: String? = nil
-  ) async -> Int32 {
+  public static func run(arguments: [String], environment: [String: String], output: any CommandOutput) async
+    -> Int32
+  {
     // The completion scripts' call: every word after `--` is taken as typed, an empty one too.
     if arguments.count >= 2, arguments[0] == "__complete", arguments[1] == "--" {
       return await CommandRunner.complete(Array(arguments.dropFirst(2)), environment: environment, output: output)
@@ -33,10 +32,6 @@ public enum VerdictsCLI {
       return ExitCode.done.rawValue
     case .version(let parsed):
       let globals = GlobalOptions(parsed, environment: environment)
-      if let startNote {
-        CommandContext(globals: globals, environment: environment, output: output, arguments: parsed).warn(
-          code: "no_proc", startNote)
-      }
       let version = CommandTable.version
       let commit: JSONValue = BuildStamp.commit.map { .string($0.hash + ($0.dirty ? "-dirty" : "")) } ?? .null
       output.out(
@@ -51,7 +46,6 @@ public enum VerdictsCLI {
       var context = CommandContext(
         globals: GlobalOptions(parsed, environment: environment), environment: environment, output: output,
         arguments: parsed)
-      if let startNote { context.warn(code: "no_proc", startNote) }
       if context.globals.keyOnCommandLine {
         context.warn(
           code: "key_on_command_line",
@@ -69,14 +63,14 @@ public enum VerdictsCLI {
 
   /// Runs one command line given as the bytes the process received: an argument that is not
   /// UTF-8 is refused (exit 2), never changed into U+FFFD and used.
-  public static func run(
-    rawArguments: [[UInt8]], environment: [String: String], output: any CommandOutput, startNote: String? = nil
-  ) async -> Int32 {
+  public static func run(rawArguments: [[UInt8]], environment: [String: String], output: any CommandOutput) async
+    -> Int32
+  {
     let arguments = rawArguments.map { String(decoding: $0, as: UTF8.self) }
     // A completion is only offered, never acted on: a word that is not UTF-8 just fits nothing.
     let completing = arguments.count >= 2 && arguments[0] == "__complete" && arguments[1] == "--"
     guard !completing, let bad = rawArguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else {
-      return await run(arguments: arguments, environment: environment, output: output, startNote: startNote)
+      return await run(arguments: arguments, environment: environment, output: output)
     }
     let parsed: ParsedArguments
     switch CommandTable.parser.parse(arguments) {
