@@ -194,7 +194,8 @@ public final class NcursesTerminal: Terminal {
           }
         } else if Int32(ch) == KEY_RESIZE {
           last = nil
-          let (w, h) = size
+          // The kernel's size, not curses' (kept at most the screen's largest, ``syncSize()``).
+          let (w, h) = kernelSize ?? size
           out.append(.resize(width: w, height: h))
         } else if let key = Self.key(code: Int32(ch)) {
           out.append(.key(key))
@@ -245,9 +246,19 @@ public final class NcursesTerminal: Terminal {
     var rows: Int32 = 0
     var cols: Int32 = 0
     guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
-    resizeterm(rows, cols)
+    // Curses is never made larger than the screen draws (it would hold a cell for each of a
+    // 65535×65535 terminal's): past it, the state is told the size and draws one line.
+    resizeterm(min(rows, Int32(Layout.maximumHeight)), min(cols, Int32(Layout.maximumWidth)))
     last = nil
     return .resize(width: Int(cols), height: Int(rows))
+  }
+
+  /// The terminal's size as the kernel reports it, nil when it reports none.
+  private var kernelSize: (width: Int, height: Int)? {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
+    return (Int(cols), Int(rows))
   }
 
   public func invalidate() {

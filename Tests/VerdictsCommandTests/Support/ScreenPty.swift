@@ -96,6 +96,17 @@ final class ScreenPty: @unchecked Sendable {
     _ = b.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
   }
 
+  /// Makes the terminal `width`×`height` and, with `signal`, tells the program (SIGWINCH; a
+  /// process without this terminal as its controlling one gets none from the kernel).
+  func resize(width: Int, height: Int, signal: Bool = true) {
+    var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    if signal, process.isRunning { kill(process.processIdentifier, SIGWINCH) }
+  }
+
+  /// Everything sent after the first `count` bytes, as text.
+  func text(after count: Int) -> String { String(decoding: bytes.dropFirst(count), as: UTF8.self) }
+
   /// Waits until the program sent `needle`, at most `timeout` seconds; false if it did not.
   func waitFor(_ needle: String, timeout: Double) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
