@@ -75,7 +75,8 @@ public struct Renderer: Sendable {
   /// What a terminal larger than the screen draws is told, in one line.
   public static func tooLargeText(width: Int, height: Int, ascii: Bool) -> String {
     let x = ascii ? "x" : "×"
-    return "too large: \(width)\(x)\(height) (the screen draws at most \(Layout.maximumWidth)\(x)\(Layout.maximumHeight)); "
+    return
+      "too large: \(width)\(x)\(height) (the screen draws at most \(Layout.maximumWidth)\(x)\(Layout.maximumHeight)); "
       + "make the window smaller: the screen waits for it"
   }
 

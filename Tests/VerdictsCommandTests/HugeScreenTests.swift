@@ -57,7 +57,9 @@ import Testing
     pty.resize(width: 5000, height: 5000)
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline, !pty.text(after: before).contains("too large: 5000×5000") { usleep(20_000) }
-    #expect(pty.text(after: before).contains("too large: 5000×5000"), "\(pty.text(after: before).suffix(400).debugDescription)")
+    #expect(
+      pty.text(after: before).contains("too large: 5000×5000"),
+      "\(pty.text(after: before).suffix(400).debugDescription)")
     #expect(pty.process.isRunning)
     let back = pty.bytes.count
     pty.resize(width: 120, height: 40)
