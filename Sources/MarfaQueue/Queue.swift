@@ -31,6 +31,17 @@ public struct Queue: Sendable {
     return w
   }
 
+  /// The write with this id as a screen shows it: its answer cut at
+  /// ``QueueCodec/shownAnswerLimit`` and a payload past ``QueueCodec/shownPayloadLimit`` left
+  /// out, each with its stored size (``QueuedWrite/answerBytes``, ``QueuedWrite/bodyBytes``), so
+  /// a hostile store's 100 MB answer costs what its first 64 KiB do. Throws
+  /// ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
+  public func shownWrite(_ id: String) async throws -> QueuedWrite {
+    _ = try copy
+    guard let w = try await store.run({ try $0.shownWrite(id: id) }) else { throw QueueError.notFound(id: id) }
+    return w
+  }
+
   /// The full ID of the one write `typed` names: the full ID, the short form a list shows (with
   /// or without `…`), or a unique prefix or suffix of at least 6 characters (``WriteIDResolver``).
   ///

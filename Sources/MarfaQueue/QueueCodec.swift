@@ -17,6 +17,33 @@ enum QueueCodec {
     }
   }.joined(separator: ", ")
 
+  /// ``QueueLimits/shownAnswer``.
+  static let shownAnswerLimit = QueueLimits.shownAnswer
+  /// ``QueueLimits/shownPayload``.
+  static let shownPayloadLimit = QueueLimits.shownPayload
+
+  /// ``selectList`` as a screen reads it: the answer cut at ``shownAnswerLimit``, a payload past
+  /// ``shownPayloadLimit`` left out (`{}`), and both stored sizes beside (``ShownSizeColumn``).
+  static let shownList =
+    read.map { column -> String in
+      switch column {
+      case .payload:
+        return "CASE WHEN length(CAST(payload AS BLOB)) > \(shownPayloadLimit) THEN '{}' ELSE payload END AS payload"
+      case .answer: return "substr(answer, 1, \(shownAnswerLimit)) AS answer"
+      default: return column.name
+      }
+    }.joined(separator: ", ")
+    + ", length(CAST(answer AS BLOB)) AS answer_bytes, length(CAST(payload AS BLOB)) AS payload_bytes"
+
+  /// The write in a row selected with ``shownList``: what was left out is said by its size.
+  static func shownWrite(from row: SQLite.Row) -> QueuedWrite {
+    var write = write(from: row.columns(QueueColumn.self))
+    let sizes = row.columns(ShownSizeColumn.self)
+    if let n = sizes.int(.answerBytes), n > (write.answer?.utf8.count ?? 0) { write.answerBytes = n }
+    if let n = sizes.int(.payloadBytes), n > shownPayloadLimit { write.bodyBytes = n }
+    return write
+  }
+
   /// The write in a row selected with ``selectList`` or ``summaryList``.
   static func write(from r: ColumnRow<QueueColumn>) -> QueuedWrite {
     let storedKind = r.text(.kind)
@@ -36,21 +63,33 @@ enum QueueCodec {
     case .dead: verdict = .dead
     case nil: verdict = nil
     }
-    let status = r.int(.lastFailureStatus)
+    // Every number is checked against what it may be (``StoredRange``): one out of range is
+    // read as the nearest it can be (or left out) and kept as the write's damage.
+    let id = r.text(.id) ?? ""
+    var damage: StoreDamage?
+    func number(_ column: QueueColumn, _ range: ClosedRange<Int>, clamping: Bool) -> Int? {
+      StoredRange.read(
+        r.int(column), range, clamping: clamping, place: "queue.\(column.name) of …\(id.suffix(8))", damage: &damage)
+    }
+    let status = number(.lastFailureStatus, StoredRange.httpStatus, clamping: false)
     let text = r.text(.lastFailureText)
-    let streak = r.int(.environmentalStreak) ?? 0
+    let streak = number(.environmentalStreak, StoredRange.streak, clamping: true) ?? 0
+    let refusals = number(.refusals, StoredRange.refusals, clamping: true) ?? 0
+    let baseVersion = number(.baseVersion, StoredRange.version, clamping: false)
     let failure = status == nil && text == nil ? nil : LastFailure(status: status, text: text)
-    return QueuedWrite(
-      id: r.text(.id) ?? "", kind: known ?? .createItem, itemId: r.text(.itemId), targetId: r.text(.targetId),
+    var write = QueuedWrite(
+      id: id, kind: known ?? .createItem, itemId: r.text(.itemId), targetId: r.text(.targetId),
       edgeId: r.text(.edgeId), namespace: r.text(.namespace), tag: r.text(.tag), blob: r.text(.blob),
-      baseVersion: r.int(.baseVersion), idempotencyKey: r.text(.idempotencyKey) ?? "",
+      baseVersion: baseVersion, idempotencyKey: r.text(.idempotencyKey) ?? "",
       dependsOn: stringList(r.text(.dependsOn)), follows: r.text(.follows),
       body: r.text(.payload).flatMap(JSONValue.parse) ?? .object([]), answer: r.text(.answer), verdict: verdict,
-      waiting: r.bool(.waiting), refusals: r.int(.refusals) ?? 0, lastFailure: failure,
+      waiting: r.bool(.waiting), refusals: refusals, lastFailure: failure,
       environmentalStreak: streak, instanceId: r.text(.instanceId), sent: r.bool(.sent),
       conflictedCopyId: conflicted, dependencyGone: r.bool(.withdrawnDependency), replayed: r.bool(.replayed),
       queuedAt: r.text(.queuedAt) ?? "", answeredAt: r.text(.answeredAt),
       unknownKind: known == nil ? storedKind ?? "" : nil)
+    write.damage = damage
+    return write
   }
 
   /// The write in a row, with its send order.

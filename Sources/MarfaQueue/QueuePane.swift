@@ -76,11 +76,21 @@ public struct QueueCounts: Sendable, Hashable {
 
   /// The count for one pane.
   public subscript(pane: QueuePane) -> Int {
-    switch pane {
-    case .waiting: return waiting
-    case .answered: return answered
-    case .blocked: return blocked
-    case .dead: return dead
+    get {
+      switch pane {
+      case .waiting: return waiting
+      case .answered: return answered
+      case .blocked: return blocked
+      case .dead: return dead
+      }
+    }
+    set {
+      switch pane {
+      case .waiting: waiting = newValue
+      case .answered: answered = newValue
+      case .blocked: blocked = newValue
+      case .dead: dead = newValue
+      }
     }
   }
 

@@ -117,17 +117,33 @@ extension DrainVerdict {
 
 extension DrainReport {
   /// Reads the counts and reasons of a report kept as wire JSON (the verdict list is not kept).
+  /// The numbers of a kept report and what each may be (``StoredRange``); one out of range is
+  /// read as 0 (or none).
+  static let storedNumbers: [([String], ClosedRange<Int>)] =
+    ["answered", "held", "undelivered", "unsent", "unmade", "verdicts_omitted"].map { ([$0], StoredRange.count) }
+    + [(["retry_after_seconds"], StoredRange.retryAfterSeconds)]
+
+  /// The first number of a kept report out of its range (the store was damaged).
+  static func damage(inWireJSON json: JSONValue) -> StoreDamage? {
+    StoredJSON.damage(json, record: "last_drain", storedNumbers)
+      ?? StoredJSON.countsDamage(json, record: "last_drain", ["verdict_counts"])
+  }
+
   init?(wireJSON json: JSONValue) {
-    guard let answered = json["answered"]?.intValue else { return nil }
+    guard json["answered"]?.intValue != nil else { return nil }
+    func count(_ name: String) -> Int { StoredJSON.int(json[name], StoredRange.count) ?? 0 }
     self.init(
-      answered: answered, held: json["held"]?.intValue ?? 0, undelivered: json["undelivered"]?.intValue ?? 0,
-      unsent: json["unsent"]?.intValue ?? 0, unmade: json["unmade"]?.intValue ?? 0,
+      answered: count("answered"), held: count("held"), undelivered: count("undelivered"),
+      unsent: count("unsent"), unmade: count("unmade"),
       unavailable: json["unavailable"]?.stringValue, stopped: json["stopped"]?.stringValue,
       unclaimedSources: json["unclaimed_sources"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-      retryAfterSeconds: json["retry_after_seconds"]?.intValue)
-    verdictsOmitted = json["verdicts_omitted"]?.intValue ?? 0
+      retryAfterSeconds: StoredJSON.int(json["retry_after_seconds"], StoredRange.retryAfterSeconds))
+    verdictsOmitted = count("verdicts_omitted")
     if case .object(let counts)? = json["verdict_counts"] {
-      verdictCounts = Dictionary(counts.compactMap { k, v in v.intValue.map { (k, $0) } }, uniquingKeysWith: +)
+      // A name twice keeps its last count, as every member read does (a sum could pass any bound).
+      verdictCounts = Dictionary(
+        counts.compactMap { k, v in StoredJSON.int(v, StoredRange.count).map { (k, $0) } },
+        uniquingKeysWith: { _, last in last })
     }
     startedAt = json["started_at"]?.stringValue
     endedAt = json["ended_at"]?.stringValue
@@ -156,7 +172,8 @@ extension DrainVerdict {
     }
     self.init(
       id: id, kind: kind, itemId: json["item_id"]?.stringValue, edgeId: json["edge_id"]?.stringValue, verdict: verdict,
-      refusals: json["refusals"]?.intValue ?? 0, replayed: json["replayed"]?.boolValue ?? false,
+      refusals: StoredRange.clamp(json["refusals"]?.intValue ?? 0, StoredRange.refusals),
+      replayed: json["replayed"]?.boolValue ?? false,
       conflictedCopyId: conflicted)
   }
 }

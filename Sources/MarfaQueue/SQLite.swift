@@ -12,6 +12,8 @@ final class SQLite {
   private(set) var db: OpaquePointer?
   private var statements: [String: SQLStatement] = [:]
   private var synchronousFull = false
+  /// The first number out of range this connection read (``StoreDamage``), said once.
+  var damage: StoreDamage?
 
   /// A failure of SQLite itself, with its primary result code.
   struct Failure: Error, CustomStringConvertible {

@@ -76,6 +76,8 @@ public struct Status: Sendable, Hashable {
   public var kind: StoreKind = .verdicts(schemaVersion: StoreSchema.version)
   /// Who holds the writer role and what it is doing (``WorkingCopy/writer()``), when known.
   public var writer: WriterRecord?
+  /// The first number out of range the store's connection read so far (``StoreDamage``).
+  public var damage: StoreDamage?
 
   /// Creates a status.
   public init(

@@ -22,7 +22,9 @@ extension SQLite {
       return nil
     }
     if length <= SQLite.lastDrainSummaryBound {
-      return try meta("last_drain").flatMap(JSONValue.parse).flatMap(DrainReport.init(wireJSON:))
+      let json = try meta("last_drain").flatMap(JSONValue.parse)
+      note(json.flatMap(DrainReport.damage(inWireJSON:)))
+      return json.flatMap(DrainReport.init(wireJSON:))
     }
     // A whole report kept by an earlier build: its entries sit between its counts and its last
     // fields (`…,"unavailable":…,"verdicts":[…],"stopped":…}`), so its two ends are read and

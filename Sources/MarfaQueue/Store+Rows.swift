@@ -10,9 +10,11 @@ extension SQLite {
   /// Up to `limit` writes of a pane after send order `seq`, without bodies and answers; with
   /// the send order of each (keyset paging: no OFFSET to step over).
   func summaries(_ pane: QueuePane, after seq: Int, limit: Int) throws -> [(Int, QueuedWrite)] {
-    try rows(
+    let found = try rows(
       "SELECT \(SQLite.summaryColumns) FROM queue WHERE pane = ? AND seq > ? ORDER BY seq LIMIT ?",
       [.int(pane.rawValue), .int(seq), .int(max(0, limit))], reading: QueueColumn.self, QueueCodec.sequenced(from:))
+    note(found.lazy.compactMap(\.1.damage).first)
+    return found
   }
 
   /// Maps one row selected with ``writeColumns``, by column name (``QueueCodec``).
@@ -20,7 +22,27 @@ extension SQLite {
 
   /// Reads the writes a statement selects with ``writeColumns`` (or ``summaryColumns``).
   func writes(_ sql: String, _ values: [SQLValue] = []) throws -> [QueuedWrite] {
-    try rows(sql, values, reading: QueueColumn.self, QueueCodec.write(from:))
+    let found = try rows(sql, values, reading: QueueColumn.self, QueueCodec.write(from:))
+    note(found.lazy.compactMap(\.damage).first)
+    return found
+  }
+
+  /// Reads the writes a statement selects with ``QueueCodec/shownList``: a screen's read, each
+  /// answer and payload bounded.
+  func shownWrites(_ sql: String, _ values: [SQLValue] = []) throws -> [QueuedWrite] {
+    let found = try rows(sql, values, QueueCodec.shownWrite(from:))
+    note(found.lazy.compactMap(\.damage).first)
+    return found
+  }
+
+  /// The write with this id as a screen (or `show`) reads it (``shownWrites(_:_:)``), or nil.
+  func shownWrite(id: String) throws -> QueuedWrite? {
+    try shownWrites("SELECT \(QueueCodec.shownList) FROM queue WHERE id = ?", [.text(id)]).first
+  }
+
+  /// Keeps `damage` as this connection's first, when it is.
+  func note(_ damage: StoreDamage?) {
+    if self.damage == nil, let damage { self.damage = damage }
   }
 
   /// Every write, answered ones included, in send order.
@@ -97,17 +119,32 @@ extension SQLite {
     var c = QueueCounts()
     let sql =
       try hasPaneCounts() ? "SELECT pane, n FROM pane_counts" : "SELECT pane, count(*) AS n FROM queue GROUP BY pane"
+    var damaged: [QueuePane] = []
     try query(sql, reading: PaneCountColumn.self) { r in
+      guard let pane = r.int(.pane).flatMap(QueuePane.init(rawValue:)) else { return }
       let n = r.int(.n) ?? 0
-      switch r.int(.pane).flatMap(QueuePane.init(rawValue:)) {
-      case .waiting: c.waiting = n
-      case .answered: c.answered = n
-      case .blocked: c.blocked = n
-      case .dead: c.dead = n
-      case nil: break
+      guard StoredRange.count.contains(n) else {
+        note(SQLite.countDamage(pane, n))
+        damaged.append(pane)
+        return
       }
+      c[pane] = n
     }
+    // A kept count out of range is counted again along the pane's index.
+    for pane in damaged { c[pane] = try countedPane(pane) }
     return c
+  }
+
+  /// A pane's writes counted along its index (what a kept count out of range is replaced by).
+  func countedPane(_ pane: QueuePane) throws -> Int {
+    try scalar("SELECT count(*) FROM queue INDEXED BY queue_pane WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
+  }
+
+  /// What a kept pane count out of range says of the store.
+  static func countDamage(_ pane: QueuePane, _ n: Int) -> StoreDamage {
+    StoreDamage(
+      place: "pane_counts.n (\(pane))", value: String(n), range: StoredRange.words(StoredRange.count),
+      instead: "the pane's writes are counted instead")
   }
 
   /// The WHERE clause (and its values) that picks one pane under a substring filter.
@@ -131,7 +168,13 @@ extension SQLite {
     // Unfiltered, the pane's size is kept; a filter counts what it matches.
     let total: Int
     if filter?.isEmpty ?? true, try hasPaneCounts() {
-      total = try scalar("SELECT n FROM pane_counts WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
+      let kept = try scalar("SELECT n FROM pane_counts WHERE pane = ?", [.int(pane.rawValue)]) ?? 0
+      if StoredRange.count.contains(kept) {
+        total = kept
+      } else {
+        note(SQLite.countDamage(pane, kept))
+        total = try countedPane(pane)
+      }
     } else {
       // Along `queue_pane`, whose writes are in the table's order: any other index led by the
       // pane (the orders') reads the rows in a scattered order, 3–5 times slower at 700,000.
@@ -145,13 +188,13 @@ extension SQLite {
     // Every order reads the same way along its own index, each term reversed.
     if start > total / 2 {
       let count = min(limit, total - start)
-      let writes = try self.writes(
-        "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
+      let writes = try self.shownWrites(
+        "SELECT \(QueueCodec.shownList) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
         values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
-    let writes = try self.writes(
-      "SELECT \(SQLite.writeColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
+    let writes = try self.shownWrites(
+      "SELECT \(QueueCodec.shownList) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
       values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }

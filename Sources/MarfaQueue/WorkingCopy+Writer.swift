@@ -18,7 +18,11 @@ extension WorkingCopy {
   /// ``WriterRecord/State/gone``.
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
-    let text = try await store.run { try $0.meta(WorkingCopy.writerMetaKey) }
+    let text = try await store.run { db in
+      let text = try db.meta(WorkingCopy.writerMetaKey)
+      db.note(WriterRecord.damage(inStored: text))
+      return text
+    }
     return Self.sighting(text, held: store.writerIsLive())
   }
 

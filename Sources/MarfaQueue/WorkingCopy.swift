@@ -93,12 +93,15 @@ public final class WorkingCopy: Sendable {
       let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
       // The summary only: its size does not grow with the drain (docs/rules.md).
       let lastDrain = try db.lastDrainSummary()
-      return Status(
+      let writer = try db.meta(WorkingCopy.writerMetaKey)
+      db.note(WriterRecord.damage(inStored: writer))
+      var status = Status(
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
-        writer: WorkingCopy.sighting(
-          try db.meta(WorkingCopy.writerMetaKey), held: store.writerIsLive()))
+        writer: WorkingCopy.sighting(writer, held: store.writerIsLive()))
+      status.damage = db.damage
+      return status
     }
   }
 
@@ -107,6 +110,12 @@ public final class WorkingCopy: Sendable {
   /// how many earlier ones the queue's rows hold instead).
   public func lastDrainVerdicts() async throws -> [DrainVerdict] {
     try await store.run { try $0.lastDrainVerdicts() }
+  }
+
+  /// The first number out of range this copy's store connection read (``StoreDamage``), nil
+  /// while every one was in range.
+  public func damage() async -> StoreDamage? {
+    try? await store.run { $0.damage }
   }
 
   /// Uses another key from now on; the next drain sends writes blocked `credentialRefused` again.

@@ -18,8 +18,32 @@ extension WriterRecord {
     ])
   }
 
-  /// Reads a stored record; nil when it is not one (a record is advisory: a bad one is ignored).
+  /// The numbers of a stored record and what each may be (``StoredRange``).
+  static let storedNumbers: [([String], ClosedRange<Int>)] =
+    [(["pid"], StoredRange.pid)]
+    + ["started_at_ms", "updated_at_ms", "closed_at_ms"].map { ([$0], StoredRange.epochMilliseconds) }
+    + ["drain", "last_drain"].flatMap { part in
+      [
+        ([part, "started_at_ms"], StoredRange.epochMilliseconds),
+        ([part, "ended_at_ms"], StoredRange.epochMilliseconds),
+        ([part, "total"], StoredRange.count), ([part, "sent"], StoredRange.count),
+        ([part, "answered"], StoredRange.count),
+      ]
+    }
+
+  /// The first number of a stored record out of its range (the store was damaged); nil when
+  /// every one is in range or the text is not a record.
+  static func damage(inStored text: String?) -> StoreDamage? {
+    guard let j = text.flatMap(JSONValue.parse) else { return nil }
+    return StoredJSON.damage(j, record: "writer", storedNumbers)
+      ?? StoredJSON.countsDamage(j, record: "writer", ["drain", "verdicts"])
+      ?? StoredJSON.countsDamage(j, record: "writer", ["last_drain", "verdicts"])
+  }
+
+  /// Reads a stored record; nil when it is not one (a record is advisory: a bad one is ignored,
+  /// and so is one holding a number out of range, ``damage(inStored:)``).
   init?(storedJSON j: JSONValue) {
+    guard StoredJSON.damage(j, record: "writer", Self.storedNumbers) == nil else { return nil }
     guard let program = j["program"]?.stringValue, let mode = j["mode"]?.stringValue,
       let pid = j["pid"]?.intValue, let started = Self.date(j["started_at_ms"])
     else { return nil }
@@ -31,9 +55,12 @@ extension WriterRecord {
       lastDrain: j["last_drain"].flatMap(DrainProgress.init(storedJSON:)))
   }
 
-  static func ms(_ d: Date) -> JSONValue { .int(Int((d.timeIntervalSince1970 * 1000).rounded())) }
+  static func ms(_ d: Date) -> JSONValue {
+    .int(
+      StoredRange.clamp(Int(exactly: (d.timeIntervalSince1970 * 1000).rounded()) ?? 0, StoredRange.epochMilliseconds))
+  }
   static func date(_ v: JSONValue?) -> Date? {
-    guard let n = v?.intValue else { return nil }
+    guard let n = StoredJSON.int(v, StoredRange.epochMilliseconds) else { return nil }
     return Date(timeIntervalSince1970: Double(n) / 1000)
   }
 }
@@ -51,14 +78,16 @@ extension WriterRecord.DrainProgress {
   }
 
   init?(storedJSON j: JSONValue) {
-    guard let started = WriterRecord.date(j["started_at_ms"]), let total = j["total"]?.intValue else { return nil }
+    guard let started = WriterRecord.date(j["started_at_ms"]), let total = StoredJSON.int(j["total"], StoredRange.count)
+    else { return nil }
     var verdicts: [String: Int] = [:]
     if case .object(let members)? = j["verdicts"] {
-      for (k, v) in members { if let n = v.intValue { verdicts[k] = n } }
+      for (k, v) in members { if let n = StoredJSON.int(v, StoredRange.count) { verdicts[k] = n } }
     }
     self.init(
-      startedAt: started, endedAt: WriterRecord.date(j["ended_at_ms"]), total: total, sent: j["sent"]?.intValue ?? 0,
-      answered: j["answered"]?.intValue ?? 0, verdicts: verdicts)
+      startedAt: started, endedAt: WriterRecord.date(j["ended_at_ms"]), total: total,
+      sent: StoredJSON.int(j["sent"], StoredRange.count) ?? 0,
+      answered: StoredJSON.int(j["answered"], StoredRange.count) ?? 0, verdicts: verdicts)
   }
 }
 

@@ -16,7 +16,10 @@ public enum Timestamp {
   /// Written by hand: an `ISO8601DateFormatter` made per call costs about 0.2 ms on Linux
   /// (it builds an ICU formatter), which the drain paid once per write.
   public static func text(_ date: Date) -> String {
-    let t = date.timeIntervalSince1970
+    // Years 0000 to 9999 only: a time past them (a damaged store's) is written as the nearest
+    // end (a larger one would trap in the conversion to time_t).
+    let raw = date.timeIntervalSince1970
+    let t = raw.isFinite ? min(max(raw, -62_167_219_200), 253_402_300_799.999) : 0
     var seconds = time_t(t.rounded(.down))
     let ms = min(999, max(0, Int((t - Double(seconds)) * 1000)))
     var parts = tm()

@@ -281,7 +281,7 @@ final class AppCore {
           var texts: [String] = []
           let status = try? await inbox.source.status()
           for id in ids {
-            guard let w = try? await inbox.source.write(id) else { continue }
+            guard let w = try? await inbox.source.shownWrite(id) else { continue }
             texts.append(WriteDetail.text(w, status: status, waitedOnBy: [], ascii: false))
           }
           let name = try Self.exportFile(texts.joined(separator: "\n\n") + "\n", first: ids[0])

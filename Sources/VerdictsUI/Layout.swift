@@ -7,12 +7,14 @@ import MarfaQueue
 ///   rows, the others one or two; the detail below (with the focus, it takes all but a row a pane).
 /// - `single` (≥ 40×10): a tab line and one pane at a time; `enter` shows the detail instead.
 /// - `tooSmall`: one line saying so.
+/// - `tooLarge` (past ``maximumWidth``×``maximumHeight``): one line saying so; nothing else is
+///   laid out, read or drawn until the terminal is a size the screen draws.
 /// The last rows are the status line (two rows in `grid`, one elsewhere) and the message or
 /// key hints.
 public struct Layout: Sendable, Hashable {
   /// How the screen is divided.
   public enum Mode: String, Sendable, Hashable {
-    case grid, stack, single, tooSmall = "too-small"
+    case grid, stack, single, tooSmall = "too-small", tooLarge = "too-large"
   }
 
   /// One pane's frame: its outer rectangle (with border or title rule) and its list rows.
@@ -48,6 +50,14 @@ public struct Layout: Sendable, Hashable {
   public static let minimumWidth = 40
   /// The fewest rows drawn in full.
   public static let minimumHeight = 10
+  /// The widest screen drawn: a cell grid past 1000×1000 is a million cells a frame (a
+  /// 65535×65535 terminal took 25 s and 1.19 GB to a first frame).
+  public static let maximumWidth = 1000
+  /// The most rows drawn.
+  public static let maximumHeight = 1000
+
+  /// Whether a terminal of this size is larger than the screen draws.
+  public static func isTooLarge(width: Int, height: Int) -> Bool { width > maximumWidth || height > maximumHeight }
 
   /// Lays out a screen for the focused pane and whether the detail has the focus.
   public init(width: Int, height: Int, focus: QueuePane, detailFocused: Bool) {
@@ -59,6 +69,12 @@ public struct Layout: Sendable, Hashable {
     tabs = nil
     status = Rect(x: 0, y: height - 2, width: width, height: 1)
     hints = Rect(x: 0, y: height - 1, width: width, height: 1)
+    if Self.isTooLarge(width: width, height: height) {
+      mode = .tooLarge
+      status = Rect(x: 0, y: 0, width: 0, height: 0)
+      hints = status
+      return
+    }
     if width < Self.minimumWidth || height < Self.minimumHeight {
       mode = .tooSmall
       return

@@ -26,14 +26,25 @@ public final class NcursesTerminal: Terminal {
   /// Takes the terminal: locale, curses mode, keypad, colours; nil when stdin or stdout is not
   /// a terminal or `TERM` names none curses knows.
   ///
-  /// - Parameter colors: false to draw without colour (`NO_COLOR`, `--no-color`).
-  public init?(colors: Bool = true) {
+  /// - Parameters:
+  ///   - colors: false to draw without colour (`NO_COLOR`, `--no-color`).
+  ///   - crashReport: where a crash report goes (``FatalSignalGuard``), when the program set it.
+  public init?(colors: Bool = true, crashReport: String? = nil) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
     setlocale(LC_ALL, "")
     let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
     supportsUnicode = codeset.uppercased().replacing("-", with: "") == "UTF8"
+    // The modes a shell left, for the fatal-signal handler to put back (curses keeps its own copy).
+    var saved = termios()
+    let hasSaved = tcgetattr(STDOUT_FILENO, &saved) == 0
     guard let window = cnc_open_terminal() else { return nil }
     self.window = window
+    FatalSignalGuard.install(
+      terminal: STDOUT_FILENO, saved: hasSaved ? saved : nil,
+      reset: FatalSignalGuard.resetBytes(
+        sgr0: Self.capability("sgr0"), cnorm: Self.capability("cnorm"), rmkx: Self.capability("rmkx"),
+        mouse: Self.capability("kmous") != nil, rmcup: Self.capability("rmcup")),
+      report: crashReport)
     cbreak()
     noecho()
     nonl()
@@ -54,6 +65,12 @@ public final class NcursesTerminal: Terminal {
   }
 
   deinit { restore() }
+
+  /// A string capability of the terminal's terminfo entry, nil when it has none.
+  private static func capability(_ name: String) -> [UInt8]? {
+    guard let p = tigetstr(name), Int(bitPattern: p) != -1 else { return nil }
+    return Array(String(cString: p).utf8)
+  }
 
   public var size: (width: Int, height: Int) { (Int(cnc_maxx(window)), Int(cnc_maxy(window))) }
 
@@ -177,7 +194,8 @@ public final class NcursesTerminal: Terminal {
           }
         } else if Int32(ch) == KEY_RESIZE {
           last = nil
-          let (w, h) = size
+          // The kernel's size, not curses' (kept at most the screen's largest, ``syncSize()``).
+          let (w, h) = kernelSize ?? size
           out.append(.resize(width: w, height: h))
         } else if let key = Self.key(code: Int32(ch)) {
           out.append(.key(key))
@@ -228,9 +246,19 @@ public final class NcursesTerminal: Terminal {
     var rows: Int32 = 0
     var cols: Int32 = 0
     guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
-    resizeterm(rows, cols)
+    // Curses is never made larger than the screen draws (it would hold a cell for each of a
+    // 65535×65535 terminal's): past it, the state is told the size and draws one line.
+    resizeterm(min(rows, Int32(Layout.maximumHeight)), min(cols, Int32(Layout.maximumWidth)))
     last = nil
     return .resize(width: Int(cols), height: Int(rows))
+  }
+
+  /// The terminal's size as the kernel reports it, nil when it reports none.
+  private var kernelSize: (width: Int, height: Int)? {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
+    return (Int(cols), Int(rows))
   }
 
   public func invalidate() {
@@ -243,5 +271,6 @@ public final class NcursesTerminal: Terminal {
     isRestored = true
     curs_set(1)
     endwin()
+    FatalSignalGuard.uninstall()
   }
 }

@@ -14,6 +14,9 @@ public protocol QueueSource: Sendable {
   func status() async throws -> Status
   /// One write by id.
   func write(_ id: String) async throws -> QueuedWrite
+  /// One write by id as the detail shows it: a huge answer or payload cut, its size said
+  /// (``Queue/shownWrite(_:)``).
+  func shownWrite(_ id: String) async throws -> QueuedWrite
   func release(_ id: String) async throws -> Bool
   func release(reason: BlockedReason) async throws -> Int
   /// Releases each of `ids`, saying for each what became of it, in the order asked
@@ -133,6 +136,9 @@ extension QueueSource {
     }
     return outcomes
   }
+
+  /// By default the write as it is.
+  public func shownWrite(_ id: String) async throws -> QueuedWrite { try await write(id) }
 
   /// By default the source publishes no writer.
   public func writer() async throws -> WriterRecord? { nil }

@@ -94,6 +94,9 @@ extension Renderer {
       verdict.append(sep + "refused \(w.refusals) times; never sent again unless released")
     }
     lines.append(field("verdict", verdict))
+    if let d = w.damage {
+      lines.append(field("damaged", "\(d.place) holds \(d.value), outside \(d.range); \(d.instead)", .refused))
+    }
     if let status = state.status, !status.kind.isOwned {
       // verdicts never writes a store it does not own: the owner's commands, for the person to run.
       for (i, command) in CoreStore.ownerCommands(for: w, store: status.store).enumerated() {
@@ -169,16 +172,14 @@ extension Renderer {
       }
     }
 
+    // Bounded whatever the store holds (``detailTextLimit``): a huge body or answer shows its
+    // start and says how much more there is.
     var body: [TextLine] = [TextLine("body", .label)]
-    body += JSONLines.lines(w.body, indent: 2)
+    body += bodyLines(w)
     if let answer = w.answer {
       body.append(TextLine("answer", .label))
-      if let json = JSONValue.parse(answer) {
-        body += JSONLines.lines(json, indent: 2)
-      } else {
-        body += Sanitizer.lines(answer).map { TextLine("  " + $0) }
-      }
+      body += answerLines(answer, storedBytes: w.answerBytes)
     }
-    return lines.flatMap { $0.wrapped(width, indent: Self.labelWidth) } + body.flatMap { $0.wrapped(width, indent: 4) }
+    return lines.flatMap { $0.wrapped(width, indent: Self.labelWidth) } + wrappedBounded(body, width: width)
   }
 }

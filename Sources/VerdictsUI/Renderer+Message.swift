@@ -13,7 +13,9 @@ extension Renderer {
   /// How many rows of its own the message needs (0 when it fits on the bottom line, or the
   /// screen is too small to give any).
   static func messageRows(_ state: UIState, _ layout: Layout) -> Int {
-    guard let m = state.message, state.prompt == nil, layout.mode != .tooSmall else { return 0 }
+    guard let m = state.message, state.prompt == nil, layout.mode != .tooSmall, layout.mode != .tooLarge else {
+      return 0
+    }
     let r = Renderer(bare: state, layout: layout)
     guard !r.messageFitsOnBottom else { return 0 }
     let lines = wordWrap(r.messageText(m), width: max(1, state.width - 2)).count

@@ -46,6 +46,13 @@ public struct Renderer: Sendable {
 
   /// Draws the frame.
   public func render() -> Grid {
+    if layout.mode == .tooLarge {
+      // One line, on a grid no larger than the screen draws (the terminal keeps the rest).
+      let text = Self.tooLargeText(width: state.width, height: state.height, ascii: state.ascii)
+      var grid = Grid(width: min(state.width, Layout.maximumWidth), height: 1)
+      grid.put(text, x: 0, y: 0, role: .statusError)
+      return grid
+    }
     var grid = Grid(width: state.width, height: state.height)
     if layout.mode == .tooSmall {
       let text = "too small: \(state.width)×\(state.height) (need \(Layout.minimumWidth)×\(Layout.minimumHeight))"
@@ -63,6 +70,14 @@ public struct Renderer: Sendable {
     if state.showingHelp { drawHelp(into: &grid) }
     if let dialog = state.dialog { drawDialog(dialog, into: &grid) }
     return grid
+  }
+
+  /// What a terminal larger than the screen draws is told, in one line.
+  public static func tooLargeText(width: Int, height: Int, ascii: Bool) -> String {
+    let x = ascii ? "x" : "×"
+    return
+      "too large: \(width)\(x)\(height) (the screen draws at most \(Layout.maximumWidth)\(x)\(Layout.maximumHeight)); "
+      + "make the window smaller: the screen waits for it"
   }
 
   /// A box border with a title in it.

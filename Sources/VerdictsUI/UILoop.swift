@@ -27,9 +27,20 @@ final class UILoop {
       log.log(refusal.message)
       throw refusal
     }
-    guard let terminal = NcursesTerminal(colors: !prepared.colorOff) else {
+    // Curses would lay out every cell of a huge terminal before its first frame: first a size
+    // the screen draws.
+    guard waitForUsableSize(pipe, ascii: !Sanitizer.localeIsUTF8(options.environment)) else {
+      log.log("quit (signal, waiting for a smaller terminal)")
+      return
+    }
+    guard
+      let terminal = NcursesTerminal(
+        colors: !prepared.colorOff,
+        crashReport: options.environment[ProcessEnvironment.crashReport].flatMap { $0.isEmpty ? nil : $0 })
+    else {
       log.log("no terminal")
-      throw AppError.cannotAddressCursor(term: term)
+      let size = TerminalSize.read()
+      throw AppError.cursesRefused(term: term, width: size?.width, height: size?.height)
     }
     pipe.installHandlers()
     if !terminal.supportsUnicode { state.ascii = true }
@@ -53,6 +64,16 @@ final class UILoop {
     let tickEvery = Duration.seconds(AppCore.tickInterval)
     var nextTick = clock.now + tickEvery
     var detailRest = DetailRestTimer()
+    // A test's way to prove the terminal is given back after a trap (never set otherwise): `1`
+    // traps on this thread after the first frame, `thread` on another one 0.4 s later while
+    // this one goes on drawing.
+    let trapAfterFirstFrame = options.environment[ProcessEnvironment.testTrap] == "1"
+    if options.environment[ProcessEnvironment.testTrap] == "thread" {
+      DetachedThread.start(name: "test-trap") {
+        DetachedThread.sleep(seconds: 0.4)
+        fatalError("VERDICTS_TEST_TRAP=thread: the trap a test asked for")
+      }
+    }
     while !core.quitting {
       for sig in pipe.drain() {
         if SignalPipe.quitSignals.contains(sig) {
@@ -83,6 +104,7 @@ final class UILoop {
       case .draw:
         let before = terminal.bytesWritten
         terminal.present(Renderer.render(core.state))
+        if trapAfterFirstFrame { fatalError("VERDICTS_TEST_TRAP=1: the trap a test asked for") }
         for bytes in core.rawOut { terminal.sendRaw(bytes) }
         core.rawOut = []
         core.dirty = false
@@ -123,6 +145,39 @@ final class UILoop {
     terminal.restore()
     pipe.removeHandlers()
     log.log("quit" + (core.quitReason.map { " (\($0))" } ?? ""))
+  }
+
+  /// Before curses takes a terminal larger than the screen draws (``Layout/maximumWidth``):
+  /// says so in one line and waits until it is a size it draws (read again on SIGWINCH and
+  /// twice a second, as a terminal with no controlling process sends none); false when a quit
+  /// signal, or `q` then enter, came first.
+  func waitForUsableSize(_ pipe: SignalPipe, ascii: Bool) -> Bool {
+    guard var size = TerminalSize.read(), size.isTooLarge else { return true }
+    func say() {
+      let line = Array(
+        ("verdicts: " + Renderer.tooLargeText(width: size.width, height: size.height, ascii: ascii)
+          + " (q then enter, or ctrl-c, ends)\r\n").utf8)
+      _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+    say()
+    pipe.installHandlers()
+    defer { pipe.removeHandlers() }
+    var typed = [UInt8](repeating: 0, count: 256)
+    while true {
+      pipe.wait(input: STDIN_FILENO, timeoutMs: 500)
+      if pipe.drain().contains(where: SignalPipe.quitSignals.contains) { return false }
+      var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 0) > 0 {
+        let n = read(STDIN_FILENO, &typed, typed.count)
+        if n <= 0 || typed[0..<n].contains(UInt8(ascii: "q")) { return false }
+      }
+      guard let now = TerminalSize.read() else { return true }
+      if !now.isTooLarge { return true }
+      if now != size {
+        size = now
+        say()
+      }
+    }
   }
 
   /// A duration as a poll timeout in whole milliseconds, rounded up.

@@ -33,6 +33,12 @@ extension UIState {
       if let d = s.lastDrain { lastDrain = d }
       // A store another program owns says, with each status, whether its writer is there now.
       if !s.kind.isOwned, case .reader(let reason) = s.handle { readOnlyReason = reason }
+      // A damaged store is said once (the first number out of range met); the panes draw on
+      // from what can be read.
+      if let damage = s.damage, damageSaid == nil {
+        damageSaid = damage
+        message = StatusMessage(Sanitizer.clean(damage.message), isError: true)
+      }
       return []
     case .reachable(let r):
       reachable = r

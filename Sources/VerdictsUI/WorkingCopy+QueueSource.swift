@@ -12,6 +12,8 @@ extension WorkingCopy: QueueSource {
   }
 
   public func write(_ id: String) async throws -> QueuedWrite { try await queue.write(id) }
+  /// The write as the detail shows it, its answer and payload bounded.
+  public func shownWrite(_ id: String) async throws -> QueuedWrite { try await queue.shownWrite(id) }
   /// How many blocked writes each reason holds, counted in the store.
   public func blockedCounts() async throws -> [BlockedReason: Int] { try await queue.blockedCounts() }
   /// The write a typed ID names, asked of the store.

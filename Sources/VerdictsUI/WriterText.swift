@@ -73,7 +73,9 @@ enum WriterText {
 
   /// `1 s`, `3 min`, `2 h`.
   static func duration(_ seconds: Double) -> String {
-    let s = max(0, Int(seconds.rounded(.up)))
+    // A rate from a damaged or far-off start can make any number of seconds; past a million
+    // years it is said as that many (an Int conversion of a larger double would trap).
+    let s = seconds.isFinite ? Int(min(max(seconds.rounded(.up), 0), 3e13)) : 0
     if s < 60 { return "\(s) s" }
     if s < 3600 { return "\((s + 30) / 60) min" }
     if s < 86_400 { return "\((s + 1800) / 3600) h" }
@@ -83,8 +85,8 @@ enum WriterText {
   /// `12 s ago`, `3 min ago`; `just now` under a second.
   static func ago(_ date: Date, now: Date) -> String {
     let s = now.timeIntervalSince(date)
-    if s < 1 { return "just now" }
-    let whole = Int(s)
+    if !(s >= 1) { return "just now" }
+    let whole = Int(min(s, 3e13))
     if whole < 60 { return "\(whole) s ago" }
     if whole < 3600 { return "\(whole / 60) min ago" }
     if whole < 86_400 { return "\(whole / 3600) h ago" }

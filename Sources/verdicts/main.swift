@@ -5,11 +5,17 @@ import VerdictsCommand
   import Glibc
 #endif
 
+// A crash report goes to a file, never to an interactive backtracer on the person's terminal
+// (this may start the program again, once).
+ProcessStart.sendCrashReportsToAFile(environment: ProcessInfo.processInfo.environment)
 // The arguments as the bytes received: one that is not UTF-8 is refused, not repaired.
-let raw: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
-  guard let p = CommandLine.unsafeArgv[i] else { return [] }
-  return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+let arguments = ProcessStart.arguments()
+let environment = ProcessInfo.processInfo.environment
+// Before any task starts (the thread pool needs /proc).
+if let refused = VerdictsCLI.refuseWithoutProc(
+  rawArguments: arguments, environment: environment, output: StandardStreams(), procMounted: ProcessStart.procMounted)
+{
+  exit(refused)
 }
-let code = await VerdictsCLI.run(
-  rawArguments: raw, environment: ProcessInfo.processInfo.environment, output: StandardStreams())
+let code = await VerdictsCLI.run(rawArguments: arguments, environment: environment, output: StandardStreams())
 exit(code)

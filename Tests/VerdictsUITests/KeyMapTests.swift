@@ -55,7 +55,9 @@ import Testing
   @Test func conflictsInTheFileAreReportedAndTheLaterLineWins() {
     let (map, problems) = KeyMap.read("drain = D\nfollow = D\n")
     #expect(map.action(for: .char("D")) == .follow)
-    #expect(problems.map(\.description) == ["line 2: D was bound to drain on line 1; now follow"])
+    // drain's own D went to follow: drain is left with none, and that is said.
+    #expect(
+      problems.map(\.description) == ["line 2: D was bound to drain on line 1; now follow (drain has no key left)"])
   }
 
   @Test func unknownActionsKeysAndControlKeysForDestructiveActionsAreRefused() {

@@ -24,15 +24,25 @@ enum CoreQueueCodec {
     let reason = row.text(.reason)
     let (verdict, waiting) = self.verdict(
       verdictName, reason: reason, answer: answer, conflictedCopy: row.text(.conflictedCopyId))
-    let write = QueuedWrite(
-      id: row.text(.id) ?? "", kind: known ?? .createItem, itemId: row.text(.itemId), targetId: row.text(.targetId),
+    // Numbers out of range are read as the nearest they can be, or left out (``StoredRange``).
+    let id = row.text(.id) ?? ""
+    var damage: StoreDamage?
+    let refusals = StoredRange.read(
+      row.int(.refusals), StoredRange.refusals, clamping: true, place: "queue.refusals of …\(id.suffix(8))",
+      damage: &damage)
+    let baseVersion = StoredRange.read(
+      row.int(.baseVersion), StoredRange.version, clamping: false, place: "queue.base_version of …\(id.suffix(8))",
+      damage: &damage)
+    var write = QueuedWrite(
+      id: id, kind: known ?? .createItem, itemId: row.text(.itemId), targetId: row.text(.targetId),
       edgeId: row.text(.edgeId), namespace: row.text(.namespace), tag: row.text(.tag), blob: row.text(.blob),
-      baseVersion: row.int(.baseVersion), idempotencyKey: row.text(.idempotencyKey) ?? "",
+      baseVersion: baseVersion, idempotencyKey: row.text(.idempotencyKey) ?? "",
       dependsOn: idList(row.text(.dependsOn)), follows: row.text(.follows),
       body: JSONValue.parse(row.text(.payload) ?? "") ?? .null, answer: answer, verdict: verdict, waiting: waiting,
-      refusals: row.int(.refusals) ?? 0, sent: (row.int(.sent) ?? 0) != 0,
+      refusals: refusals ?? 0, sent: (row.int(.sent) ?? 0) != 0,
       conflictedCopyId: row.text(.conflictedCopyId), queuedAt: row.text(.queuedAt) ?? "",
       answeredAt: row.text(.answeredAt), unknownKind: known == nil ? storedKind ?? "" : nil)
+    write.damage = damage
     return (row.int(.seq) ?? 0, write)
   }
 

@@ -59,7 +59,12 @@ enum BuildStamp {
   /// The address and count of the executable's program headers (AT_PHDR 3, AT_PHNUM 5).
   private static func programHeaders() -> (UInt, Int)? {
     let fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard fd >= 0 else {
+      // No /proc: the same values from getauxval.
+      guard let phdr = ProcessStart.auxiliaryValue(3), let count = ProcessStart.auxiliaryValue(5), phdr != 0, count > 0
+      else { return nil }
+      return (phdr, Int(count))
+    }
     defer { close(fd) }
     var words = [UInt64](repeating: 0, count: 128)
     let got = words.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -37,8 +37,20 @@ extension CommandRunner {
     let typed = args.string("ID") ?? ""
     let (write, waitedOnBy, status) = try await withReader { copy in
       let id = try await copy.queue.resolveID(typed)
-      let write = try await copy.queue.write(id)
-      let waitedOnBy = try await copy.queue.all().filter { $0.dependsOn.contains(id) || $0.follows == id }.map(\.id)
+      // As text, the answer and body as the detail pane shows them (a huge one cut, its size
+      // said); with --json, the whole write.
+      let write = try await json ? copy.queue.write(id) : copy.queue.shownWrite(id)
+      // Read without bodies and answers: a store of huge answers costs no more than their rows.
+      var waitedOnBy: [String] = []
+      for pane in QueuePane.allCases {
+        var cursor = 0
+        while true {
+          let (writes, next) = try await copy.queue.summaries(pane, cursor: cursor, limit: 2_000)
+          waitedOnBy += writes.filter { $0.dependsOn.contains(id) || $0.follows == id }.map(\.id)
+          if writes.count < 2_000 || next == cursor { break }
+          cursor = next
+        }
+      }
       return (write, waitedOnBy, try? await copy.status())
     }
     printShown(write, waitedOnBy: waitedOnBy, status: status)

@@ -52,14 +52,23 @@ struct CommandRunner {
   ) async throws -> T {
     let copy = try await context.open(create: create, talksToInstance: talksToInstance)
     defer { copy.close() }
-    return try await body(copy)
+    let result = try await body(copy)
+    await warnIfDamaged(copy)
+    return result
+  }
+
+  /// Says once, as a warning, the first number out of range the command read (``StoreDamage``).
+  func warnIfDamaged(_ copy: WorkingCopy) async {
+    if let damage = await copy.damage() { context.warn(code: "store_damaged", context.visible(damage.message)) }
   }
 
   /// Opens the store to read, runs `body`, and closes it.
   func withReader<T: Sendable>(_ body: (WorkingCopy) async throws -> T) async throws -> T {
     let copy = try await context.openReader()
     defer { copy.close() }
-    return try await body(copy)
+    let result = try await body(copy)
+    await warnIfDamaged(copy)
+    return result
   }
 
   /// Refuses an action on a reading handle before asking the queue anything.

@@ -1,0 +1,128 @@
+import FoundationEssentials
+import VerdictsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How the process came to be: its arguments as the bytes received, whether `/proc` is there,
+/// and the Swift backtracer told to write a file rather than take the person's terminal.
+public enum ProcessStart {
+  /// The arguments as the bytes received, without the program's name.
+  ///
+  /// A Swift runtime linked in (`make release`, `-static-stdlib`) finds them through
+  /// `/proc/self/maps`; where `/proc` is not mounted it finds none (`CommandLine.argc` is 0, and
+  /// reading `1..<argc` trapped: SIGILL before a word was printed). They are then read from
+  /// where the kernel put them, just below the environment on the stack (``argumentVector()``).
+  public static func arguments() -> [[UInt8]] {
+    guard let (argv, argc) = argumentVector() else { return [] }
+    return (1..<max(1, argc)).map { i in
+      guard let p = argv[i] else { return [] }
+      return Array(
+        UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+    }
+  }
+
+  /// The process's `argv` and `argc`: the runtime's, else the kernel's from the stack; nil when
+  /// neither can be found.
+  static func argumentVector() -> (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, Int)? {
+    if CommandLine.argc > 0 { return (CommandLine.unsafeArgv, Int(CommandLine.argc)) }
+    return argumentVectorFromStack()
+  }
+
+  /// `argv` and `argc` as the kernel laid them out (the System V ABI's initial stack: `argc`,
+  /// the `argv` pointers, NULL, then the `envp` pointers `environ` points at, all below the
+  /// strings they point to). Read only while `environ` is still the kernel's.
+  static func argumentVectorFromStack() -> (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, Int)? {
+    let kernels: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+    guard let envp = kernels else { return nil }
+    let floor = UInt(bitPattern: UnsafeRawPointer(envp))
+    // The word before envp[0] is the NULL that ends argv.
+    guard (envp - 1).pointee == nil else { return nil }
+    var count = 0
+    var at = envp - 2
+    while count < 1 << 20 {
+      let word = UnsafeRawPointer(at).load(as: UInt.self)
+      // argc: the first word that is not a pointer into the strings above.
+      if word == UInt(count) { return (at + 1, count) }
+      guard word > floor else { return nil }
+      count += 1
+      at -= 1
+    }
+    return nil
+  }
+
+  /// Whether `/proc` is mounted (the process's own entry is there).
+  public static var procMounted: Bool { access("/proc/self/stat", F_OK) == 0 }
+
+  /// Where crash reports go: `$XDG_STATE_HOME/verdicts/crashes`, else
+  /// `~/.local/state/verdicts/crashes` (made, only for the owner, when needed).
+  static func crashFolder(_ environment: [String: String]) -> String? {
+    let store = GlobalOptions.defaultStore(environment)
+    guard let slash = store.lastIndex(of: "/") else { return nil }
+    let folder = String(store[..<slash]) + "/crashes"
+    var at = ""
+    for part in folder.split(separator: "/") {
+      at += "/" + part
+      if mkdir(at, 0o700) != 0 && errno != EEXIST { return nil }
+    }
+    var info = stat()
+    guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { return nil }
+    return folder
+  }
+
+  /// Starts the program again, once, with the Swift backtracer told to write its report to a
+  /// file, when it would otherwise take the terminal.
+  ///
+  /// The runtime reads `SWIFT_BACKTRACE` once, before `main`; with standard input and output on
+  /// a terminal and nothing set it is interactive: after a crash it holds the terminal, raw,
+  /// for 30 s ("Press space to interact…"). So when that is so (the runtime's crash handler is
+  /// installed, which it is only when it found its `swift-backtrace`, `SWIFT_BACKTRACE` is not
+  /// set, both streams are terminals) the program executes itself again, same pid and
+  /// arguments, with `SWIFT_BACKTRACE=enable=yes,interactive=no,color=no,output-to=FILE` and
+  /// ``ProcessEnvironment/crashReport`` naming the file for the screen to say. A device without
+  /// the toolchain has no backtracer: nothing is done. Returns only when nothing was done.
+  public static func sendCrashReportsToAFile(environment: [String: String]) {
+    guard environment["SWIFT_BACKTRACE"] == nil, environment[ProcessEnvironment.crashReport] == nil,
+      isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, backtracerInstalled
+    else { return }
+    guard let (argv, _) = argumentVector(), let executable = executablePath(), let folder = crashFolder(environment)
+    else { return }
+    let report = folder + "/crash-\(getpid())-\(time(nil)).txt"
+    // The setting is a comma-separated list: a path holding a comma cannot be given.
+    let output = report.contains(",") ? "stderr" : report
+    setenv("SWIFT_BACKTRACE", "enable=yes,interactive=no,color=no,output-to=\(output)", 1)
+    setenv(ProcessEnvironment.crashReport, output == "stderr" ? "" : report, 1)
+    execv(executable, argv)
+    // Not started again: go on as before.
+    unsetenv("SWIFT_BACKTRACE")
+    unsetenv(ProcessEnvironment.crashReport)
+  }
+
+  /// Whether a crash handler is installed for SIGILL (the Swift runtime's, which means a
+  /// backtracer was found and crash catching is on).
+  static var backtracerInstalled: Bool {
+    var current = sigaction()
+    guard sigaction(SIGILL, nil, &current) == 0 else { return false }
+    return current.sa_flags & SA_SIGINFO != 0 && current.__sigaction_handler.sa_sigaction != nil
+  }
+
+  /// The executable's path: `/proc/self/exe`, else the name it was executed by (`AT_EXECFN`,
+  /// relative to the folder it was started in, which the program has not left yet).
+  static func executablePath() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    // AT_EXECFN is 31.
+    guard let at = auxiliaryValue(31), at != 0, let p = UnsafePointer<CChar>(bitPattern: at) else { return nil }
+    return String(cString: p)
+  }
+
+  /// A value of the process's auxiliary vector (`getauxval`, which needs no `/proc`; found with
+  /// `dlsym`, as the Glibc module does not declare it); nil when it cannot be read.
+  static func auxiliaryValue(_ type: UInt) -> UInt? {
+    typealias GetAuxVal = @convention(c) (UInt) -> UInt
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getauxval") else { return nil }
+    return unsafeBitCast(symbol, to: GetAuxVal.self)(type)
+  }
+}
