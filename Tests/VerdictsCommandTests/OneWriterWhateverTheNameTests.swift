@@ -135,7 +135,9 @@ import Testing
     copy.close()
     #expect(symlink("A.store", t.file("L.store")) == 0)
     #expect(link(store, t.file("H.store")) == 0)
-    instance.writeDelay = 0.02
+    // 40 writes a quarter of a second apart: the first drain holds the role for ~10 s, however
+    // slowly a loaded machine starts the other two.
+    instance.writeDelay = 0.25
     let first = try Spawned(["--json", "drain"], environment: Binary.environment(store: store, home: t.path, env))
     defer { first.kill() }
     let deadline = Date().addingTimeInterval(20)
