@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time zsh fish groff-base man-db \
   binutils dpkg-dev debootstrap
 
-.PHONY: deps build release startup-order install uninstall package demo test lint unit e2e bench soak clean
+.PHONY: deps build release startup-order fuzz fuzz-build fuzz-smoke install uninstall package demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing: the C
 ## libraries' headers, tmux and time (the end-to-end tests), zsh, fish, groff and man (the completions'
@@ -142,9 +142,23 @@ e2e: build
 
 ## lint: the house style (.swift-format), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
-test: lint unit e2e
+test: lint unit e2e fuzz-smoke
+
+## fuzz: every fuzz target (Fuzz/Package.swift: libFuzzer, AddressSanitizer) for FUZZ_SECONDS each
+## (default 60), from its seed corpus (Fuzz/corpus/TARGET, checked in) into a working corpus under
+## .build/fuzz-corpus; prints each target's executions and coverage. A crash leaves its input in
+## .build/fuzz-crashes and fails. fuzz-smoke: each target on its seeds and for FUZZ_SMOKE_SECONDS (3).
+FUZZ_TARGETS = json sanitizer answer events filter config arguments
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t $(FUZZ_SECONDS); done
+fuzz-smoke: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t $(FUZZ_SMOKE_SECONDS); done
 
 ## bench: the built binary in a real pty, on generated and drained stores (docs/performance.md); stores are
 ## kept under --dir and reused. `make bench BENCH_ARGS="--quick"` runs it all at small sizes in a few minutes.

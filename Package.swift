@@ -7,6 +7,9 @@ let package = Package(
     .library(name: "MarfaWire", targets: ["MarfaWire"]),
     .library(name: "MarfaQueue", targets: ["MarfaQueue"]),
     .library(name: "ScriptedInstance", targets: ["ScriptedInstance"]),
+    // For the fuzz targets (Fuzz/Package.swift), which reach the screen's and the parser's readers.
+    .library(name: "VerdictsUI", targets: ["VerdictsUI"]),
+    .library(name: "VerdictsCommand", targets: ["VerdictsCommand"]),
     .executable(name: "verdicts", targets: ["verdicts"]),
     .executable(name: "verdicts-bench", targets: ["verdicts-bench"]),
   ],

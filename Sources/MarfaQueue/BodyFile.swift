@@ -8,9 +8,13 @@ package struct BodyFile: Sendable, Hashable {
   package var path: String
   /// The bytes sent: the `Content-Length`.
   package var size: Int
+  /// The file checked against its hash (device and inode): the one opened to send, or nothing
+  /// is sent. Nil sends whatever regular file `path` names.
+  package var identity: FileIdentity?
 
-  package init(path: String, size: Int) {
+  package init(path: String, size: Int, identity: FileIdentity? = nil) {
     self.path = path
     self.size = size
+    self.identity = identity
   }
 }

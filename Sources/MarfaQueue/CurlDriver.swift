@@ -16,6 +16,14 @@ final class CurlDriver: @unchecked Sendable {
   /// Easy handles kept for reuse once their transfer is done (each holds caches worth keeping).
   static let idleHandles = 8
 
+  /// The longest wait for the sockets while a transfer runs, in milliseconds: how soon after its
+  /// deadline a transfer ends at the latest, and how often the driver looks at the clock.
+  static let turnMs: Int32 = 250
+
+  /// A turn of the loop that took this much longer than its wait means the process was stopped
+  /// (SIGSTOP, then SIGCONT) or not run: that time is not counted against any deadline.
+  static let stopSlack = Duration.milliseconds(1000)
+
   /// What other threads hand the driver's thread.
   private struct Inbox {
     var adding: [CurlTransfer] = []
@@ -84,6 +92,9 @@ final class CurlDriver: @unchecked Sendable {
 
   private func loop() {
     var closing = false
+    // When the last wait for the sockets began, and how long it was allowed to be.
+    var waitBegan = ContinuousClock.now
+    var waitAllowed = Duration.zero
     while !closing {
       let (adding, cancelling, close) = inbox.withLock { box in
         defer {
@@ -93,8 +104,21 @@ final class CurlDriver: @unchecked Sendable {
         return (box.adding, box.cancelling, box.closing)
       }
       closing = close
+      // A wait that lasted far longer than it was allowed: the process was stopped, and what
+      // the instance sent meanwhile waits in the socket. The deadlines move on by that time,
+      // so the answer is read below rather than taken for a timeout.
+      let woke = ContinuousClock.now
+      let overslept = woke - waitBegan - waitAllowed
+      if overslept > Self.stopSlack {
+        for t in running.values {
+          t.deadline = t.deadline.map { $0 + overslept }
+          t.stoppedFor += overslept
+        }
+      }
       for t in adding {
         running[t.easy] = t
+        t.started = woke
+        t.deadline = woke + .milliseconds(t.deadlineMs)
         ccurl_multi_add_handle(multi, t.easy)
       }
       for t in cancelling where running[t.easy] === t {
@@ -110,7 +134,19 @@ final class CurlDriver: @unchecked Sendable {
         let code = ccurl_message_result(message)
         finish(t, t.outcome(code))
       }
-      ccurl_multi_poll(multi, nil, 0, 60_000, nil)
+      // Deadlines, checked after what came was read.
+      let now = ContinuousClock.now
+      for t in Array(running.values) where t.deadline.map({ now >= $0 }) ?? false {
+        finish(t, t.timedOut(at: now))
+      }
+      var waitMs: Int32 = 60_000
+      if let nearest = running.values.compactMap(\.deadline).min() {
+        let untilDeadline = CurlTransfer.milliseconds(nearest - now) + 1
+        waitMs = Int32(max(1, min(Int64(Self.turnMs), untilDeadline)))
+      }
+      waitBegan = ContinuousClock.now
+      waitAllowed = .milliseconds(waitMs)
+      ccurl_multi_poll(multi, nil, 0, waitMs, nil)
     }
     for t in Array(running.values) { finish(t, .closed) }
     let idle = inbox.withLock { box -> [UnsafeMutableRawPointer] in

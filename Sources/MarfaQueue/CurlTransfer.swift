@@ -24,6 +24,18 @@ final class CurlTransfer: @unchecked Sendable {
   private var headDelivered = false
   /// Why the transfer stopped itself (the head passed its limit); nil otherwise.
   private(set) var cut: String?
+  /// The overall deadline in milliseconds: kept by the driver (``CurlDriver``), not by libcurl,
+  /// whose clock would count time the process spent stopped.
+  let deadlineMs: Int
+  /// When the deadline falls, set by the driver as it starts the transfer and moved on by the
+  /// time the process was found stopped; the driver's thread only.
+  var deadline: ContinuousClock.Instant?
+  /// When the driver started the transfer.
+  var started: ContinuousClock.Instant?
+  /// How long the process was found stopped while the transfer ran.
+  var stoppedFor: Duration = .zero
+  /// Body bytes received so far.
+  var received = 0
   /// The file a body is read from, and how many of its bytes the request promised.
   private var bodyDescriptor: Int32 = -1
   private var bodyRemaining = 0
@@ -33,6 +45,7 @@ final class CurlTransfer: @unchecked Sendable {
   init(easy: UnsafeMutableRawPointer, request: CurlRequest, receiver: CurlReceiver) throws {
     self.easy = easy
     self.receiver = receiver
+    deadlineMs = request.deadlineMs
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     for (name, value) in request.headers {
@@ -52,7 +65,8 @@ final class CurlTransfer: @unchecked Sendable {
     ccurl_set_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
     ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
     ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
-    ccurl_set_long(easy, CURLOPT_TIMEOUT_MS, request.deadlineMs)
+    // The overall deadline (`deadlineMs`) is the driver's: libcurl's own would fire on a process
+    // continued after a stop before it read the answer waiting in the socket.
     ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectMs)
     if let stall = request.stallSeconds {
       ccurl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
@@ -68,9 +82,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     if let file = request.bodyFile {
       // Sent as it is read: never held whole; read again from the start for a resend.
-      bodyDescriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+      bodyDescriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
       guard bodyDescriptor >= 0 else {
         throw TransportError(message: "the bytes to upload could not be read (\(file.path))")
+      }
+      if let identity = file.identity {
+        // The very file checked against its hash, still its size: else nothing is sent.
+        var st = stat()
+        guard fstat(bodyDescriptor, &st) == 0, UInt64(st.st_dev) == identity.device,
+          UInt64(st.st_ino) == identity.inode, Int(st.st_size) == file.size
+        else {
+          throw TransportError(
+            message: "the bytes to upload (\(file.path)) changed after they were checked, so they were not sent")
+        }
       }
       bodySize = file.size
       bodyRemaining = file.size
@@ -149,6 +173,23 @@ final class CurlTransfer: @unchecked Sendable {
     return CurlOutcome(code: code.rawValue, detail: detail, cut: cut)
   }
 
+  /// How a transfer past its deadline ends, at `now`: in libcurl's code for a timeout, saying the
+  /// time counted, what came, and the time the process was stopped besides.
+  func timedOut(at now: ContinuousClock.Instant) -> CurlOutcome {
+    let counted = (now - (started ?? now)) - stoppedFor
+    var detail =
+      "no whole answer within \(deadlineMs) ms; \(received) bytes received in \(Self.milliseconds(counted)) ms"
+    if stoppedFor > .zero {
+      detail += ", not counting \(Self.milliseconds(stoppedFor)) ms the process was stopped"
+    }
+    return CurlOutcome(code: CURLE_OPERATION_TIMEDOUT.rawValue, detail: detail)
+  }
+
+  /// A duration in whole milliseconds.
+  static func milliseconds(_ d: Duration) -> Int64 {
+    d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+  }
+
   /// What a head past ``AnswerLimits/headers`` leaves as the failure.
   static let headersCut = "the answer's headers passed \(AnswerLimits.words(AnswerLimits.headers)) and were cut"
 
@@ -209,6 +250,7 @@ private let curlHeaderCallback: ccurl_data_callback = { data, size, count, user 
 private let curlWriteCallback: ccurl_data_callback = { data, size, count, user in
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
   let n = size * count
+  transfer.received += n
   return transfer.receiver.body(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
 }
 

@@ -94,7 +94,14 @@ struct DrainPass {
             try db.settleReadBack(id)
           }
         }
-      } catch QueueError.network(let message) {
+      } catch let error as QueueError {
+        // The network's failure, or an answer about another row (never taken): still owed.
+        let message: String
+        switch error {
+        case .network(let m): message = m
+        case .contractBroken(let what): message = what
+        default: throw error
+        }
         machine.report.undelivered = pendingCount
         machine.report.unavailable =
           "a read owed from an earlier drain could not be made, so nothing was sent: \(message)"
@@ -180,6 +187,8 @@ struct DrainPass {
       guard let moved = try db.write(id: known.id), moved.verdict == nil else { return .gone }
       w = moved
     }
+    // A kind this build does not know is never sent, as that kind or any other.
+    if let unknown = w.unknownKindRefusal { return .refuse(w, unknown) }
     // Readiness: held, refused with its dependency, or free.
     switch try readiness(w, setAside: setAside, in: db) {
     case .held:
@@ -203,6 +212,8 @@ struct DrainPass {
       request = try WriteRequest(w, blobFolder: blobFolder)
     } catch let missing as WriteRequest.BytesMissing {
       return .refuse(w, "the bytes of \(missing.hash) are no longer held beside the working copy")
+    } catch let damaged as WriteRequest.BytesDamaged {
+      return .refuse(w, WriteRequest.damagedReason(damaged))
     } catch {
       return .unmade(w)
     }
@@ -402,7 +413,8 @@ struct DrainPass {
     if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
     return DrainVerdict(
       id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted)
+      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted,
+      unknownKind: w.unknownKind)
   }
 
   /// Counts one refusal against the ceiling.
@@ -493,7 +505,8 @@ struct DrainPass {
       }
       _ = machine.event(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))
     } catch {
-      // Another refusal of the read: the row stays as the copy has it.
+      // Another refusal of the read, or an answer about another row: the row stays as the copy
+      // has it.
     }
   }
 }

@@ -73,11 +73,13 @@ public struct DrainVerdict: Sendable, Hashable {
   public var replayed: Bool
   /// The conflicted copy the answer named.
   public var conflictedCopyId: String?
+  /// What the store holds as the kind when this build does not know it (``QueuedWrite/unknownKind``).
+  public var unknownKind: String?
 
   /// Creates a drain verdict.
   public init(
     id: String, kind: WriteKind, itemId: String? = nil, edgeId: String? = nil, verdict: Verdict? = nil,
-    refusals: Int = 0, replayed: Bool = false, conflictedCopyId: String? = nil
+    refusals: Int = 0, replayed: Bool = false, conflictedCopyId: String? = nil, unknownKind: String? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -87,5 +89,6 @@ public struct DrainVerdict: Sendable, Hashable {
     self.refusals = refusals
     self.replayed = replayed
     self.conflictedCopyId = conflictedCopyId
+    self.unknownKind = unknownKind
   }
 }

@@ -1,5 +1,10 @@
 /// A file's device and inode: the same path may come to name another file.
-struct FileIdentity: Sendable, Hashable {
-  var device: UInt64
-  var inode: UInt64
+package struct FileIdentity: Sendable, Hashable {
+  package var device: UInt64
+  package var inode: UInt64
+
+  package init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
 }

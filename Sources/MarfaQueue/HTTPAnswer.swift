@@ -14,6 +14,6 @@ package struct HTTPAnswer: Sendable {
   /// The body as UTF-8 text, or nil.
   var text: String? { String(validating: body, as: UTF8.self) }
 
-  /// The body as JSON, or nil.
-  var json: JSONValue? { JSONValue.parse(body) }
+  /// The body as JSON, or nil; half a surrogate pair in a `\\u` escape reads as U+FFFD.
+  var json: JSONValue? { JSONValue.parse(replacingLoneSurrogates: body) }
 }

@@ -12,7 +12,8 @@ enum Outcome: Sendable {
   case credentialStop(Refusal)
   /// Counted against the ceiling; the pass goes on.
   case counted(String)
-  /// No answer, or one the network gave: unanswered and uncounted.
+  /// No answer, one the network gave, or a 2xx this drain cannot take as the write's (unreadable,
+  /// ambiguous, or about another row): unanswered and uncounted.
   case environmental(status: Int?, text: String?, why: String, rateLimited: Bool)
   /// The answer named another contract.
   case contractMismatch(served: String?)
@@ -40,7 +41,7 @@ enum Outcome: Sendable {
     if (300..<400).contains(status) {
       return .redirect(status: status, location: a.header("Location"))
     }
-    let parsed = JSONValue.parseKeepingMembers(a.body)
+    let parsed = JSONValue.parseKeepingMembers(a.body, replacingLoneSurrogates: true)
     let envelope = parsed?.value
     let code = envelope?["error"]?["code"]?.stringValue
     let details = envelope?["error"]?["details"]
@@ -77,21 +78,62 @@ enum Outcome: Sendable {
     return readSuccess(a, json: envelope, members: parsed?.members ?? [:], for: write)
   }
 
-  /// Reads a 2xx by the door's own shape; an unreadable one is counted.
+  /// Reads a 2xx by the door's own shape, about the write's own row.
+  ///
+  /// A 2xx this drain cannot take as the write's answer (not JSON, not the door's shape, a name
+  /// given twice, another row's id or another blob's hash) breaks the contract, but the instance
+  /// may have applied the write: it is not the write's fault, so it is never counted toward
+  /// `dead`. It is taken like the network's failure (``environmental(status:text:why:rateLimited:)``):
+  /// the write stays unanswered under its key, nothing of the answer enters the copy, its
+  /// `lastFailure` says what was wrong, and the failing-alone rules (docs/failing-alone.md) block
+  /// it once others are answered and it keeps meeting such answers.
   static func readSuccess(
     _ a: HTTPAnswer, json parsed: JSONValue?, members: [String: Range<Int>], for w: QueuedWrite
   ) -> Outcome {
-    guard let json = parsed, case .object = json else { return .counted("the answer could not be read") }
+    /// A 2xx that cannot be the write's answer, and why.
+    func unusable(_ why: String) -> Outcome {
+      let said = "the instance's \(a.status) answer \(why)"
+      let start = a.failureText.map { ": \($0)" } ?? ""
+      return .environmental(
+        status: a.status, text: LastFailure.cut(said + start),
+        why: said + "; nothing of it was kept, and the write goes again under its key", rateLimited: false)
+    }
+    guard let json = parsed else { return unusable("could not be read (it is not JSON)") }
+    guard case .object = json else { return unusable("could not be read (it is not a JSON object)") }
+    if let name = json.repeatedMemberName() {
+      return unusable("is ambiguous: it gives the member \(Self.quoted(name)) twice")
+    }
     /// The member as the instance sent it.
     func carried(_ name: String, _ value: JSONValue) -> AnsweredRow {
       AnsweredRow(value: value, text: members[name].map { String(decoding: a.body[$0], as: UTF8.self) } ?? value.text)
     }
+    /// Why the row the answer names is not the write's, or nil when it is.
+    func another(_ what: String, named: JSONValue?, expected: String?) -> Outcome? {
+      guard let named else { return nil }
+      guard let id = named.stringValue else { return unusable("names its \(what) by something that is not a string") }
+      guard let expected, id != expected else { return nil }
+      return unusable("was about \(what) \(Self.quoted(id)), not this write's \(Self.quoted(expected))")
+    }
     let replayed = a.header("Idempotency-Replayed")?.lowercased() == "true" || json["acknowledged"]?.boolValue == true
+    let kindWords = "an answer to \(w.kind.words)"
     var row: AnsweredRow?
     switch w.kind {
     case .createItem, .updateItem, .restoreItem, .transitionItem:
       guard let item = json["item"], item["id"]?.stringValue != nil else {
-        return .counted("the answer carried no item")
+        return unusable("carried no item, as \(kindWords) must")
+      }
+      if w.kind == .createItem, w.body["id"] == nil, let source = w.body["source"]?.stringValue,
+        let sourceId = w.body["source_id"]?.stringValue
+      {
+        // A natural key names the row by its source and source id; the instance gives the id.
+        guard item["source"]?.stringValue == source, item["source_id"]?.stringValue == sourceId else {
+          let named = [item["source"], item["source_id"]].map { $0?.stringValue.map(Self.quoted) ?? "none" }
+          return unusable(
+            "was about the row of source \(named[0]) and source id \(named[1]), not this write's natural key (\(Self.quoted(source)), \(Self.quoted(sourceId)))"
+          )
+        }
+      } else if let other = another("item", named: item["id"], expected: w.body["id"]?.stringValue ?? w.itemId) {
+        return other
       }
       row = carried("item", item)
       if w.kind == .createItem, json["acknowledged"]?.boolValue == true, item["state"]?.stringValue == "trashed" {
@@ -99,22 +141,36 @@ enum Outcome: Sendable {
       }
     case .deleteItem, .deleteEdge:
       guard json["ok"]?.boolValue == true || json["edge"] != nil || json["item"] != nil else {
-        return .counted("the answer was not {\"ok\":true}")
+        return unusable("was not {\"ok\":true}")
+      }
+      if let other = another("item", named: json["item"]?["id"], expected: w.kind == .deleteItem ? w.itemId : nil)
+        ?? another("edge", named: json["edge"]?["id"], expected: w.kind == .deleteEdge ? w.edgeId : nil)
+      {
+        return other
       }
     case .createEdge, .updateEdge:
       guard let edge = json["edge"], edge["id"]?.stringValue != nil else {
-        return .counted("the answer carried no edge")
+        return unusable("carried no edge, as \(kindWords) must")
+      }
+      if let other = another("edge", named: edge["id"], expected: w.body["id"]?.stringValue ?? w.edgeId) {
+        return other
       }
       row = carried("edge", edge)
     case .replaceMetadata, .mergeMetadata, .addTag, .removeTag:
-      guard case .object = json["metadata"] ?? .null else { return .counted("the answer carried no metadata") }
+      guard case .object = json["metadata"] ?? .null else {
+        return unusable("carried no metadata, as \(kindWords) must")
+      }
+      if let other = another("item", named: json["metadata"]?["item_id"], expected: w.itemId) { return other }
     case .writeExtension, .deleteExtension:
       guard case .object = json["extensions"] ?? json["metadata"]?["extensions"] ?? .null else {
-        return .counted("the answer carried no extensions")
+        return unusable("carried no extensions, as \(kindWords) must")
+      }
+      if let other = another("item", named: json["metadata"]?["item_id"] ?? json["item_id"], expected: w.itemId) {
+        return other
       }
     case .uploadBlob:
-      guard let hash = json["hash"]?.stringValue else { return .counted("the answer carried no hash") }
-      guard hash == w.blob else { return .counted("the answer's hash is not the hash of the bytes sent") }
+      guard json["hash"] != nil else { return unusable("carried no hash, as an upload's answer must") }
+      if let other = another("blob", named: json["hash"], expected: w.blob) { return other }
     }
     if let resolution = json["conflict_resolution"], case .object = resolution {
       let fields = resolution["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -124,5 +180,14 @@ enum Outcome: Sendable {
       return .success(.merged(fields: fields), row: row, replayed: replayed)
     }
     return .success(.accepted, row: row, replayed: replayed)
+  }
+
+  /// An id or name from an answer, quoted and cut for a sentence (the whole stays in the answer).
+  static func quoted(_ text: String) -> String {
+    let limit = 80
+    let shown =
+      text.unicodeScalars.count > limit
+      ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…" : text
+    return "'\(shown)'"
   }
 }

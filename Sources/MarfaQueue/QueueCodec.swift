@@ -46,7 +46,8 @@ enum QueueCodec {
 
   /// The write in a row selected with ``selectList`` or ``summaryList``.
   static func write(from r: ColumnRow<QueueColumn>) -> QueuedWrite {
-    let kind = WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem
+    let storedKind = r.text(.kind)
+    let known = storedKind.flatMap(WriteKind.init(rawValue:))
     let reason = r.text(.reason)
     let refusal = r.text(.refusal).flatMap(JSONValue.parse).flatMap(Refusal.init(wireJSON:))
     let mergedFields = stringList(r.text(.mergedFields))
@@ -77,7 +78,7 @@ enum QueueCodec {
     let baseVersion = number(.baseVersion, StoredRange.version, clamping: false)
     let failure = status == nil && text == nil ? nil : LastFailure(status: status, text: text)
     var write = QueuedWrite(
-      id: id, kind: kind, itemId: r.text(.itemId), targetId: r.text(.targetId),
+      id: id, kind: known ?? .createItem, itemId: r.text(.itemId), targetId: r.text(.targetId),
       edgeId: r.text(.edgeId), namespace: r.text(.namespace), tag: r.text(.tag), blob: r.text(.blob),
       baseVersion: baseVersion, idempotencyKey: r.text(.idempotencyKey) ?? "",
       dependsOn: stringList(r.text(.dependsOn)), follows: r.text(.follows),
@@ -85,7 +86,8 @@ enum QueueCodec {
       waiting: r.bool(.waiting), refusals: refusals, lastFailure: failure,
       environmentalStreak: streak, instanceId: r.text(.instanceId), sent: r.bool(.sent),
       conflictedCopyId: conflicted, dependencyGone: r.bool(.withdrawnDependency), replayed: r.bool(.replayed),
-      queuedAt: r.text(.queuedAt) ?? "", answeredAt: r.text(.answeredAt))
+      queuedAt: r.text(.queuedAt) ?? "", answeredAt: r.text(.answeredAt),
+      unknownKind: known == nil ? storedKind ?? "" : nil)
     write.damage = damage
     return write
   }

@@ -18,6 +18,9 @@ public enum QueueError: Error, Sendable, Hashable {
   case noServer
   /// An answer named another contract than the one this client is built for.
   case contractMismatch(served: String?)
+  /// The instance's answers broke the contract in another way (a page cursor given again, more
+  /// pages or rows than a fill takes); `what` says how, and how far the call got.
+  case contractBroken(what: String)
   /// The instance answered with a redirect, which is never followed.
   case redirected(status: Int, location: String?)
   /// The store's disk is full.
@@ -49,7 +52,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .copyExpired: return "copy_expired"
     case .noCursor: return "no_cursor"
     case .noServer: return "no_server"
-    case .contractMismatch: return "contract_mismatch"
+    case .contractMismatch, .contractBroken: return "contract_mismatch"
     case .redirected: return "redirect"
     case .storageFull: return "storage_full"
     case .wrongSchema, .unknownSchema: return "wrong_schema"
@@ -85,6 +88,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .contractMismatch(let served):
       return
         "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
+    case .contractBroken(let what): return "the instance broke the contract: \(what)"
     case .redirected(let status, let location):
       return "the instance answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
     case .storageFull(let message): return "the store's disk is full: \(message)"

@@ -5,7 +5,7 @@ extension QueuedWrite {
   ///
   /// - `release`: a blocked write (any reason) or a dead one; and a write the drain refused
   ///   unsent (behind a refused or dead write, a delete with no confirmed version, bytes no
-  ///   longer held), unless what it waited for is gone (``dependencyGone``). Never a write the
+  ///   longer held or not the bytes queued), unless what it waited for is gone (``dependencyGone``). Never a write the
   ///   instance itself refused, never an answered or unanswered one.
   /// - `withdraw`: a write blocked for a ``BlockedReason/withdrawable`` reason.
   /// - `discard`: a refused write, the instance's refusal or the drain's.

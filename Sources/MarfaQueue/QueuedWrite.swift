@@ -49,6 +49,11 @@ public struct QueuedWrite: Sendable, Hashable {
   public var queuedAt: String
   /// ISO-8601 time it was answered.
   public var answeredAt: String?
+  /// What the store holds as the kind when it is none of the fifteen this build knows (empty
+  /// when it holds none); nil when ``kind`` is what the store holds. Such a write is never sent
+  /// (a drain refuses it unsent) and is shown as unreadable (``kindName``, ``kindWords``), never
+  /// as ``kind``, which is then only a placeholder.
+  public var unknownKind: String?
   /// The first number of its row out of range, when the store was damaged (``StoreDamage``);
   /// the value here is the nearest one it could be, or none.
   public var damage: StoreDamage?
@@ -67,7 +72,7 @@ public struct QueuedWrite: Sendable, Hashable {
     answer: String? = nil, verdict: Verdict? = nil, waiting: Bool = false, refusals: Int = 0,
     lastFailure: LastFailure? = nil, environmentalStreak: Int = 0, instanceId: String? = nil,
     sent: Bool = false, conflictedCopyId: String? = nil, dependencyGone: Bool = false, replayed: Bool = false,
-    queuedAt: String, answeredAt: String? = nil
+    queuedAt: String, answeredAt: String? = nil, unknownKind: String? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -95,6 +100,7 @@ public struct QueuedWrite: Sendable, Hashable {
     self.replayed = replayed
     self.queuedAt = queuedAt
     self.answeredAt = answeredAt
+    self.unknownKind = unknownKind
   }
 
   /// The pane a person finds this write in.

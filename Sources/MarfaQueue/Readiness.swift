@@ -14,6 +14,11 @@ enum Readiness: Sendable, Equatable {
     var verdict: VerdictName?
     var blockedReason: BlockedReason?
     var kind: WriteKind
+    /// What the store holds as the kind when this build does not know it (``kind`` is then a placeholder).
+    var unknownKind: String? = nil
+
+    /// The kind's name for a reason: the wire name, or `unreadable:<stored>`.
+    var kindName: String { unknownKind.map(QueuedWrite.unreadableName) ?? kind.wireName }
   }
 
   /// The readiness of a write that follows `follows` and depends on `dependsOn`.
@@ -39,7 +44,7 @@ enum Readiness: Sendable, Equatable {
       case nil, .blocked?:
         return .held
       case .refused?, .dead?:
-        return .refusedWith("the \(g.kind.wireName) it waits for was \(g.verdict!.rawValue)")
+        return .refusedWith("the \(g.kindName) it waits for was \(g.verdict!.rawValue)")
       case .accepted?, .merged?, .conflicted?:
         continue
       }

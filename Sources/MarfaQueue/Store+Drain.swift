@@ -68,7 +68,8 @@ extension SQLite {
       out = Readiness.Gate(
         verdict: verdict,
         blockedReason: verdict == .blocked ? r.text(.reason).flatMap(BlockedReason.init(rawValue:)) : nil,
-        kind: WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem)
+        kind: WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem,
+        unknownKind: WriteKind(rawValue: r.text(.kind) ?? "") == nil ? r.text(.kind) ?? "" : nil)
     }
     return out
   }

@@ -9,11 +9,16 @@ import FoundationEssentials
 /// The SQLite store behind a working copy: one connection, confined to one serial queue; async
 /// callers reach it through ``run(_:)`` (the drain runs on the queue itself, ``executor``).
 ///
-/// The first opener of a file takes the writer role through an advisory lock on
-/// `<store>.lock`; every other opener reads.
+/// The first opener of a file takes the writer role: a `flock` on `<store>.lock` beside the
+/// store's resolved path, and a lock on the store file itself (``StoreFileLock``), so every
+/// name of one file meets the same role; every other opener reads.
 // unchecked: owns one SQLite connection (a C handle), touched only on its own serial queue.
 final class Store: @unchecked Sendable {
+  /// The store's path as given (what is shown).
   let path: String
+  /// The path with its links, `.`, `..` and doubled slashes resolved: the lock, the blob folder
+  /// and SQLite's log are beside it, whichever name the store was opened by.
+  let realPath: String
   let handle: Handle
   private let db: SQLite
   private let queue: DispatchQueue
@@ -23,8 +28,13 @@ final class Store: @unchecked Sendable {
   /// Set on the store's queue to the store's identity, so ``run(_:)`` knows when it is already there.
   private static let onQueue = DispatchSpecificKey<ObjectIdentifier>()
 
-  private init(path: String, handle: Handle, db: SQLite, lockDescriptor: Int32) {
+  private init(
+    path: String, realPath: String, fileIdentity: FileIdentity, handle: Handle, db: SQLite, lockDescriptor: Int32
+  ) {
     self.path = path
+    self.realPath = realPath
+    self.fileIdentity = fileIdentity
+    self.identity = fileIdentity
     self.handle = handle
     self.db = db
     self.lockDescriptor = lockDescriptor
@@ -46,6 +56,13 @@ final class Store: @unchecked Sendable {
 
   private func release() {
     db.close()
+    if attached {
+      // The file's role first, then the lock file: a next opener that finds the lock file free
+      // finds the file free too.
+      if handle == .writer { StoreFileLock.giveUp(fileIdentity) }
+      StoreFileLock.detach(fileIdentity)
+      attached = false
+    }
     if lockDescriptor >= 0 {
       close(lockDescriptor)
       lockDescriptor = -1
@@ -53,7 +70,26 @@ final class Store: @unchecked Sendable {
   }
 
   /// The folder beside the store that holds uploaded bytes, named by hash.
-  var blobFolder: String { path + ".blobs" }
+  var blobFolder: String { realPath + ".blobs" }
+
+  /// The lock file beside the store.
+  var lockPath: String { realPath + ".lock" }
+
+  /// The store file this store keeps a descriptor on (``StoreFileLock``), until it closes.
+  private let fileIdentity: FileIdentity
+  /// Whether this store still counts among the file's users (until ``release()``).
+  private var attached = true
+
+  /// Whether a live process (this one included) holds the writer role on this store file,
+  /// asked of the kernel without taking anything: the lock on the file itself, or the liveness
+  /// lock on the lock file (a writer of an earlier build holds only that).
+  func writerIsLive() -> Bool {
+    StoreFileLock.isHeld(fileIdentity) || WriterLock.isHeld(lockPath: lockPath)
+  }
+
+  /// What others could change of the store's files, said once when it was opened
+  /// (``StoreExposure``).
+  private(set) var warnings: [String] = []
 
   /// Opens (or, with `create`, creates) the store at `path`.
   ///
@@ -61,18 +97,27 @@ final class Store: @unchecked Sendable {
   /// that is linked into place whole: two processes that both find no store make exactly one;
   /// the other is refused `reading_handle` (nothing made, never a half-made file), and may try
   /// again (the command line does, for a while). Never waits: the lock is tried once.
+  ///
+  /// The writer role is the lock file's `flock` and the store file's own lock
+  /// (``StoreFileLock``): a process that finds either held reads. The lock file, the log and the
+  /// index are never followed through a symbolic link, and a lock file of another owner is not
+  /// used (this process then reads, and a change is refused with that reason).
   static func open(path: String, create: Bool, wantWriter: Bool) throws -> Store {
     try StorePath.refuseUnusable(path)
     var lock: Int32 = -1
     var handle: Handle = .reader(reason: "opened to read")
     var writerRefusal: QueueError?
+    var real: String
     if !StorePath.exists(path) {
       guard create && wantWriter else { throw QueueError.noStore(path: path) }
+      try StorePath.refuseDanglingLink(path)
       try StorePath.makeFolder(of: path)
-      lock = try openLock(path, creating: true)
+      real = StorePath.resolved(path)
+      try StorePath.refuseForeignCompanions(of: real)
+      lock = try openLock(real, storePath: path, creating: true)
       guard StoreLock.take(lock) else {
         close(lock)
-        throw QueueError.readingHandle(reason: StoreLock.heldReason(path + ".lock"))
+        throw QueueError.readingHandle(reason: StoreLock.heldReason(real + ".lock"))
       }
       handle = .writer
       // Beside the role, a lock a watcher can see without taking it (WriterLock).
@@ -87,58 +132,119 @@ final class Store: @unchecked Sendable {
         close(lock)
         throw error
       }
+      real = StorePath.resolved(path)
     } else {
+      real = StorePath.resolved(path)
+      try StorePath.refuseForeignCompanions(of: real)
       try checkSchema(path)
       if wantWriter {
         do {
-          lock = try openLock(path, creating: false)
+          lock = try openLock(real, storePath: path, creating: false)
           if StoreLock.take(lock) {
             handle = .writer
             WriterLock.hold(lock)
           } else {
             close(lock)
             lock = -1
-            handle = .reader(reason: StoreLock.heldReason(path + ".lock"))
+            handle = .reader(reason: StoreLock.heldReason(real + ".lock"))
           }
         } catch let refusal as QueueError {
-          // The file system refuses the lock (read-only, full): this process reads, and a
-          // change it is asked for is refused with that reason, not as a second writer's.
+          // The file system refuses the lock (read-only, full), or the lock file is not the
+          // store's own (a link, another owner's): this process reads, and a change it is asked
+          // for is refused with that reason, not as a second writer's.
           writerRefusal = refusal
           handle = .reader(reason: refusal.message)
         }
       }
     }
 
+    // The role on the file itself, whatever name it was opened by.
+    let fileIdentity: FileIdentity
+    do {
+      fileIdentity = try StoreFileLock.attach(path)
+    } catch {
+      if lock >= 0 { close(lock) }
+      throw error
+    }
+    if handle == .writer, StoreFileLock.take(fileIdentity, path: path) == .held {
+      close(lock)
+      lock = -1
+      handle = .reader(reason: StoreLock.heldThroughAnotherName)
+    }
+
     let db: SQLite
     do {
       db = try SQLite(path: path, readOnly: false)
+      guard StorePath.identity(path) == fileIdentity else {
+        db.close()
+        throw QueueError.store(
+          path: path, message: "the store file was replaced while it was being opened; nothing was changed (try again)")
+      }
       if handle == .writer {
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;")
         StoreSchema.upgrade(db)
       }
-    } catch let failure as SQLite.Failure {
+    } catch {
+      if handle == .writer { StoreFileLock.giveUp(fileIdentity) }
+      StoreFileLock.detach(fileIdentity)
       if lock >= 0 { close(lock) }
-      throw QueueError.from(failure, path: path)
+      if let failure = error as? SQLite.Failure { throw QueueError.from(failure, path: path) }
+      throw error
     }
-    let store = Store(path: path, handle: handle, db: db, lockDescriptor: lock)
+    let store = Store(
+      path: path, realPath: real, fileIdentity: fileIdentity, handle: handle, db: db, lockDescriptor: lock)
     store.writerRefusal = writerRefusal
-    store.identity = StorePath.identity(path)
+    store.warnings = StoreExposure.warnings(real: real)
     return store
   }
 
-  /// Opens the lock file beside the store; a file system that refuses it is a store failure.
-  private static func openLock(_ path: String, creating: Bool) throws -> Int32 {
-    let fd = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+  /// Opens the lock file beside the store (`real` is the store's resolved path), never through
+  /// a symbolic link, and only if it is a regular file of this user's; a file system that
+  /// refuses it, or a lock file that is not the store's own, is a store failure.
+  private static func openLock(_ real: String, storePath: String, creating: Bool) throws -> Int32 {
+    let lockPath = real + ".lock"
+    let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
     guard fd >= 0 else {
       let code = errno
       let reason = String(cString: strerror(code))
+      if code == ELOOP {
+        let target = StorePath.linkTarget(lockPath).map { " to \($0)" } ?? ""
+        throw QueueError.store(
+          path: storePath,
+          message:
+            "the lock beside it (\(lockPath)) is a symbolic link\(target); the files a store owns are never followed through a link, so nothing was made there and this process does not write (remove the link)"
+        )
+      }
       if code == ENOSPC || code == EDQUOT {
         throw QueueError.storageFull(message: "the lock beside the store cannot be made: \(reason)")
       }
       if creating || code == EROFS {
-        throw QueueError.store(path: path, message: "the lock beside the store cannot be opened: \(reason)")
+        throw QueueError.store(path: storePath, message: "the lock beside the store cannot be opened: \(reason)")
       }
       throw QueueError.readingHandle(reason: "the lock beside the store cannot be opened (\(reason))")
+    }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw QueueError.store(path: storePath, message: "the lock beside the store cannot be opened: \(reason)")
+    }
+    let type = st.st_mode & S_IFMT
+    if type != S_IFREG {
+      close(fd)
+      throw QueueError.store(
+        path: storePath,
+        message:
+          "the lock beside it (\(lockPath)) is \(StorePath.describe(type)), not a lock file; it is not used and this process does not write (remove it)"
+      )
+    }
+    if st.st_uid != geteuid() {
+      close(fd)
+      throw QueueError.store(
+        path: storePath,
+        message:
+          "the lock beside it (\(lockPath)) belongs to another user (uid \(st.st_uid)); it is not used and this process does not write (remove it, or run as its owner)"
+      )
     }
     return fd
   }

@@ -4,7 +4,8 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// The advisory lock on `<store>.lock` that makes one process the store's writer.
+/// The advisory lock on `<store>.lock` (beside the store's resolved path) that makes one process
+/// the store's writer, with the lock on the store file itself (``StoreFileLock``).
 enum StoreLock {
   /// Takes the lock on `fd` if it is free, without waiting (a caller that waits does so
   /// without blocking a thread); false when another process holds it.
@@ -22,6 +23,11 @@ enum StoreLock {
     let name = processName(pid).map { " (\($0))" } ?? ""
     return "another process holds the writer role: pid \(pid)\(name)"
   }
+
+  /// Why this process reads when the lock file was free but the store file itself is held: a
+  /// writer opened it by another name (a hard link, a bind mount), whose lock file is another.
+  static let heldThroughAnotherName =
+    "another process holds the writer role on this store file, opened by another name for it (a hard link or a bind mount)"
 
   /// The process holding a `flock` on the file at `lockPath`, from `/proc/locks`; nil when it
   /// cannot be told.

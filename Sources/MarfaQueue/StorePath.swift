@@ -49,6 +49,68 @@ enum StorePath {
     }
   }
 
+  /// `path` with every symbolic link, `.`, `..` and doubled slash resolved, as SQLite resolves
+  /// it to find the store's log: the name the lock and the blob folder are kept beside, the same
+  /// for every way of naming one store. A store not made yet resolves its folder (which must be
+  /// there) and keeps its own name; a path that cannot be resolved is kept as given.
+  static func resolved(_ path: String) -> String {
+    if let real = realPath(path) { return real }
+    let folder = folder(of: path)
+    var name = Substring(path)
+    while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+    if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+    guard let realFolder = realPath(folder.isEmpty ? "." : folder) else { return path }
+    return (realFolder.hasSuffix("/") ? realFolder : realFolder + "/") + name
+  }
+
+  /// `realpath(3)` of `path`, nil when it cannot be resolved (nothing there).
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Refuses a store path that is a symbolic link to nothing: the store would be made wherever
+  /// the link points, and the link was not made by this program.
+  static func refuseDanglingLink(_ path: String) throws {
+    var st = stat()
+    guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return }
+    let target = linkTarget(path).map { " to \($0)" } ?? ""
+    throw QueueError.store(
+      path: path, message: "it is a symbolic link\(target), where no file is; nothing was created (remove the link)")
+  }
+
+  /// What the link at `path` points to, as written in the link.
+  static func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4097)
+    let n = readlink(path, &buffer, 4096)
+    guard n >= 0 else { return nil }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The files SQLite keeps beside a store (its log, its shared-memory index, a rollback
+  /// journal).
+  static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+  /// Refuses a store whose log, index or journal path is anything but a regular file (a
+  /// symbolic link above all: the store's own files are never followed through a link). SQLite
+  /// itself opens them without following a link, and would only fail "unable to open".
+  static func refuseForeignCompanions(of real: String) throws {
+    for suffix in companionSuffixes {
+      let companion = real + suffix
+      var st = stat()
+      guard lstat(companion, &st) == 0 else { continue }
+      let type = st.st_mode & S_IFMT
+      guard type != S_IFREG else { continue }
+      let what = type == S_IFLNK ? "a symbolic link\(linkTarget(companion).map { " to \($0)" } ?? "")" : describe(type)
+      throw QueueError.store(
+        path: real,
+        message:
+          "\(companion) beside it is \(what), not a file of the store's own; the files a store owns are never followed through a link, so it was not opened (remove it)"
+      )
+    }
+  }
+
   /// The identity of the file at `path` now, nil when nothing is there.
   static func identity(_ path: String) -> FileIdentity? {
     var st = stat()

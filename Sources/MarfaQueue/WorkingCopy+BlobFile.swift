@@ -28,13 +28,10 @@ extension WorkingCopy {
       throw QueueError.invalid(
         message: "cannot read \(path): it is \(ConfigFile.kind(st.st_mode & S_IFMT)), not a file")
     }
-    let folder = store.blobFolder
-    if !StorePath.exists(folder), Glibc.mkdir(folder, 0o700) != 0, errno != EEXIST {
-      throw Self.writeFailure(errno, path: folder)
-    }
-    let incoming = folder + "/.incoming-\(getpid())-\(UUID().uuidString)"
-    let target = Glibc.open(incoming, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard target >= 0 else { throw Self.writeFailure(errno, path: incoming) }
+    let blobs = BlobFolder(path: store.blobFolder)
+    let folder = try Self.ownFolder(blobs, store: store.path)
+    defer { Glibc.close(folder) }
+    let (incoming, target) = try blobs.makeIncoming(in: folder)
     var hasher = SHA256Hasher()
     var size = 0
     do {
@@ -54,30 +51,46 @@ extension WorkingCopy {
           while written < n {
             let m = Glibc.write(target, piece.baseAddress! + written, n - written)
             if m < 0 && errno == EINTR { continue }
-            guard m > 0 else { throw Self.writeFailure(m < 0 ? errno : EIO, path: incoming) }
+            guard m > 0 else { throw Self.writeFailure(m < 0 ? errno : EIO, path: blobs.path + "/" + incoming) }
             written += m
           }
         }
         size += n
       }
-      guard Glibc.fsync(target) == 0 else { throw Self.writeFailure(errno, path: incoming) }
+      guard Glibc.fsync(target) == 0 else { throw Self.writeFailure(errno, path: blobs.path + "/" + incoming) }
     } catch {
-      Glibc.unlink(incoming)
+      unlinkat(folder, incoming, 0)
       throw error
     }
     let hash = hasher.finishHex()
-    let file = folder + "/" + hash
-    if StorePath.exists(file) {
-      Glibc.unlink(incoming)
-    } else if Glibc.rename(incoming, file) != 0 {
-      let code = errno
-      Glibc.unlink(incoming)
-      throw Self.writeFailure(code, path: file)
-    }
+    try Self.keep(blobs, incoming: incoming, as: hash, in: folder, store: store.path)
     let body = JSONValue.object([
       ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(size)),
     ])
     return try await enqueue(WriteDraft(kind: .uploadBlob, blob: hash, body: { _ in body }))
+  }
+
+  /// Opens (making it if need be) the store's blob folder as the store's own; a folder that is
+  /// not (a link, another user's) is a store failure, and nothing is queued.
+  static func ownFolder(_ blobs: BlobFolder, store: String) throws -> Int32 {
+    do {
+      guard let fd = try blobs.open(creating: true) else {
+        throw QueueError.store(path: store, message: "the blob folder \(blobs.path) cannot be made")
+      }
+      return fd
+    } catch let refusal as BlobFolder.Refusal {
+      throw QueueError.store(path: store, message: refusal.message)
+    }
+  }
+
+  /// Keeps bytes written to `incoming` under their hash (``BlobFolder/keep(incoming:as:in:)``);
+  /// a name another file holds is a store failure, and nothing is queued.
+  static func keep(_ blobs: BlobFolder, incoming: String, as hash: String, in folder: Int32, store: String) throws {
+    do {
+      try blobs.keep(incoming: incoming, as: hash, in: folder)
+    } catch let refusal as BlobFolder.Refusal {
+      throw QueueError.store(path: store, message: refusal.message)
+    }
   }
 
   /// The queue error a failed write beside the store means: a full disk is `storage_full`.

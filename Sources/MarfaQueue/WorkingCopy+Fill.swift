@@ -5,60 +5,43 @@ extension WorkingCopy {
   ///
   /// The fill is marked under way first; one that stops midway leaves it under way, so a drain
   /// throws ``QueueError/hydrationIncomplete`` until a fill completes. The queue is kept.
+  ///
+  /// The item pages are read one at a time, each page's rows staged in the store as it comes
+  /// (never all held), within ``FillLimits``: a cursor given again, or more pages, rows or bytes
+  /// than those, stops the fill with ``QueueError/contractBroken(what:)``. The copy takes the
+  /// staged rows in one transaction at the end; a fill that stops leaves the copy's rows as they
+  /// were, says how far it got, and the next fill reads every page again.
   public func fill() async throws {
+    try await fill(limits: .standard)
+  }
+
+  /// ``fill()`` within `limits` (tests give small ones).
+  func fill(limits: FillLimits) async throws {
     try requireWriter()
     let (client, server) = try client()
     try await store.run { db in
       try db.transaction(durable: true) {
         try db.setMeta("fill", FillState.underway.rawValue)
         try db.setMeta("origin", server.url)
+        // What an earlier fill staged and never took is read again.
+        try db.dropStagedFillRows()
       }
     }
     let root = try await readRoot()
     let cursor = try await readCursor(server: server, instanceId: root.instanceId)
-    var rows: [JSONValue] = []
-    var pageCursor: String?
-    var pages = 0
-    repeat {
-      var query = "state=any&include=metadata&limit=200"
-      if let pageCursor {
-        query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
-      }
-      let answer: HTTPAnswer
-      do {
-        answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
-      } catch let e as TransportError {
-        throw QueueError.network(message: e.message)
-      }
-      guard answer.namesAContract else {
-        throw QueueError.network(message: "the item pages were answered \(answer.status) naming no contract")
-      }
-      guard answer.namesOurContract else {
-        throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract"))
-      }
-      guard answer.status == 200, let json = answer.json, let data = json["data"]?.arrayValue else {
-        if HTTPStatus.isEnvironmental(answer.status) {
-          throw QueueError.network(message: "the item pages were answered \(answer.status)")
-        }
-        let err = answer.json?["error"]
-        throw QueueError.server(
-          status: answer.status, code: err?["code"]?.stringValue,
-          message: err?["message"]?.stringValue ?? "the item pages could not be read")
-      }
-      rows += data.compactMap { $0["item"] }
-      pageCursor = json["next_cursor"]?.stringValue
-      pages += 1
-    } while pageCursor != nil && pages < 100_000
-    let filled = rows
+    var progress = FillProgress()
+    do {
+      try await readItemPages(client: client, server: server, limits: limits, progress: &progress)
+    } catch {
+      // The staged rows go (the copy keeps its rows); a store that cannot even do that keeps
+      // them until the next fill drops them first.
+      try? await store.run { db in try db.transaction(durable: false) { try db.dropStagedFillRows() } }
+      throw error
+    }
     try await store.run { db in
       try db.transaction(durable: true) {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
-        let beneath = try db.itemsBeneathWaitingWrites()
-        try db.dropItemRowsNotBeneathWaitingWrites()
-        for row in filled {
-          guard let id = row["id"]?.stringValue, !beneath.contains(id) else { continue }
-          try db.takeRow(kind: "item", row)
-        }
+        try db.takeStagedFillRows()
         try db.adoptInstance(root.instanceId)
         try db.setMeta("instance_id", root.instanceId)
         try db.setMeta("cursor", cursor)
@@ -67,6 +50,84 @@ extension WorkingCopy {
       }
     }
     hub.send(.refreshed(.filled))
+  }
+
+  /// Reads every page of `GET /items`, staging each page's rows in the store as it comes.
+  func readItemPages(client: HTTPClient, server: Server, limits: FillLimits, progress: inout FillProgress)
+    async throws
+  {
+    /// Stops the fill, saying how far it got.
+    func broken(_ what: String, _ p: FillProgress) -> QueueError {
+      .contractBroken(what: "the item pages \(what); the fill stopped \(p.words) and the copy's rows are as they were")
+    }
+    var pageCursor: String?
+    while true {
+      progress.lastCursor = pageCursor
+      var query = "state=any&include=metadata&limit=200"
+      if let pageCursor {
+        query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
+      }
+      let answer: HTTPAnswer
+      do {
+        answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
+      } catch let e as TransportError {
+        throw QueueError.network(message: "\(e.message) (the fill stopped \(progress.words))")
+      }
+      guard answer.namesAContract else {
+        throw QueueError.network(
+          message:
+            "the item pages were answered \(answer.status) naming no contract (the fill stopped \(progress.words))")
+      }
+      guard answer.namesOurContract else {
+        throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract"))
+      }
+      guard answer.status == 200 else {
+        if HTTPStatus.isEnvironmental(answer.status) {
+          throw QueueError.network(
+            message: "the item pages were answered \(answer.status) (the fill stopped \(progress.words))")
+        }
+        let err = answer.json?["error"]
+        throw QueueError.server(
+          status: answer.status, code: err?["code"]?.stringValue,
+          message: (err?["message"]?.stringValue ?? "the item pages could not be read")
+            + " (the fill stopped \(progress.words))")
+      }
+      progress.bytes += answer.body.count
+      guard progress.bytes <= limits.bytes else {
+        throw broken("passed \(AnswerLimits.words(limits.bytes)) in all", progress)
+      }
+      guard let json = answer.json, let data = json["data"]?.arrayValue else {
+        throw broken("gave a page that is not {data, next_cursor}", progress)
+      }
+      let items = data.compactMap { $0["item"] }
+      guard progress.rows + items.count <= limits.rows else {
+        throw broken("held more than \(limits.rows) rows", progress)
+      }
+      try await store.run { db in
+        try db.transaction(durable: false) {
+          for item in items { try db.stageFillRow(item) }
+        }
+      }
+      progress.pages += 1
+      progress.rows += items.count
+      let next: String
+      switch json["next_cursor"] {
+      case nil, .null?: return
+      case .string(let s)?: next = s
+      case let other?: throw broken("gave a next_cursor that is not a string (\(Outcome.quoted(other.text)))", progress)
+      }
+      guard !next.isEmpty else { throw broken("gave an empty next_cursor", progress) }
+      guard next.utf8.count <= limits.cursorBytes else {
+        throw broken("gave a next_cursor longer than \(limits.cursorBytes) bytes", progress)
+      }
+      guard progress.takeCursor(next) else {
+        throw broken("gave the cursor \(Outcome.quoted(next)) again, which would read the same pages forever", progress)
+      }
+      guard progress.pages < limits.pages else {
+        throw broken("went on past \(limits.pages) pages", progress)
+      }
+      pageCursor = next
+    }
   }
 
   /// Reads the head of the copy stream up to its `stream_cursor` frame.

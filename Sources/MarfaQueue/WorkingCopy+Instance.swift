@@ -119,6 +119,18 @@ extension WorkingCopy {
         status: answer.status, code: err?["code"]?.stringValue,
         message: err?["message"]?.stringValue ?? "the row could not be read")
     }
+    // The answer must be about the row read, and say one thing: else nothing of it is taken.
+    if let name = json.repeatedMemberName() {
+      throw QueueError.contractBroken(
+        what:
+          "the read of \(kind) \(Outcome.quoted(id)) was answered ambiguously (the member \(Outcome.quoted(name)) twice)"
+      )
+    }
+    guard row["id"]?.stringValue == id else {
+      let named = row["id"]?.stringValue.map(Outcome.quoted) ?? "no id"
+      throw QueueError.contractBroken(
+        what: "the read of \(kind) \(Outcome.quoted(id)) was answered with \(named), another row; it was not taken")
+    }
     return .row(row)
   }
 }

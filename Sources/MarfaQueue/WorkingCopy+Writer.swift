@@ -23,7 +23,7 @@ extension WorkingCopy {
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
-    return Self.sighting(text, held: WriterLock.isHeld(lockPath: store.path + ".lock"))
+    return Self.sighting(text, held: store.writerIsLive())
   }
 
   /// A stored record read against the lock: live, closed or gone.

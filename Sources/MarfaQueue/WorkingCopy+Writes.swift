@@ -1,6 +1,10 @@
 import Digest
 import FoundationEssentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The writes a working copy takes: each is queued, never sent directly.
 extension WorkingCopy {
   func enqueue(_ draft: WriteDraft) async throws -> QueuedWrite {
@@ -184,24 +188,27 @@ extension WorkingCopy {
     try requireWriter()
     try Self.requireNonEmpty(mimeType, "the MIME type")
     let hash = SHA256.hex(bytes)
-    let folder = store.blobFolder
-    let fm = FileManager.default
+    let blobs = BlobFolder(path: store.blobFolder)
+    let folder = try Self.ownFolder(blobs, store: store.path)
+    defer { Glibc.close(folder) }
+    let (incoming, target) = try blobs.makeIncoming(in: folder)
     do {
-      if !fm.fileExists(atPath: folder) {
-        try fm.createDirectory(
-          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      }
-      let file = folder + "/" + hash
-      if !fm.fileExists(atPath: file) {
-        guard fm.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-          throw QueueError.store(path: file, message: "the bytes could not be written beside the store")
+      defer { Glibc.close(target) }
+      try bytes.withUnsafeBytes { raw in
+        var written = 0
+        while written < raw.count {
+          let m = Glibc.write(target, raw.baseAddress! + written, raw.count - written)
+          if m < 0 && errno == EINTR { continue }
+          guard m > 0 else { throw Self.writeFailure(m < 0 ? errno : EIO, path: blobs.path + "/" + incoming) }
+          written += m
         }
       }
-    } catch let error as QueueError {
-      throw error
+      guard Glibc.fsync(target) == 0 else { throw Self.writeFailure(errno, path: blobs.path + "/" + incoming) }
     } catch {
-      throw QueueError.store(path: folder, message: String(describing: error))
+      unlinkat(folder, incoming, 0)
+      throw error
     }
+    try Self.keep(blobs, incoming: incoming, as: hash, in: folder, store: store.path)
     let body = JSONValue.object([
       ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(bytes.count)),
     ])

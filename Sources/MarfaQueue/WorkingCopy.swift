@@ -31,6 +31,15 @@ public final class WorkingCopy: Sendable {
   /// Whether this process writes the store or only reads it.
   public var handle: Handle { store.handle }
 
+  /// What others could change of the store's files (its folder, the store file, its lock, its
+  /// blob folder open to other users' writes; a store file with more than one name): sentences
+  /// to say once, on standard error or the status line. Empty for a private store.
+  public var storeWarnings: [String] { store.warnings }
+
+  /// Why this copy reads although no other process holds the writer role (the file system
+  /// refused the lock, or the lock file is not the store's own); waiting will not change it.
+  public var writerRefusal: QueueError? { store.writerRefusal }
+
   /// The store file's path.
   public var storePath: String { store.path }
 
@@ -79,6 +88,7 @@ public final class WorkingCopy: Sendable {
   public func status() async throws -> Status {
     let path = store.path
     let handle = store.handle
+    let store = self.store
     return try await store.run { db in
       let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
       // The summary only: its size does not grow with the drain (docs/rules.md).
@@ -89,7 +99,7 @@ public final class WorkingCopy: Sendable {
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
-        writer: WorkingCopy.sighting(writer, held: WriterLock.isHeld(lockPath: path + ".lock")))
+        writer: WorkingCopy.sighting(writer, held: store.writerIsLive()))
       status.damage = db.damage
       return status
     }

@@ -85,12 +85,12 @@ public struct WriteFilter: Sendable, Hashable {
     case .text(let t):
       let fields =
         [
-          w.id, w.kind.wireName, reason, w.verdict?.wireName, w.lastFailure?.status.map(String.init),
+          w.id, w.kindName, reason, w.verdict?.wireName, w.lastFailure?.status.map(String.init),
           w.lastFailure?.text,
         ] + rows.map(Optional.some)
       return fields.contains { $0?.lowercased().contains(t.lowercased()) == true }
     case .reason(let r): return reason?.lowercased() == r
-    case .kind(let k): return w.kind.wireName == k
+    case .kind(let k): return w.kindName == k
     case .status(let s): return w.lastFailure?.status == s
     case .verdict(let v): return v == "waiting" ? w.verdict == nil : w.verdict?.wireName == v
     case .row(let pattern): return rows.contains { Self.glob(pattern, $0) }

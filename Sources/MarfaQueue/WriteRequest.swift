@@ -71,15 +71,17 @@ struct WriteRequest: Sendable {
       sendsKey = false
       contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
-      let path = blobFolder + "/" + hash
-      // stat, not FileManager's attributes: FoundationEssentials gives `.size` as UInt, and an
-      // `as? Int` of it fails, which refused every upload as missing.
-      var info = stat()
-      guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      // The bytes are checked against their hash before they go, never followed through a
+      // link; what is sent is the very file checked (its device, inode and size).
+      switch BlobFolder(path: blobFolder).look(hash) {
+      case .missing:
         throw WriteRequest.BytesMissing(hash: hash)
+      case .damaged(let why):
+        throw WriteRequest.BytesDamaged(hash: hash, why: why)
+      case .intact(let identity, let size):
+        body = []
+        bodyFile = BodyFile(path: blobFolder + "/" + hash, size: size, identity: identity)
       }
-      body = []
-      bodyFile = BodyFile(path: path, size: Int(info.st_size))
     }
   }
 
@@ -107,6 +109,18 @@ struct WriteRequest: Sendable {
 
   /// The bytes of an upload are no longer held beside the store.
   struct BytesMissing: Error { var hash: String }
+
+  /// What is held beside the store under an upload's hash is not its bytes (a link, another
+  /// file, other bytes); why, in words.
+  struct BytesDamaged: Error {
+    var hash: String
+    var why: String
+  }
+
+  /// The drain's reason for refusing unsent an upload whose bytes are not the ones queued.
+  static func damagedReason(_ damaged: BytesDamaged) -> String {
+    "the bytes of \(damaged.hash) beside the working copy are not the bytes queued (\(damaged.why)), so they were not sent; put the file again, then release this write"
+  }
 
   /// The full URL under `origin`.
   func url(origin: String) -> URL? {

@@ -23,9 +23,9 @@ enum WriterLock {
   }
 
   /// Whether a live process holds the writer's liveness lock on `lockPath`. Opens the file
-  /// read-only if it exists; never creates, writes or locks it.
+  /// read-only if it exists (never through a symbolic link); never creates, writes or locks it.
   static func isHeld(lockPath: String) -> Bool {
-    let fd = open(lockPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let fd = open(lockPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     var l = region(Int16(F_RDLCK))

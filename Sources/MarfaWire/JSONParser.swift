@@ -9,6 +9,9 @@ struct JSONParser {
   var memberRanges: [String: Range<Int>]?
   /// Where and why reading stopped, once it has.
   var failure: JSONParseError?
+  /// When set, a `\\u` escape of a surrogate that is not half of a pair reads as U+FFFD instead
+  /// of stopping the reader (an instance's answer keeps the rest of its words).
+  var replacesLoneSurrogates = false
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -173,13 +176,24 @@ struct JSONParser {
           guard var code = hex4() else { return failString("bad \\u escape") }
           if (0xD800..<0xDC00).contains(code) {
             // A high surrogate must be followed by an escaped low surrogate.
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { return failString("bad surrogate pair") }
-            index += 2
-            guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return failString("bad surrogate pair") }
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            let afterHigh = index
+            var low: UInt32?
+            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+              index += 2
+              low = hex4().flatMap { (0xDC00..<0xE000).contains($0) ? $0 : nil }
+            }
+            if let low {
+              code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            } else if replacesLoneSurrogates {
+              // The lone half becomes U+FFFD; whatever followed it is read on its own.
+              index = afterHigh
+              code = 0xFFFD
+            } else {
+              return failString("bad surrogate pair")
+            }
           } else if (0xDC00..<0xE000).contains(code) {
-            return failString("bad surrogate pair")
+            guard replacesLoneSurrogates else { return failString("bad surrogate pair") }
+            code = 0xFFFD
           }
           guard let scalar = Unicode.Scalar(code) else { return failString("bad \\u escape") }
           raw.append(contentsOf: Array(String(Character(scalar)).utf8))

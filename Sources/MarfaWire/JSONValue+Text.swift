@@ -22,10 +22,24 @@ extension JSONValue {
     return parser.parseDocument()
   }
 
+  /// Parses like ``parse(_:)``, reading a `\\u` escape of half a surrogate pair as U+FFFD
+  /// instead of refusing the text: for an instance's answers, never for input given to verdicts.
+  public static func parse(replacingLoneSurrogates bytes: [UInt8]) -> JSONValue? {
+    var parser = JSONParser(bytes)
+    parser.replacesLoneSurrogates = true
+    return parser.parseDocument()
+  }
+
   /// Parses UTF-8 JSON bytes like ``parse(_:)``, and says where each member's value of a
   /// top-level object lies in them (for a name given twice, the last, as the subscript reads it).
-  public static func parseKeepingMembers(_ bytes: [UInt8]) -> (value: JSONValue, members: [String: Range<Int>])? {
+  ///
+  /// With `replacingLoneSurrogates`, a `\\u` escape of half a surrogate pair reads as U+FFFD
+  /// rather than making the whole text unreadable (for answers, whose words are kept).
+  public static func parseKeepingMembers(_ bytes: [UInt8], replacingLoneSurrogates: Bool = false)
+    -> (value: JSONValue, members: [String: Range<Int>])?
+  {
     var parser = JSONParser(bytes)
+    parser.replacesLoneSurrogates = replacingLoneSurrogates
     parser.memberRanges = [:]
     guard let value = parser.parseDocument() else { return nil }
     return (value, parser.memberRanges ?? [:])
@@ -129,30 +143,46 @@ extension JSONValue {
       out += "\""
       return
     }
+    // Escaped into bytes, then appended once: appending to a String a scalar at a time was
+    // most of `queue --json`'s time (a stored answer is JSON text, full of quotes).
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(s.utf8.count + 16)
     for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        appendEscape(scalar.value, into: &out)
-      case _ where escaping == .ascii && scalar.value > 0x7F:
-        appendEscape(scalar.value, into: &out)
-      case _ where escaping == .visible && Sanitizer.replacement(scalar) != nil:
-        appendEscape(scalar.value, into: &out)
-      default: out.unicodeScalars.append(scalar)
+      let v = scalar.value
+      switch v {
+      case 0x22, 0x5C:
+        bytes.append(0x5C)
+        bytes.append(UInt8(v))
+      case 0x0A:
+        bytes.append(0x5C)
+        bytes.append(0x6E)
+      case 0x0D:
+        bytes.append(0x5C)
+        bytes.append(0x72)
+      case 0x09:
+        bytes.append(0x5C)
+        bytes.append(0x74)
+      case 0..<0x20, 0x7F: appendEscape(v, into: &bytes)
+      case 0x20..<0x7F: bytes.append(UInt8(v))
+      default:
+        if escaping == .ascii || (escaping == .visible && Sanitizer.replacement(scalar) != nil) {
+          appendEscape(v, into: &bytes)
+        } else {
+          UTF8.encode(scalar) { bytes.append($0) }
+        }
       }
     }
+    out += String(decoding: bytes, as: UTF8.self)
     out += "\""
   }
 
-  /// Appends `\uXXXX` for a scalar, as a surrogate pair above U+FFFF.
-  private static func appendEscape(_ value: UInt32, into out: inout String) {
+  /// Appends `\uXXXX` for a scalar, as a surrogate pair above U+FFFF (lower-case hex).
+  private static func appendEscape(_ value: UInt32, into bytes: inout [UInt8]) {
+    func digit(_ d: UInt32) -> UInt8 { UInt8(d < 10 ? 0x30 + d : 0x61 + d - 10) }
     func unit(_ u: UInt32) {
-      let hex = String(u, radix: 16)
-      out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      bytes.append(0x5C)
+      bytes.append(0x75)
+      for shift in [12, 8, 4, 0] as [UInt32] { bytes.append(digit(u >> shift & 0xF)) }
     }
     if value > 0xFFFF {
       let v = value - 0x10000

@@ -18,6 +18,9 @@ public struct AppOptions: Sendable, Hashable {
   public var keyHint: String?
   /// The pane that has the focus at start (the demo opens on Blocked).
   public var startPane: QueuePane?
+  /// Warnings to say on the status line at start (a store whose files others can write),
+  /// before any problem of the config files; already made safe for the terminal.
+  public var notices: [String] = []
   /// The environment read for `VERDICTS_THEME`, `NO_COLOR` and `XDG_CONFIG_HOME`/`HOME`.
   public var environment: [String: String]
 

@@ -28,7 +28,7 @@ public enum PlainFormatter {
     if w.verdict == nil, w.waiting, let on = w.follows ?? w.dependsOn.first { reason = "awaiting:" + on }
     let text = (w.lastFailure?.text ?? w.verdict?.refusal?.message).map { bounded($0) }
     let fields = [
-      time, w.id, w.kind.wireName, rows(w), verdict, reason, keepsFailures ? String(w.environmentalStreak) : "not-kept",
+      time, w.id, w.kindName, rows(w), verdict, reason, keepsFailures ? String(w.environmentalStreak) : "not-kept",
       w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
     ]
     return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0, ascii: ascii) }.joined(separator: " ")

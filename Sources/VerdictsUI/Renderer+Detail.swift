@@ -62,7 +62,11 @@ extension Renderer {
     var lines: [TextLine] = []
     let sep = " \(glyphs.separator) "
     lines.append(field("id", w.id))
-    lines.append(field("kind", w.kind.words + " (\(w.kind.wireName))"))
+    if w.unknownKind != nil {
+      lines.append(field("kind", w.kindWords + ": this build does not know it, so it is never sent"))
+    } else {
+      lines.append(field("kind", w.kind.words + " (\(w.kind.wireName))"))
+    }
     if !rowsText(w).isEmpty { lines.append(field("rows", rowsText(w))) }
     if let v = w.baseVersion { lines.append(field("version", "based on \(v)")) }
 

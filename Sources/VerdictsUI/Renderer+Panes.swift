@@ -89,7 +89,7 @@ extension Renderer {
     line.append(" ")
     let rest = max(0, width - line.width)
     let kindWidth = min(16, max(6, rest / 3))
-    line.append(fit(w.kind.words, kindWidth).padding(kindWidth), .label)
+    line.append(fit(w.kindWords, kindWidth).padding(kindWidth), .label)
     line.append(" ")
     let right = right ?? paneText(w)
     let rowsRoom = max(0, width - line.width - right.width - 1)

@@ -81,6 +81,7 @@ public enum VerdictsApp {
       flag: options.theme, environment: options.environment, config: config.theme, noColor: options.noColor,
       configDirectory: options.configDirectory)
     problems += choice.problems
+    problems = options.notices + problems
     var state = UIState()
     state.keyMap = keyMap
     state.confirmWithdraw = config.confirmWithdraw

@@ -224,14 +224,52 @@ import Testing
     #expect(h.requests("POST", "/items").filter { $0.bodyText.contains("w-fl") }.count == 5)
   }
 
-  @Test func anUnreadable2xxIsCountedAndThePassGoesOn() async throws {
-    let h = try await DrainHarness(rules: [.once(.write("w-bad"), .unreadable2xx)])
+  @Test func anUnreadable2xxIsUnansweredUncountedSaidOnceAndBlockedFailingAloneNeverDead() async throws {
+    let h = try await DrainHarness(rules: [ScriptRule(.write("w-bad"), answers: [.unreadable2xx], repeatsLast: true)])
     let w = try await h.note(id: "w-bad")
-    let other = try await h.note()
-    let report = try await h.copy.queue.drain()
-    #expect(try await h.write(w.id).refusals == 1)
-    #expect(try await h.write(other.id).verdict == .accepted)
-    #expect(report.unavailable == nil)
+    _ = try await h.note()
+    // The first pass ends at it, as at the network's failure; the report and the verdicts agree.
+    let first = try await h.copy.queue.drain()
+    #expect(first.answered == 0 && first.undelivered == 2, "\(first)")
+    #expect(first.unavailable?.contains("the instance's 200 answer could not be read") == true, "\(first)")
+    #expect(first.verdicts.first { $0.id == w.id }?.verdict == nil)
+    var after = try await h.write(w.id)
+    #expect(after.refusals == 0)
+    #expect(after.lastFailure?.status == 200)
+    #expect(after.lastFailure?.text?.hasPrefix("the instance's 200 answer could not be read") == true)
+    #expect(after.environmentalStreak == 1)
+    // Then it is set aside while others go, and blocked failing_alone at its third drain.
+    for _ in 0..<2 {
+      _ = try await h.note()
+      let report = try await h.copy.queue.drain()
+      #expect(report.answered >= 1 && report.undelivered == 1, "\(report)")
+    }
+    after = try await h.write(w.id)
+    #expect(after.verdict == .blocked(reason: .failingAlone, refusal: nil), "\(String(describing: after.verdict))")
+    #expect(after.refusals == 0)
+    #expect(after.environmentalStreak == 3)
+  }
+
+  @Test(arguments: [#"bad \ud800 half"#, #"bad \udc00 half"#, #"bad \ud800\u0041 half"#])
+  func aRefusalWhoseMessageHoldsALoneSurrogateKeepsItsCodeAndReasonWithUFFFDInItsPlace(_ escaped: String)
+    async throws
+  {
+    let body =
+      #"{"error":{"code":"validation_error","message":"\#(escaped)","details":{"errors":[{"field":"t","message":"\#(escaped)"}]}}}"#
+    let h = try await DrainHarness(rules: [.once(.write("w-sur"), .status(400, body: body))])
+    let w = try await h.note(id: "w-sur")
+    _ = try await h.copy.queue.drain()
+    guard case .refused(let refusal) = try await h.write(w.id).verdict else {
+      Issue.record("not refused: \(String(describing: try await h.write(w.id).verdict))")
+      return
+    }
+    #expect(refusal.reason == "validation_error")
+    #expect(refusal.code == "validation_error")
+    #expect(refusal.message?.hasPrefix("bad \u{FFFD}") == true, "\(refusal.message ?? "nil")")
+    #expect(refusal.message?.hasSuffix(" half") == true)
+    #expect(refusal.fields == [FieldRefusal(field: "t", message: refusal.message ?? "")])
+    // Input given to verdicts itself is still refused, not changed.
+    #expect(JSONValue.parse(#"{"a":"\ud800"}"#) == nil)
   }
 
   @Test func aValidationRefusalIsRefusedWithItsCodeMessageAndFields() async throws {

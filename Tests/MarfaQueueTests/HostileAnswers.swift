@@ -4,7 +4,8 @@ import TestSupport
 
 @testable import MarfaQueue
 
-/// What the contract (reference 3.2 and 3.3, 6.6) says a drain makes of one answer to a create.
+/// What the contract (reference 3.2 and 3.3, 6.6) says a drain makes of one answer to a create,
+/// with this project's one change: an unreadable 2xx is environmental, not counted.
 enum ExpectedOutcome: Equatable, CustomStringConvertible {
   case accepted
   case merged([String])
@@ -118,7 +119,9 @@ struct HostileCase {
     if (400..<500).contains(status) { return .refused(reason: code ?? "unknown") }
     if !success { return .counted }
     switch meaning.success {
-    case .unreadable: return .counted
+    // A 2xx the drain cannot read may have been applied: never counted, taken as the network's
+    // failure (issue 26; docs/failing-alone.md).
+    case .unreadable: return .environmental(status: status)
     case .accepted: return .accepted
     case .merged(let f): return .merged(f)
     case .conflicted(let s, let f): return .conflicted(sibling: s, fields: f)

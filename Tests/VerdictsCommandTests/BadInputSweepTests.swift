@@ -17,7 +17,7 @@ import Testing
 
   static func good(_ kind: ValueKind) -> String {
     switch kind {
-    case .flag, .text, .segment: return "x"
+    case .flag, .text, .segment, .name: return "x"
     case .integer(let range): return String(range.lowerBound)
     case .jsonObject: return "{}"
     case .choice(let choices): return choices.first ?? "x"
@@ -28,7 +28,8 @@ import Testing
   static func bad(_ kind: ValueKind) -> [String] {
     switch kind {
     case .flag, .text: return []
-    case .segment: return [".", "..", "", " "]
+    case .segment: return [".", "..", "", " "] + overLimit(ValueKind.nameLimit)
+    case .name(let maxBytes): return ["", " "] + overLimit(maxBytes)
     case .integer(let range):
       var out = ["abc", "1.5", "", "99999999999999999999999", "\u{1B}[2J", "0x10", "--"]
       if range.lowerBound > Int.min { out.append(String(range.lowerBound - 1)) }
@@ -39,6 +40,12 @@ import Testing
     case .choice(let choices):
       return ["not-a-choice", "", (choices.first ?? "x").uppercased() + "\u{1B}", "\u{202E}x"]
     }
+  }
+
+  /// Values one byte past `maxBytes`: in ASCII, and in two-byte characters (fewer characters
+  /// than the limit, more bytes).
+  static func overLimit(_ maxBytes: Int) -> [String] {
+    [String(repeating: "x", count: maxBytes + 1), String(repeating: "é", count: maxBytes / 2 + 1)]
   }
 
   /// Every malformed line for every command, with what it is.
@@ -58,10 +65,11 @@ import Testing
             path + base.dropFirst(path.count + spec.positionals.filter { $0.arity == .required }.count)
           ))
       }
-      // A path segment (an id, a tag, a namespace) that is empty, `.` or `..`, in each place.
+      // A path segment (an id, a tag, a namespace) that is empty, `.` or `..`, and any id or
+      // name past its length limit, in each place.
       let required = spec.positionals.filter { $0.arity == .required }
-      for (i, p) in required.enumerated() where p.kind == .segment {
-        for v in bad(.segment) {
+      for (i, p) in required.enumerated() where p.kind.maxBytes != nil {
+        for v in bad(p.kind) {
           var line = base
           line[path.count + i] = v
           out.append(("\(p.name) \(v.debugDescription)", line))

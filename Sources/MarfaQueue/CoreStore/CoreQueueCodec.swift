@@ -17,7 +17,8 @@ enum CoreQueueCodec {
 
   /// The write a row holds (its send order beside it).
   static func write(from row: ColumnRow<CoreQueueColumn>) -> (seq: Int, write: QueuedWrite) {
-    let kind = WriteKind(rawValue: row.text(.kind) ?? "") ?? .createItem
+    let storedKind = row.text(.kind)
+    let known = storedKind.flatMap(WriteKind.init(rawValue:))
     let answer = row.text(.answer)
     let verdictName = row.text(.verdict)
     let reason = row.text(.reason)
@@ -33,14 +34,14 @@ enum CoreQueueCodec {
       row.int(.baseVersion), StoredRange.version, clamping: false, place: "queue.base_version of …\(id.suffix(8))",
       damage: &damage)
     var write = QueuedWrite(
-      id: id, kind: kind, itemId: row.text(.itemId), targetId: row.text(.targetId),
+      id: id, kind: known ?? .createItem, itemId: row.text(.itemId), targetId: row.text(.targetId),
       edgeId: row.text(.edgeId), namespace: row.text(.namespace), tag: row.text(.tag), blob: row.text(.blob),
       baseVersion: baseVersion, idempotencyKey: row.text(.idempotencyKey) ?? "",
       dependsOn: idList(row.text(.dependsOn)), follows: row.text(.follows),
       body: JSONValue.parse(row.text(.payload) ?? "") ?? .null, answer: answer, verdict: verdict, waiting: waiting,
       refusals: refusals ?? 0, sent: (row.int(.sent) ?? 0) != 0,
       conflictedCopyId: row.text(.conflictedCopyId), queuedAt: row.text(.queuedAt) ?? "",
-      answeredAt: row.text(.answeredAt))
+      answeredAt: row.text(.answeredAt), unknownKind: known == nil ? storedKind ?? "" : nil)
     write.damage = damage
     return (row.int(.seq) ?? 0, write)
   }

@@ -58,7 +58,7 @@ enum CoreStoreCommands {
     case .queue:
       var writes = try core.readAll()
       let kinds = Set(args.strings("--kind"))
-      if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
+      if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kindName) } }
       if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
       if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
       if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }

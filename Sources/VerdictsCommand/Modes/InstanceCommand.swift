@@ -45,21 +45,30 @@ enum InstanceCommand {
 
 /// Waits for SIGINT, SIGTERM or SIGHUP without a handler that could run mid-work.
 enum SignalWait {
-  static func untilInterrupted() async {
+  /// Waits for SIGINT, SIGTERM or SIGHUP, or (asked five times a second) until `ended` is true.
+  static func untilInterrupted(orWhen ended: (@Sendable () -> Bool)? = nil) async {
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
       let once = OnceFlag()
-      var sources: [DispatchSourceSignal] = []
+      var sources: [any DispatchSourceProtocol] = []
+      let finish = {
+        if once.take() {
+          for s in sources { s.cancel() }
+          c.resume()
+        }
+      }
       for sig in [SIGINT, SIGTERM, SIGHUP] {
         signal(sig, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        source.setEventHandler {
-          if once.take() {
-            for s in sources { s.cancel() }
-            c.resume()
-          }
-        }
+        source.setEventHandler { finish() }
         source.resume()
         sources.append(source)
+      }
+      if let ended {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now(), repeating: .milliseconds(200))
+        timer.setEventHandler { if ended() { finish() } }
+        timer.resume()
+        sources.append(timer)
       }
     }
   }

@@ -21,6 +21,8 @@ enum ScreenCommands {
     -> ExitCode
   {
     var options = options(context, autoDrain: autoDrain)
+    // What others could change of the store's files: on the status line, where it is seen.
+    options.notices = copy.storeWarnings.map { Sanitizer.clean($0, ascii: context.globals.ascii) }
     if demo {
       // The tour teaches: it opens on Blocked, and a refused-key stop names the key to give.
       options.keyHint = DemoDriver.secondKey
@@ -53,7 +55,7 @@ enum ScreenCommands {
     if let from, from.trimmingSpaces().isEmpty {
       throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from takes now or a write's id"))
     }
-    let copy = try await context.openReader()
+    let copy = try await context.openReader(warn: plain)
     defer { copy.close() }
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
     return await printPlain(copy, context, from: try await plainStart(from, copy))
@@ -91,7 +93,8 @@ enum ScreenCommands {
       await VerdictsApp.watchPlain(
         source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from)
     }
-    await SignalWait.untilInterrupted()
+    // Output that is gone (a closed pipe, a full disk) ends it: the caller says so, exit 3.
+    await SignalWait.untilInterrupted(orWhen: { output.isGone() })
     printer.cancel()
     return .done
   }

@@ -16,9 +16,10 @@ enum DrainText {
     }
     if !report.verdicts.isEmpty {
       var table = TextTable(headers: ["ID", "KIND", "ROWS", "VERDICT", "REASON", "REFUSALS", "REPLAYED"])
+      table.ascii = ascii
       for v in report.verdicts {
         table.rows.append([
-          text.visible(v.id), v.kind.wireName,
+          text.visible(v.id), text.visible(v.kindName),
           text.rows(itemId: v.itemId, targetId: nil, edgeId: v.edgeId, namespace: nil, tag: nil, blob: nil),
           v.verdict?.wireName ?? "unanswered", text.reason(v.verdict), v.refusals > 0 ? String(v.refusals) : "",
           v.replayed ? "replayed" : "",

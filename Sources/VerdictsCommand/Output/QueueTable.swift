@@ -8,9 +8,10 @@ enum QueueTable {
     let text = WriteText(ascii: ascii)
     let byId = Dictionary(writes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     var table = TextTable(headers: ["ID", "KIND", "ROWS", "VERDICT", "REASON", "REFUSALS", "STREAK", "LAST FAILURE"])
+    table.ascii = ascii
     for w in writes {
       table.rows.append([
-        text.visible(w.id), w.kind.wireName, text.rows(w), text.verdict(w, holder: holder(of: w, in: byId)),
+        text.visible(w.id), text.visible(w.kindName), text.rows(w), text.verdict(w, holder: holder(of: w, in: byId)),
         text.reason(w.verdict), w.refusals > 0 ? String(w.refusals) : "",
         w.environmentalStreak > 0 ? String(w.environmentalStreak) : "", text.failure(w.lastFailure),
       ])

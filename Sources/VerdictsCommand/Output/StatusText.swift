@@ -59,7 +59,8 @@ enum StatusText {
     } else {
       lines.append(("last drain", "not kept by this store (the Marfa core keeps no drain report)"))
     }
-    var table = TextTable(headers: ["", ""])
+    // A path, an origin or a cursor is shown whole up to PATH_MAX; only a hostile store's goes past.
+    var table = TextTable(headers: ["", ""], cellLimit: 4096, lastCellLimit: 4096, ascii: ascii)
     table.rows = lines.map { [$0.0, $0.1] }
     return table.render().split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
   }

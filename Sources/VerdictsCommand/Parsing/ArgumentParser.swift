@@ -162,10 +162,14 @@ struct ArgumentParser: Sendable {
 
     /// Why `value` is not acceptable as a `kind` for the option or argument `name`, or nil.
     static func check(_ value: String, _ kind: ValueKind, name: String) -> String? {
+      // Said without the value itself, which may be megabytes.
+      if let limit = kind.maxBytes, value.utf8.count > limit {
+        return "\(name) is \(value.utf8.count) bytes long; at most \(limit) bytes are taken"
+      }
       switch kind {
       case .flag:
         return nil
-      case .text:
+      case .text, .name:
         return value.trimmingSpaces().isEmpty ? "\(name) needs a value that is not empty" : nil
       case .segment:
         if value.trimmingSpaces().isEmpty { return "\(name) needs a value that is not empty" }

@@ -45,7 +45,7 @@ enum CommandTable {
           .flag("--plain", help: "one line per change, no curses (logs, pipes, CI)"),
           .flag("--wait", help: "wait for a store that does not exist yet (never creates it)"),
           .value(
-            "--from", "now|ID",
+            "--from", "now|ID", .shortName,
             help: "with --plain: list no write first (now), or only the writes queued after ID (default: every write)"),
         ]),
       CommandSpec(
@@ -80,27 +80,34 @@ enum CommandTable {
       CommandSpec(
         name: "show", summary: "one write whole, as the detail pane shows it (--json: one JSON value)", id: .show,
         positionals: [
-          PositionalSpec("ID", help: "the write: full ID, the short form shown, or 6+ characters of either end")
+          PositionalSpec(
+            "ID", .required, .shortName,
+            help: "the write: full ID, the short form shown, or 6+ characters of either end")
         ]),
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
-        positionals: [PositionalSpec("ID", .many, help: "the writes to release (all in one transaction)")],
+        positionals: [PositionalSpec("ID", .many, .shortName, help: "the writes to release (all in one transaction)")],
         options: [
           .value("--reason", "REASON", .choice(reasons), help: "release every write blocked for this reason")
         ],
         constraints: [.exactlyOne(["ID", "--reason"])]),
       CommandSpec(
         name: "withdraw", summary: "take a blocked write out, after reading its row from the instance",
-        id: .withdraw, positionals: [PositionalSpec("ID", help: "the write to withdraw")]),
+        id: .withdraw, positionals: [PositionalSpec("ID", .required, .shortName, help: "the write to withdraw")]),
       CommandSpec(
         name: "discard", summary: "take a refused write, and its content, out of the queue", id: .discard,
-        positionals: [PositionalSpec("ID", help: "the refused write")]),
+        positionals: [PositionalSpec("ID", .required, .shortName, help: "the refused write")]),
       CommandSpec(
         name: "forget", summary: "clear answered writes (all, or the ones named)", id: .forget,
-        positionals: [PositionalSpec("ID", .many, help: "the answered writes to clear")]),
+        positionals: [PositionalSpec("ID", .many, .shortName, help: "the answered writes to clear")]),
       CommandSpec(
-        name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered),
+        name: "take-answered", summary: "clear the answered writes and print them", id: .takeAnswered,
+        options: [
+          .value(
+            "--output", "FILE",
+            help: "write them (as JSON) to FILE, a new file, synced to disk before they are cleared")
+        ]),
       items, edges, tags, metadata, extensions, blobs,
       CommandSpec(
         name: "completion", summary: "print the completion script for a shell (bash, zsh or fish)", id: .completion,
@@ -141,12 +148,14 @@ enum CommandTable {
       CommandSpec(
         name: "create", summary: "queue an item create", id: .itemsCreate,
         options: [
-          .value("--type", "T", required: true, help: "the item's type"),
+          .value("--type", "T", .shortName, required: true, help: "the item's type"),
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties, a JSON object"),
           .value("--id", "ID", .segment, help: "the item's id (default: a minted UUIDv7)"),
-          .value("--source", "S", help: "the natural key's source (with --source-id)"),
-          .value("--source-id", "X", help: "the natural key's id within the source (with --source)"),
-          .value("--tier", "T", help: "the item's tier"),
+          .value("--source", "S", .shortName, help: "the natural key's source (with --source-id)"),
+          .value(
+            "--source-id", "X", .name(maxBytes: ValueKind.sourceIdLimit),
+            help: "the natural key's id within the source (with --source)"),
+          .value("--tier", "T", .shortName, help: "the item's tier"),
           baseVersion,
         ],
         constraints: [.together(["--source", "--source-id"])]),
@@ -181,7 +190,7 @@ enum CommandTable {
         options: [
           .value("--source", "ID", .segment, required: true, help: "the edge's source item"),
           .value("--target", "ID", .segment, required: true, help: "the edge's target item"),
-          .value("--type", "T", required: true, help: "the edge type"),
+          .value("--type", "T", .shortName, required: true, help: "the edge type"),
           .value("--properties", "JSON", .jsonObject, help: "the edge's properties, a JSON object (default {})"),
           .value("--id", "ID", .segment, help: "the edge's id (default: a minted UUIDv7)"),
         ]),
@@ -220,11 +229,13 @@ enum CommandTable {
       CommandSpec(
         name: "replace", summary: "queue the item's tags replaced by these (none: cleared)", id: .metadataReplace,
         positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
-        options: [.value("--tag", "T", repeatable: true, help: "a tag (repeat for more)")]),
+        options: [.value("--tag", "T", .shortName, repeatable: true, help: "a tag (repeat for more)")]),
       CommandSpec(
         name: "merge", summary: "queue these tags merged into the item's", id: .metadataMerge,
         positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
-        options: [.value("--tag", "T", required: true, repeatable: true, help: "a tag (repeat for more)")]),
+        options: [
+          .value("--tag", "T", .shortName, required: true, repeatable: true, help: "a tag (repeat for more)")
+        ]),
     ])
 
   static let extensions = CommandSpec(
@@ -251,7 +262,7 @@ enum CommandTable {
       CommandSpec(
         name: "put", summary: "queue an upload; the bytes are copied beside the store", id: .blobsPut,
         positionals: [PositionalSpec("FILE", help: "the file to upload")],
-        options: [.value("--mime", "M", help: "the MIME type (default: from the file's extension)")])
+        options: [.value("--mime", "M", .shortName, help: "the MIME type (default: from the file's extension)")])
     ])
 
   /// The parser over this table.

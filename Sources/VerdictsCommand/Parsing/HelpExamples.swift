@@ -22,7 +22,10 @@ enum HelpExamples {
     ["forget"]: [
       "verdicts forget                    # every answered write that may go", "verdicts forget 43da8578 5d73c5e8",
     ],
-    ["take-answered"]: ["verdicts take-answered --json > answered.json"],
+    ["take-answered"]: [
+      "verdicts take-answered --output answered.json   # a new file, synced before they are cleared",
+      "verdicts take-answered --json | jq -c '.[]'",
+    ],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
     ["completion"]: [
       "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",

@@ -59,10 +59,13 @@ enum ManualTable {
         + "else ~/.local/state/verdicts/crashes/, owner-only."),
     ManualEntry(
       "STORE.lock",
-      "beside the store: the writer lock. The writer holds a lock on its first byte; watchers ask the kernel "
-        + "whether it is held, without taking it."),
+      "beside the store (its resolved path): the writer lock, never followed through a symbolic link, and only "
+        + "if it is the user's. The writer also holds a lock on the first byte of the store file itself, so every "
+        + "name of one store meets it; watchers ask the kernel whether it is held, without taking it."),
     ManualEntry(
-      "STORE.blobs/", "beside the store: the bytes blobs put queued, named by their SHA-256, until a drain sends them."),
+      "STORE.blobs/",
+      "beside the store: the bytes blobs put queued, named by their SHA-256, until a drain sends them; each "
+        + "checked against its hash before it is sent, never followed through a symbolic link."),
     ManualEntry(
       "$XDG_CONFIG_HOME/verdicts/keys.conf",
       "the TUI's keys, remapped: action = key [key...] lines (else ~/.config/verdicts/keys.conf)."),
@@ -89,8 +92,11 @@ enum ManualTable {
       code: .environment,
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
-        + "is still printed), the store's file or disk, a contract mismatch, a redirect, /proc not mounted",
-      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "no_proc"]),
+        + "is still printed), the store's file or disk, a contract mismatch, a redirect, output that could not "
+        + "be written, /proc not mounted",
+      errorCodes: [
+        "network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error", "no_proc",
+      ]),
     ExitStatusEntry(
       code: .deviceRule,
       meaning:

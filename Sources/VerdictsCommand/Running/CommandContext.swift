@@ -65,7 +65,10 @@ public struct CommandContext: Sendable {
       let waited = Date().timeIntervalSince(started)
       do {
         let copy = try await WorkingCopy.open(store: store, server: server, create: create)
-        guard create, !copy.handle.isWriter, waited < Self.writerWait else {
+        // A lock file that is not the store's own, or a file system that refuses it, does not
+        // go away by waiting.
+        guard create, !copy.handle.isWriter, copy.writerRefusal == nil, waited < Self.writerWait else {
+          warnAboutStore(copy)
           // Watchers see which command holds the writer role (`verdicts drain`, `verdicts hold`)
           // once it drains or holds; a command that only queues, or fails, writes no record.
           let mode = arguments.path.isEmpty ? "command" : arguments.path.joined(separator: " ")
@@ -86,8 +89,18 @@ public struct CommandContext: Sendable {
   /// How long a command that may create the store waits for a writer role held by another.
   static let writerWait: TimeInterval = 3
 
-  /// Opens the store to read only: never the writer role, never a new file.
-  func openReader() async throws -> WorkingCopy {
-    try await WorkingCopy.openReader(store: URL(fileURLWithPath: globals.storePath))
+  /// Opens the store to read only: never the writer role, never a new file. With `warn`, says
+  /// once on standard error what others could change of its files (the TUI says it on its
+  /// status line instead).
+  func openReader(warn: Bool = true) async throws -> WorkingCopy {
+    let copy = try await WorkingCopy.openReader(store: URL(fileURLWithPath: globals.storePath))
+    if warn { warnAboutStore(copy) }
+    return copy
+  }
+
+  /// Says each of the store's warnings (``WorkingCopy/storeWarnings``) once on standard error
+  /// (`store_open_to_others` with `--json`).
+  func warnAboutStore(_ copy: WorkingCopy) {
+    for warning in copy.storeWarnings { warn(code: "store_open_to_others", visible(warning)) }
   }
 }

@@ -52,7 +52,7 @@ struct CommandFailure: Error, Sendable, Hashable {
       server = ServerPart(status: status, code: code, details: nil)
     case .noStore, .noServer, .ambiguousID:
       exit = .usage
-    case .network, .contractMismatch, .redirected, .storageFull, .store, .closed:
+    case .network, .contractMismatch, .contractBroken, .redirected, .storageFull, .store, .closed:
       exit = .environment
     case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema,
       .unknownSchema, .invalid:

@@ -17,7 +17,7 @@ extension CommandRunner {
   func queue() async throws -> ExitCode {
     var writes = try await withReader { try await $0.queue.all() }
     let kinds = Set(args.strings("--kind"))
-    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kind.wireName) } }
+    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kindName) } }
     if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
     if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
     if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
@@ -75,6 +75,11 @@ extension CommandRunner {
       context.printJSON(report.wireJSON)
     } else {
       context.output.out(DrainText.render(report, ascii: context.globals.ascii))
+    }
+    if let failure = context.output.outFailure {
+      throw CommandFailure(
+        output: failure,
+        note: "the drain ran and its verdicts are in the store (verdicts queue lists them); only this report was lost")
     }
     if let failure = CommandFailure(drained: report) { throw failure }
     return .done
@@ -208,17 +213,56 @@ extension CommandRunner {
     return .done
   }
 
+  /// `take-answered [--output FILE]`: the answered writes leave the store only once they are
+  /// delivered: printed and flushed to standard output (synced when it is a file), or with
+  /// `--output` written to a new file synced with its folder. A failure leaves the store as it was.
   func takeAnswered() async throws -> ExitCode {
-    let taken = try await withCopy(create: false) { try await $0.queue.takeAnswered() }
+    // Checked before the store is opened: bad input changes nothing.
+    let file = try args.string("--output").map {
+      try DeliveryFile(path: GlobalOptions.expand($0, context.environment), option: "--output")
+    }
+    let deliver = Self.delivery(to: file, context)
+    let taken = try await withCopy(create: false) { copy in
+      try Self.requireWriter(copy)
+      return try await copy.queue.takeAnswered(deliveringFirst: deliver)
+    }
     if json {
-      context.printJSON(.array(taken.map(\.wireJSON)))
+      // The writes went to the file; standard output says how many.
+      if file != nil { context.printJSON(.int(taken.count)) }
     } else if taken.isEmpty {
-      context.print("no answered write could be taken")
+      context.print(
+        "no answered write could be taken" + (file.map { "; \(context.visible($0.path)) was not written" } ?? ""))
+    } else if let file {
+      context.print("took \(taken.count) answered write(s) into \(context.visible(file.path))")
     } else {
-      context.output.out(QueueTable.render(taken, ascii: context.globals.ascii))
       context.print("took \(taken.count) answered write(s)")
     }
     return .done
+  }
+
+  /// How `take-answered` delivers the writes before they are cleared: into `file` (as JSON,
+  /// whatever the output's form: every field whole), else on standard output, delivered.
+  static func delivery(to file: DeliveryFile?, _ context: CommandContext) -> @Sendable ([QueuedWrite]) throws -> Void {
+    { writes in
+      if let file {
+        guard !writes.isEmpty else { return }
+        try file.write(JSONValue.array(writes.map(\.wireJSON)).text(escaping: .visible) + "\n")
+        return
+      }
+      if context.globals.json {
+        context.printJSON(.array(writes.map(\.wireJSON)))
+      } else if !writes.isEmpty {
+        context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
+      }
+      do {
+        try context.output.deliver()
+      } catch let failure as OutputFailure {
+        let note =
+          writes.isEmpty
+          ? "nothing was taken" : "nothing was taken: the \(writes.count) answered write(s) are still in the store"
+        throw CommandFailure(output: failure, note: note)
+      }
+    }
   }
 
   /// Holds the writer role for a while (for tests of the one-writer rule, and for support).

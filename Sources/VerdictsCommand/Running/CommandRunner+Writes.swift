@@ -20,6 +20,9 @@ extension CommandRunner {
         message: "the copy holds no \(row) \(args.string("ID") ?? "") (there is no store at \(path) yet); "
           + "name the version it was read at (--version N)")
     }
+    if let failure = context.output.outFailure {
+      throw CommandFailure(output: failure, note: "the write is queued all the same (verdicts queue lists it)")
+    }
     return .done
   }
 

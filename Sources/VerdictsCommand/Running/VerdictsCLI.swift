@@ -22,6 +22,22 @@ public enum VerdictsCLI {
       return await CommandRunner.complete(Array(arguments.dropFirst(2)), environment: environment, output: output)
         .rawValue
     }
+    let code = await runCommandLine(arguments: arguments, environment: environment, output: output)
+    // Output that could not be written is a failure, like coreutils' `write error`: a command
+    // that did its work exits 3 saying so (one that failed already said why, and keeps its code).
+    guard code == ExitCode.done.rawValue, let failure = output.outFailure else { return code }
+    let globals: GlobalOptions
+    switch CommandTable.parser.parse(helpAsFlag(arguments)) {
+    case .help(_, let p), .version(let p), .failure(_, let p), .run(_, let p):
+      globals = GlobalOptions(p, environment: environment)
+    }
+    return report(CommandFailure(output: failure), globals: globals, output: output)
+  }
+
+  /// Runs one command line (not the completion scripts' call) and returns its exit code.
+  static func runCommandLine(arguments: [String], environment: [String: String], output: any CommandOutput) async
+    -> Int32
+  {
     if arguments == ["help", "options"] {
       output.out(HelpText.options())
       return ExitCode.done.rawValue

@@ -18,7 +18,10 @@ final class Spawned: @unchecked Sendable {
   /// Starts `verdicts` with `arguments`; with `defaultSignals`, through `env --default-signal`
   /// so SIGTERM, SIGHUP and SIGINT act by default even when this test process ignores them
   /// (ignored signals are inherited across exec).
-  init(_ arguments: [String], environment: [String: String], defaultSignals: Bool = false) throws {
+  /// With `directory`, the process starts there (for relative store paths).
+  init(_ arguments: [String], environment: [String: String], defaultSignals: Bool = false, directory: String? = nil)
+    throws
+  {
     let path = try Binary.require()
     if defaultSignals {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -28,6 +31,7 @@ final class Spawned: @unchecked Sendable {
       process.arguments = arguments
     }
     process.environment = environment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

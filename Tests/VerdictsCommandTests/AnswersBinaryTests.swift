@@ -1,0 +1,230 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 26, items 5, 6 and the drain's part of 8, as users meet them, through the built binary:
+/// a fill whose pages never end, an answer about another row, an unreadable 2xx counted once,
+/// a kind the store holds that this build does not know, a drain stopped past its deadline.
+@Suite(.serialized) struct AnswersBinaryTests {
+  /// The root as the instance the victim stores were filled from.
+  static let root = #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#
+  static let contract = "X-Marfa-Contract: 2"
+
+  /// A create's answer for `id`.
+  static func created(_ id: String) -> String {
+    #"{"item":{"id":"\#(id)","type":"note","version":1,"state":"active","properties":{}},"metadata":{"item_id":"\#(id)","tags":[],"extensions":{}}}"#
+  }
+
+  /// A server that answers `GET /` as the instance, the head of `/events` with a cursor, and each
+  /// page of `GET /items` with `page(number, cursor)` (its JSON); it counts the page requests.
+  static func pagedServer(pages: SharedValue<Int>, _ page: @escaping @Sendable (Int, String?) -> String) throws
+    -> RawServer
+  {
+    try RawServer { peer in
+      while let head = peer.readHead() {
+        if head.method == "GET", head.path == "/" {
+          peer.answer(200, headers: [contract], body: root)
+          continue
+        }
+        if head.path.hasPrefix("/events") {
+          let frame =
+            #"{"event_type":"stream_cursor","cursor":"c-head","instance_id":"\#(Scenario.defaultInstanceId)"}"#
+          peer.write(
+            "HTTP/1.1 200 OK\r\n\(contract)\r\nContent-Type: text/event-stream\r\n\r\nevent: stream_cursor\ndata: \(frame)\n\n"
+          )
+          return
+        }
+        let cursor = URLComponents(string: head.path)?.queryItems?.first { $0.name == "cursor" }?.value
+        var number = 0
+        pages.update {
+          number = $0
+          $0 += 1
+        }
+        if !peer.answer(200, headers: [contract, "Content-Type: application/json"], body: page(number, cursor)) {
+          return
+        }
+      }
+    }
+  }
+
+  @Test func aFillWhosePagesGiveTheSameCursorEndsAtOnceExitThreeNamingItAndHowFarItGot() throws {
+    let folder = TempFolder()
+    let pages = SharedValue(0)
+    let server = try Self.pagedServer(pages: pages) { n, _ in
+      #"{"data":[{"item":{"id":"i\#(n)","type":"note","version":1,"properties":{}}}],"next_cursor":"same"}"#
+    }
+    defer { server.stop() }
+    let start = Date()
+    let r = try Binary.run(
+      ["--json", "fill"], store: folder.store, home: folder.path,
+      environment: ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"], timeout: 20)
+    #expect(Date().timeIntervalSince(start) < 10)
+    #expect(r.code == 3, "\(r)")
+    #expect(pages.value == 2, "\(pages.value) page requests")
+    let error = JSONValue.parse(r.stderr.trimmingCharacters(in: .whitespacesAndNewlines))?["error"]
+    #expect(error?["code"] == .string("contract_mismatch"), "\(r.stderr)")
+    let message = error?["message"]?.stringValue ?? ""
+    #expect(message.contains("gave the cursor 'same' again"), "\(message)")
+    #expect(message.contains("after 2 page(s) and 2 row(s), the last cursor 'same'"), "\(message)")
+    let status = try Binary.run(["--json", "status"], store: folder.store, home: folder.path)
+    #expect(status.json?["fill"] == .string("underway"), "\(status)")
+  }
+
+  @Test func aFillAgainstEndlessNewCursorsOfTwoHundredRowsStaysSmallWhileItReads() throws {
+    let folder = TempFolder()
+    let pages = SharedValue(0)
+    let server = try Self.pagedServer(pages: pages) { n, _ in
+      let items = (0..<200).map { i in
+        #"{"item":{"id":"p\#(n)-\#(i)","type":"note","version":1,"state":"active","properties":{"title":"row \#(i) of page \#(n) with some text"}},"metadata":{"item_id":"p\#(n)-\#(i)","tags":[],"extensions":{}}}"#
+      }
+      return #"{"data":[\#(items.joined(separator: ","))],"next_cursor":"c\#(n)"}"#
+    }
+    defer { server.stop() }
+    let environment = Binary.environment(
+      store: folder.store, home: folder.path, ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
+    let process = try Spawned(["--json", "fill"], environment: environment)
+    let pid = process.process.processIdentifier
+    let start = Date()
+    var peakKiB = 0
+    var samples: [(Double, Int, Int)] = []
+    while process.process.isRunning, Date().timeIntervalSince(start) < 8 {
+      let now = HostileServerBinaryTests.highWaterKiB(pid) ?? 0
+      peakKiB = max(peakKiB, now)
+      if samples.last.map({ Date().timeIntervalSince(start) - $0.0 >= 2 }) ?? true {
+        samples.append((Date().timeIntervalSince(start), pages.value, now / 1024))
+      }
+      usleep(20_000)
+    }
+    let running = process.process.isRunning
+    process.kill()
+    _ = process.wait(timeout: 5)
+    print(
+      "verdicts fill against endless cursors: \(pages.value) pages of 200 rows in 8 s, peak \(peakKiB / 1024) MB; "
+        + samples.map { "\(Int($0.0)) s: \($0.1) pages, \($0.2) MB" }.joined(separator: "; "))
+    #expect(running, "the fill ended before 8 s: \(process.result())")
+    #expect(pages.value >= 20, "only \(pages.value) pages were read")
+    #expect(peakKiB > 0 && peakKiB <= 64 * 1024, "peak resident memory \(peakKiB / 1024) MB")
+  }
+
+  @Test(arguments: [
+    ("not JSON", "not json", "could not be read (it is not JSON)"),
+    ("another row", #"{"item":{"id":"someone-else","version":77}}"#, "was about item 'someone-else'"),
+    ("the item given twice", #"{"item":{"id":"ID","version":1},"item":{"id":"someone-else","version":77}}"#, "twice"),
+  ])
+  func a2xxThatIsNotThisWritesAnswerIsSaidOnceAsUndeliveredNeverAnsweredAndNeverCounted(
+    _ label: String, _ body: String, _ said: String
+  ) async throws {
+    let victim = try await DrainVictim(writes: 3)
+    let server = try HostileServerBinaryTests.server { peer, head in
+      _ = head
+      peer.answer(201, headers: [Self.contract, "Content-Type: application/json"], body: body)
+    }
+    defer { server.stop() }
+    let environment = Binary.environment(
+      store: victim.store, home: victim.folder.path,
+      ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
+    let text = try Binary.run(["drain"], store: victim.store, home: victim.folder.path, environment: environment)
+    #expect(text.code == 3, "\(label): \(text)")
+    #expect(text.stdout.hasPrefix("answered 0, held 0, undelivered 3,"), "\(label): \(text.stdout)")
+    #expect(text.stdout.contains(said), "\(label): \(text.stdout)")
+    let queue = try Binary.run(["--json", "queue"], store: victim.store, home: victim.folder.path)
+    let rows = queue.json?.arrayValue ?? []
+    #expect(rows.count == 3)
+    for row in rows {
+      #expect(row["verdict"] == .null && row["refusals"] == .number(0), "\(label): \(row.text)")
+    }
+    #expect(rows.first?["last_failure"]?["status"] == .number(201), "\(label)")
+    #expect(rows.first?["environmental_streak"] == .number(1), "\(label)")
+  }
+
+  @Test(arguments: [("'bogus_kind'", "unreadable:bogus_kind"), ("NULL", "unreadable")])
+  func aStoredKindThisBuildDoesNotKnowIsShownUnreadableAndRefusedUnsentNeverSentAsACreate(
+    _ sql: String, _ shown: String
+  ) async throws {
+    let victim = try await DrainVictim(writes: 2)
+    let odd = try #require(victim.queued.first)
+    if sql == "NULL" {
+      try SQLiteFile.exec(
+        victim.store,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema SET sql = replace(sql, 'kind TEXT NOT NULL CHECK', 'kind TEXT CHECK')
+          WHERE type = 'table' AND name = 'queue';
+        PRAGMA writable_schema = OFF;
+        """)
+    }
+    try SQLiteFile.exec(
+      victim.store, "PRAGMA ignore_check_constraints = ON; UPDATE queue SET kind = \(sql) WHERE id = '\(odd.id)'")
+
+    let table = try Binary.run(["queue"], store: victim.store, home: victim.folder.path)
+    #expect(table.code == 0, "\(table)")
+    let line = table.stdout.split(separator: "\n").first { $0.contains(odd.id) }.map(String.init) ?? ""
+    #expect(line.contains(shown), "\(table.stdout)")
+    #expect(!line.contains("create_item"), "\(line)")
+    let json = try Binary.run(["--json", "queue"], store: victim.store, home: victim.folder.path)
+    let row = json.json?.arrayValue?.first { $0["id"]?.stringValue == odd.id }
+    #expect(row?["kind"] == (sql == "NULL" ? .null : .string("bogus_kind")), "\(json.stdout)")
+    #expect(row?["kind_unreadable"] == .bool(true))
+
+    let before = victim.instance.requests.count
+    let drain = try Binary.run(
+      ["--json", "drain"], store: victim.store, home: victim.folder.path, environment: victim.environment)
+    #expect(drain.code == 0, "\(drain)")
+    #expect(drain.json?["unsent"] == .number(1) && drain.json?["answered"] == .number(1), "\(drain.stdout)")
+    let sent = victim.instance.requests.dropFirst(before).filter { $0.method != "GET" }
+    #expect(sent.count == 1, "\(sent.map(\.path))")
+    #expect(!sent.contains { $0.bodyText.contains(odd.itemId ?? "?") }, "the write of an unknown kind was sent")
+    let after = try #require(try await victim.queueNow().first { $0.id == odd.id })
+    #expect(after.verdict?.refusal?.reason.contains("does not know") == true, "\(String(describing: after.verdict))")
+    #expect(after.sent == false)
+  }
+
+  @Test func aDrainStoppedPastItsRequestsDeadlineAndContinuedTakesTheAnswerThatCameMeanwhile() async throws {
+    let victim = try await DrainVictim(writes: 1)
+    let asked = SharedValue(false)
+    let stopped = SharedValue(false)
+    let server = try RawServer { peer in
+      while let head = peer.readHead(timeout: 60) {
+        if head.method == "GET", head.path == "/" {
+          peer.answer(200, headers: [Self.contract], body: Self.root)
+          continue
+        }
+        let body = peer.readBody(of: head)
+        let id = JSONValue.parse(body)?["id"]?.stringValue ?? ""
+        asked.update { $0 = true }
+        // The answer goes once the drain is stopped: it waits in the socket until SIGCONT.
+        while !stopped.value, !peer.stopping { usleep(10_000) }
+        peer.answer(201, headers: [Self.contract, "Content-Type: application/json"], body: Self.created(id))
+      }
+    }
+    defer { server.stop() }
+    let environment = Binary.environment(
+      store: victim.store, home: victim.folder.path,
+      ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
+    let process = try Spawned(["--json", "drain"], environment: environment)
+    let pid = process.process.processIdentifier
+    let deadline = Date().addingTimeInterval(20)
+    while !asked.value, process.process.isRunning, Date() < deadline { usleep(5_000) }
+    #expect(asked.value, "the write never came")
+    kill(pid, SIGSTOP)
+    stopped.update { $0 = true }
+    // verdicts's request deadline is 10 s: stopped past it, with the answer waiting.
+    sleep(12)
+    kill(pid, SIGCONT)
+    let ended = process.wait(timeout: 20)
+    if !ended { process.kill() }
+    let r = process.result()
+    #expect(ended)
+    #expect(r.code == 0, "\(r)")
+    #expect(r.json?["answered"] == .number(1) && r.json?["undelivered"] == .number(0), "\(r.stdout)")
+    let w = try #require(try await victim.queueNow().first)
+    #expect(w.verdict == .accepted, "\(String(describing: w.verdict))")
+    #expect(w.environmentalStreak == 0 && w.lastFailure == nil, "\(String(describing: w.lastFailure))")
+  }
+}
