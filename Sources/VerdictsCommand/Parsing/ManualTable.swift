@@ -33,6 +33,15 @@ enum ManualTable {
       "verdicts instance waits this long before answering each write (up to 10,000 ms), so a drain lasts long "
         + "enough to be watched"),
     ManualEntry(
+      "SWIFT_BACKTRACE",
+      "the Swift runtime's crash reports; when it is not set and both standard input and output are a terminal, "
+        + "verdicts starts itself again once with it set to write a report to a file (never the interactive "
+        + "backtracer that held the terminal for 30 s), and the screen names the file after giving the terminal back"),
+    ManualEntry(
+      "VERDICTS_TEST_TRAP",
+      "tests only: 1, the screen traps after its first frame; thread, another thread traps while it draws (the "
+        + "terminal is given back either way)"),
+    ManualEntry(
       "VERDICTS_TEST_LINGER_SECONDS",
       "tests only: a write command waits this long after printing the queued write, so a test can kill -9 it "
         + "after the print and before it exits"),
@@ -44,6 +53,10 @@ enum ManualTable {
       "$XDG_STATE_HOME/verdicts/queue.store",
       "the default store (a SQLite file), else ~/.local/state/verdicts/queue.store; --store or MARFA_DB name "
         + "another. Only the commands that queue a write or fill create it, owner-only (file 0600, folders 0700)."),
+    ManualEntry(
+      "$XDG_STATE_HOME/verdicts/crashes/",
+      "crash reports (crash-PID-TIME.txt), written by the Swift runtime when a toolchain's backtracer is there; "
+        + "else ~/.local/state/verdicts/crashes/, owner-only."),
     ManualEntry(
       "STORE.lock",
       "beside the store (its resolved path): the writer lock, never followed through a symbolic link, and only "
@@ -80,8 +93,10 @@ enum ManualTable {
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
         + "is still printed), the store's file or disk, a contract mismatch, a redirect, output that could not "
-        + "be written",
-      errorCodes: ["network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error"]),
+        + "be written, /proc not mounted",
+      errorCodes: [
+        "network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error", "no_proc",
+      ]),
     ExitStatusEntry(
       code: .deviceRule,
       meaning:
