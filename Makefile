@@ -154,7 +154,12 @@ FUZZ_TARGETS = json sanitizer answer events filter config arguments
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
 fuzz-build: deps
+	@# SwiftPM plans a path dependency's files once: when the project's files are not the ones
+	@# the last fuzz build saw (one added or removed), that build is thrown away and made again.
+	@list=$$(find Sources -name '*.swift' | sort | md5sum); \
+	  [ "$$list" = "$$(cat Fuzz/.build/sources.md5 2>/dev/null)" ] || rm -rf Fuzz/.build
 	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+	@find Sources -name '*.swift' | sort | md5sum >Fuzz/.build/sources.md5
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t $(FUZZ_SECONDS); done
 fuzz-smoke: fuzz-build
