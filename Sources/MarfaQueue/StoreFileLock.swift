@@ -120,7 +120,7 @@ enum StoreFileLock {
         entry.descriptor = fd
         entry.writable = true
       }
-      var region = firstByte(Int16(F_WRLCK))
+      var region = WriterLock.region(Int16(F_WRLCK))
       if fcntl(entry.descriptor, WriterLock.setLock, &region) == 0 {
         entry.writer = true
         entries[identity] = entry
@@ -137,7 +137,7 @@ enum StoreFileLock {
   static func giveUp(_ identity: FileIdentity) {
     table.withLock { entries in
       guard var entry = entries[identity], entry.writer else { return }
-      var region = firstByte(Int16(F_UNLCK))
+      var region = WriterLock.region(Int16(F_UNLCK))
       _ = fcntl(entry.descriptor, WriterLock.setLock, &region)
       entry.writer = false
       entries[identity] = entry
@@ -150,20 +150,9 @@ enum StoreFileLock {
     table.withLock { entries in
       guard let entry = entries[identity] else { return false }
       if entry.writer { return true }
-      var region = firstByte(Int16(F_RDLCK))
+      var region = WriterLock.region(Int16(F_RDLCK))
       guard fcntl(entry.descriptor, WriterLock.getLock, &region) == 0 else { return false }
       return region.l_type == Int16(F_WRLCK)
     }
-  }
-
-  /// The file's first byte, which SQLite never locks.
-  private static func firstByte(_ type: Int16) -> flock {
-    var l = flock()
-    l.l_type = type
-    l.l_whence = Int16(SEEK_SET)
-    l.l_start = 0
-    l.l_len = 1
-    l.l_pid = 0
-    return l
   }
 }

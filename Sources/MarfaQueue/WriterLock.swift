@@ -33,7 +33,9 @@ enum WriterLock {
     return l.l_type == Int16(F_WRLCK)
   }
 
-  private static func region(_ type: Int16) -> flock {
+  /// A lock of `type` on a file's first byte (which SQLite never locks): the region both the
+  /// lock file's probe and ``StoreFileLock`` use.
+  static func region(_ type: Int16) -> flock {
     var l = flock()
     l.l_type = type
     l.l_whence = Int16(SEEK_SET)
