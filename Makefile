@@ -158,7 +158,10 @@ fuzz-build: deps
 	@# the last fuzz build saw (one added or removed), that build is thrown away and made again.
 	@list=$$(find Sources -name '*.swift' | sort | md5sum); \
 	  [ "$$list" = "$$(cat Fuzz/.build/sources.md5 2>/dev/null)" ] || rm -rf Fuzz/.build
-	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+	@# Swift's own fuzzer coverage is trace-pc-guard, which libFuzzer no longer reads: without the
+	@# inline 8-bit counters it runs blind ("Is the code instrumented for coverage?").
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address \
+	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 	@find Sources -name '*.swift' | sort | md5sum >Fuzz/.build/sources.md5
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do Fuzz/run.sh $$t $(FUZZ_SECONDS); done
