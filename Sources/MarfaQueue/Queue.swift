@@ -32,7 +32,7 @@ public struct Queue: Sendable {
   }
 
   /// The write with this id as a screen shows it: its answer cut at
-  /// ``QueueCodec/shownAnswerLimit`` and a payload past ``QueueCodec/shownPayloadLimit`` left
+  /// ``QueueLimits/shownAnswer`` bytes and a payload past ``QueueLimits/shownPayload`` left
   /// out, each with its stored size (``QueuedWrite/answerBytes``, ``QueuedWrite/bodyBytes``), so
   /// a hostile store's 100 MB answer costs what its first 64 KiB do. Throws
   /// ``QueueError/notFound(id:)`` for an id the queue doesn't hold.

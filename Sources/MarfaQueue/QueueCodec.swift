@@ -17,33 +17,6 @@ enum QueueCodec {
     }
   }.joined(separator: ", ")
 
-  /// ``QueueLimits/shownAnswer``.
-  static let shownAnswerLimit = QueueLimits.shownAnswer
-  /// ``QueueLimits/shownPayload``.
-  static let shownPayloadLimit = QueueLimits.shownPayload
-
-  /// ``selectList`` as a screen reads it: the answer cut at ``shownAnswerLimit``, a payload past
-  /// ``shownPayloadLimit`` left out (`{}`), and both stored sizes beside (``ShownSizeColumn``).
-  static let shownList =
-    read.map { column -> String in
-      switch column {
-      case .payload:
-        return "CASE WHEN length(CAST(payload AS BLOB)) > \(shownPayloadLimit) THEN '{}' ELSE payload END AS payload"
-      case .answer: return "substr(answer, 1, \(shownAnswerLimit)) AS answer"
-      default: return column.name
-      }
-    }.joined(separator: ", ")
-    + ", length(CAST(answer AS BLOB)) AS answer_bytes, length(CAST(payload AS BLOB)) AS payload_bytes"
-
-  /// The write in a row selected with ``shownList``: what was left out is said by its size.
-  static func shownWrite(from row: SQLite.Row) -> QueuedWrite {
-    var write = write(from: row.columns(QueueColumn.self))
-    let sizes = row.columns(ShownSizeColumn.self)
-    if let n = sizes.int(.answerBytes), n > (write.answer?.utf8.count ?? 0) { write.answerBytes = n }
-    if let n = sizes.int(.payloadBytes), n > shownPayloadLimit { write.bodyBytes = n }
-    return write
-  }
-
   /// The write in a row selected with ``selectList`` or ``summaryList``.
   static func write(from r: ColumnRow<QueueColumn>) -> QueuedWrite {
     let storedKind = r.text(.kind)

@@ -5,8 +5,9 @@ public enum QueueLimits {
   /// Drains in a row with an environmental failure that set a write aside and then block it
   /// `failingAlone` (DESIGN 3.2), fixed like the ceiling.
   public static let failingAloneStreak = 3
-  /// How much of an answer a screen reads (characters): a page of writes never holds more of
-  /// one, however large a hostile store made it; the detail says how much more there is.
+  /// How much of an answer a screen reads (bytes, through SQLite's incremental I/O): a page of
+  /// writes never holds more of one, however large a hostile store made it; the detail says how
+  /// much more there is.
   public static let shownAnswer = 65_536
   /// The largest payload a screen reads and lays out as the body (bytes); a larger one is left
   /// out and its size said.

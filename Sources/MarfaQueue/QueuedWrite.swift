@@ -58,10 +58,10 @@ public struct QueuedWrite: Sendable, Hashable {
   /// the value here is the nearest one it could be, or none.
   public var damage: StoreDamage?
   /// The stored answer's size in bytes when ``answer`` holds only its start (a screen's read,
-  /// ``QueueCodec/shownAnswerLimit``); nil when it is whole.
+  /// ``QueueLimits/shownAnswer``); nil when it is whole.
   public var answerBytes: Int?
   /// The stored payload's size in bytes when it was too large for a screen to read as the body
-  /// (``QueueCodec/shownPayloadLimit``; ``body`` is then empty); nil when the body is whole.
+  /// (``QueueLimits/shownPayload``; ``body`` is then empty); nil when the body is whole.
   public var bodyBytes: Int?
 
   /// Creates a queued write value (a value only: nothing is queued).

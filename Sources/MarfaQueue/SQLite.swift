@@ -150,6 +150,29 @@ final class SQLite {
     }
   }
 
+  /// The first `limit` bytes of a TEXT or BLOB value and its whole size in bytes, read through
+  /// SQLite's incremental I/O (`sqlite3_blob_*`): only the pages holding those bytes are read,
+  /// where `substr()` or `length()` load the whole value. Nil when the value is NULL, the row is
+  /// gone, or it cannot be read.
+  func valueStart(table: String, column: String, rowid: Int, limit: Int) -> (bytes: [UInt8], size: Int)? {
+    guard let db else { return nil }
+    var blob: OpaquePointer?
+    guard sqlite3_blob_open(db, "main", table, column, Int64(rowid), 0, &blob) == SQLITE_OK, let blob else {
+      sqlite3_blob_close(blob)
+      return nil
+    }
+    defer { sqlite3_blob_close(blob) }
+    let size = Int(sqlite3_blob_bytes(blob))
+    let n = max(0, min(size, limit))
+    var bytes = [UInt8](repeating: 0, count: n)
+    if n > 0 {
+      guard bytes.withUnsafeMutableBytes({ sqlite3_blob_read(blob, $0.baseAddress, Int32(n), 0) }) == SQLITE_OK else {
+        return nil
+      }
+    }
+    return (bytes, size)
+  }
+
   /// Runs one statement and returns its rows mapped by `map`.
   func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
     var out: [T] = []

@@ -27,17 +27,43 @@ extension SQLite {
     return found
   }
 
-  /// Reads the writes a statement selects with ``QueueCodec/shownList``: a screen's read, each
-  /// answer and payload bounded.
+  /// Reads the writes a statement selects with ``QueueCodec/summaryList``, each with its
+  /// payload and answer read bounded (``shown(_:seq:)``): a screen's read.
   func shownWrites(_ sql: String, _ values: [SQLValue] = []) throws -> [QueuedWrite] {
-    let found = try rows(sql, values, QueueCodec.shownWrite(from:))
-    note(found.lazy.compactMap(\.damage).first)
-    return found
+    let found = try rows(sql, values, reading: QueueColumn.self, QueueCodec.sequenced(from:))
+    note(found.lazy.compactMap(\.1.damage).first)
+    return found.map { shown($0.1, seq: $0.0) }
   }
 
   /// The write with this id as a screen (or `show`) reads it (``shownWrites(_:_:)``), or nil.
   func shownWrite(id: String) throws -> QueuedWrite? {
-    try shownWrites("SELECT \(QueueCodec.shownList) FROM queue WHERE id = ?", [.text(id)]).first
+    try shownWrites("SELECT \(SQLite.summaryColumns) FROM queue WHERE id = ?", [.text(id)]).first
+  }
+
+  /// `w` (read without payload and answer) with them read through SQLite's incremental I/O,
+  /// which reads only the pages holding the bytes asked for (a `substr()` or `length()` of a
+  /// 100 MB answer loads all of it): the payload when it is at most ``QueueLimits/shownPayload``
+  /// bytes (else its size, ``QueuedWrite/bodyBytes``), the answer's first
+  /// ``QueueLimits/shownAnswer`` bytes (and its size when that is not all, ``QueuedWrite/answerBytes``).
+  func shown(_ w: QueuedWrite, seq: Int) -> QueuedWrite {
+    var w = w
+    if let payload = valueStart(table: "queue", column: "payload", rowid: seq, limit: QueueLimits.shownPayload) {
+      if payload.size > payload.bytes.count {
+        w.bodyBytes = payload.size
+      } else {
+        w.body = JSONValue.parse(String(decoding: payload.bytes, as: UTF8.self)) ?? .object([])
+      }
+    }
+    if let answer = valueStart(table: "queue", column: "answer", rowid: seq, limit: QueueLimits.shownAnswer) {
+      var text = String(decoding: answer.bytes, as: UTF8.self)
+      if answer.size > answer.bytes.count {
+        // A character cut at the limit decodes as U+FFFD: left out, not shown as if stored.
+        if text.unicodeScalars.last == "\u{FFFD}" { text.unicodeScalars.removeLast() }
+        w.answerBytes = answer.size
+      }
+      w.answer = text
+    }
+    return w
   }
 
   /// Keeps `damage` as this connection's first, when it is.
@@ -189,12 +215,12 @@ extension SQLite {
     if start > total / 2 {
       let count = min(limit, total - start)
       let writes = try self.shownWrites(
-        "SELECT \(QueueCodec.shownList) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
+        "SELECT \(SQLite.summaryColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy(backwards: true)) LIMIT ? OFFSET ?",
         values + [.int(count), .int(max(0, total - start - count))])
       return QueuePage(pane: pane, offset: start, writes: writes.reversed(), total: total)
     }
     let writes = try self.shownWrites(
-      "SELECT \(QueueCodec.shownList) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
+      "SELECT \(SQLite.summaryColumns) FROM queue WHERE \(whereClause) ORDER BY \(order.orderBy()) LIMIT ? OFFSET ?",
       values + [.int(limit), .int(start)])
     return QueuePage(pane: pane, offset: start, writes: writes, total: total)
   }

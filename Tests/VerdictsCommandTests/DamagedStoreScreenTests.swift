@@ -18,6 +18,10 @@ import Testing
   /// The extremes every integer is set to.
   static let extremes: [Int64] = [Int64.min, Int64.max, -1, 1 << 62]
 
+  /// The values each place is set to on its own: the two ends of the range, and with `SOAK=1`
+  /// every extreme (the at-once test sets every place to each extreme in every form).
+  static let eachPlaceValues: [Int64] = Soak.on ? extremes : [Int64.min, Int64.max]
+
   /// The ids of the base store's writes, by role.
   struct BaseStore {
     var folder: TempFolder
@@ -202,16 +206,14 @@ import Testing
     let problems = SharedValue<[String]>([])
     var cases = 0
     for (i, place) in Self.places.enumerated() {
-      for value in Self.extremes {
+      for value in Self.eachPlaceValues {
         let t = try Self.damaged(base, place, value)
         let label = "\(place) = \(value)"
         cases += 1
         // The row the place damages, else any: its detail is where its numbers are drawn.
         let role = base.ids.keys.sorted().first { place.description.hasSuffix("(\($0))") } ?? "waiting"
-        // One process at a time (the target's other suites time themselves): the status and
-        // the write's detail at every value, the table too at the two ends.
-        let ends = value == Int64.min || value == Int64.max
-        let lines = [["--json", "status"], ["show", base.ids[role]!]] + (ends ? [["queue"]] : [])
+        // One process at a time (the target's other suites time themselves).
+        let lines = [["--json", "status"], ["show", base.ids[role]!], ["queue"]]
         for line in lines {
           let r = try Self.runCommand(line, t)
           if let s = r.signal, Self.crashSignals.contains(s) {
@@ -229,11 +231,11 @@ import Testing
         }
       }
     }
-    #expect(cases == Self.places.count * Self.extremes.count)
+    #expect(cases == Self.places.count * Self.eachPlaceValues.count)
     #expect(problems.value.isEmpty, "\(problems.value.joined(separator: "\n"))")
   }
 
-  @Test func everyIntegerAtOnceAtEachExtremeLeavesTheScreenDrawingAndQuittingCleanly() throws {
+  @Test func everyIntegerAtOnceAtEachExtremeLeavesTheScreenAndTheCommandsRunningCleanly() throws {
     let base = try Self.baseStore()
     var problems: [String] = []
     // The writer's record is left out whole when one of its numbers is out of range: one of its
@@ -250,6 +252,14 @@ import Testing
       let writer = writerPlaces[Self.extremes.firstIndex(of: value)! % writerPlaces.count]
       try SQLiteScript.run((others + [writer]).map { $0.sql(value, base.ids) }.joined(separator: ";\n"), on: t.store)
       problems += try Self.runScreen(t, "every place = \(value)")
+      for line in [["--json", "status"], ["queue"], ["--json", "queue"]]
+        + base.ids.values.sorted().map({ ["show", $0] })
+      {
+        let r = try Self.runCommand(line, t)
+        if let s = r.signal, Self.crashSignals.contains(s) {
+          problems.append("every place = \(value): `\(line.joined(separator: " "))` ended by signal \(s)")
+        }
+      }
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }

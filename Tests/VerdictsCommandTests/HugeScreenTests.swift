@@ -117,7 +117,8 @@ extension HugeScreenTests {
     #expect(took < 3, "q took \(took) s")
     #expect(pty.process.terminationStatus == 0 && pty.signal == nil)
     #expect(pty.modesRestored)
-    if let peak { #expect(peak < 300, "peak \(peak) MB") }
+    // Only the answer's first 64 KiB is read (27 MB seen; 552 MB before).
+    if let peak { #expect(peak < 100, "peak \(peak) MB") }
   }
 
   @Test func showOfA100MBAnswerPrintsItsStartAndHowMuchMoreInBoundedTime() throws {
@@ -128,7 +129,7 @@ extension HugeScreenTests {
     #expect(shown.code == 0, "\(shown.stderr)")
     #expect(took < 10, "took \(took) s")
     #expect(shown.stdout.utf8.count < 200_000, "\(shown.stdout.utf8.count) bytes")
-    #expect(shown.stdout.contains("more not shown (the answer is 95.4 MiB"), "\(shown.stdout.suffix(300))")
+    #expect(shown.stdout.contains("more not shown (the answer is 95.4 MiB;"), "\(shown.stdout.suffix(300))")
     #expect(shown.stdout.contains("`verdicts show --json ID` prints it whole"))
   }
 }
