@@ -4,7 +4,7 @@ import Foundation
   import Glibc
 #endif
 
-/// Issue 20: the binary a device gets. Each command is timed from `posix_spawn` (the exec) to its
+/// The binary a device gets (docs/performance.md, "The device binary"). Each command is timed from `posix_spawn` (the exec) to its
 /// exit, or to its first line for `watch --plain --from now`, `rounds` times (median), with a
 /// blocking `wait4` so nothing of the bench's polling is in the figure; peak RSS is the child's
 /// `ru_maxrss` as `/usr/bin/time` (a small parent) reads it, since the bench's own high-water mark
@@ -57,7 +57,7 @@ struct StartBenchmark: Benchmark {
         Self.peakKB(binary, command.arguments, environment: environment, seconds: command.untilLine == nil ? nil : 1)
       }
       let peak = Stats.median(peaks.map(Double.init)) / 1024
-      // The memory target is --version's (issue 20); the others are printed beside it.
+      // The memory target is --version's (≤ 10 MB); the others are printed beside it.
       let bounded = command.target != nil
       rows.append(
         Row(
