@@ -90,8 +90,9 @@ import Testing
       Issue.record("expected a save, got \(String(describing: change))")
       return
     }
-    // The latency target (250 ms median) is measured by the benchmark; here, only that it comes.
-    #expect(Date().timeIntervalSince(started) < 5)
+    // The latency target (250 ms median) is measured by the benchmark; here, only that it comes
+    // sooner than an idle reader's once-a-minute look (a loaded machine has taken 7 s).
+    #expect(Date().timeIntervalSince(started) < 45)
     #expect(try await reader.queue.all().count == 1)
   }
 
