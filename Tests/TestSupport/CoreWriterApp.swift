@@ -4,7 +4,7 @@ import Foundation
 /// store's writer-lock file, as the core's writer does while it lives (reference section 1), until
 /// stopped. Python's sqlite3 module is that process here: any SQLite client holds the same lock.
 public final class CoreWriterApp: @unchecked Sendable {  // unchecked: a child process, used by one test
-  private let process = Process()
+  private let process = ChildProcess()
   private let input = Pipe()
   private let output = Pipe()
 

@@ -11,7 +11,7 @@ public enum Tmpfs {
   @discardableResult
   public static func tool(_ path: String, _ arguments: [String]) -> Bool {
     guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments
     p.standardOutput = FileHandle.nullDevice

@@ -12,7 +12,7 @@ import Testing
   /// returns every byte written to the terminal.
   func runTUI(_ folder: TempFolder, keys: [String]) throws -> [UInt8] {
     let binary = try Binary.require()
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: Self.script)
     p.arguments = ["-q", "-e", "-c", "stty cols 80 rows 24; '\(binary)' --store '\(folder.store)'", "/dev/null"]
     p.currentDirectoryURL = URL(fileURLWithPath: folder.path)

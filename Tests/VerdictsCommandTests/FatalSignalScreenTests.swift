@@ -15,7 +15,7 @@ import Testing
   /// Whether this process may make a mount namespace of its own (root, or CAP_SYS_ADMIN).
   static let canUnshare: Bool = {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     p.arguments = ["-m", "--", "/bin/sh", "-c", "umount -l /proc && test ! -e /proc/self/stat"]
     p.standardOutput = FileHandle.nullDevice
@@ -126,7 +126,7 @@ import Testing
       ["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
     #expect(created.code == 0)
     func withoutProc(_ line: String) throws -> (Int32, String) {
-      let p = Process()
+      let p = ChildProcess()
       p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
       p.arguments = ["-m", "--", "/bin/sh", "-c", "umount -l /proc && exec \(line)"]
       p.environment = Binary.environment(store: t.store, home: t.path, [:])

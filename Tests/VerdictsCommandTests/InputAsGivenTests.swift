@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ import Testing
   @Test func anArgumentThatIsNotUTF8IsRefusedExitTwoAndNothingIsCreated() async throws {
     let t = TempFolder()
     let binary = try Binary.require()
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/bin/bash")
     // bash passes the bytes as they are: 'a', 0xFF, 'b'.
     p.arguments = [
@@ -152,7 +153,7 @@ import Testing
     for i in 0..<block.count { block[i] = UInt8(truncatingIfNeeded: i &* 31 &+ 7) }
     for _ in 0..<16 { _ = block.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) } }
     close(fd)
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
     p.arguments = ["-f", "peak-kb %M", try Binary.require(), "--json", "blobs", "put", file]
     p.environment = Binary.environment(store: t.store, home: t.path, [:])
@@ -185,7 +186,7 @@ import Testing
     defer { instance.stop() }
     let env = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
     #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: env).code == 0)
-    let d = Process()
+    let d = ChildProcess()
     d.executableURL = URL(fileURLWithPath: "/usr/bin/time")
     d.arguments = ["-f", "peak-kb %M", try Binary.require(), "--json", "drain"]
     d.environment = Binary.environment(store: t.store, home: t.path, env)

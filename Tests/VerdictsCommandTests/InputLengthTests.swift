@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import VerdictsCommand
@@ -119,7 +120,7 @@ import Testing
     copy.close()
     await waitForWriterRoleReleased(t.store)
     guard hugeWriteId else { return }
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     // 200,000 characters made by SQLite itself (an argument that long is past the kernel's limit).
     p.arguments = [t.store, "UPDATE queue SET id = replace(hex(zeroblob(100000)), '0', 'w') WHERE id = '\(huge.id)'"]

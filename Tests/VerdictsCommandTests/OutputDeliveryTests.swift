@@ -178,7 +178,7 @@ import Testing
     let s = try await AnsweredStore(answered: 2)
     var fds: [Int32] = [-1, -1]
     #expect(pipe(&fds) == 0)
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["--default-signal=PIPE", try Binary.require(), "watch", "--plain"]
     p.environment = Binary.environment(store: s.store, home: s.folder.path, [:])

@@ -139,7 +139,7 @@ import Testing
     code: Int32, screen: String
   ) {
     let binary = try Binary.require()
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
       separator: " ")

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SecretsTests {
   /// Runs `verdicts` with `input` on standard input.
   static func run(_ arguments: [String], input: String, environment: [String: String]) throws -> CommandResult {
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: try Binary.require())
     p.arguments = arguments
     p.environment = environment

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +38,7 @@ enum BrokenOutput: String, CaseIterable, Sendable, CustomStringConvertible {
     case .closed: script = #"exec "$0" "$@" >&-"#
     case .pipeWithoutReader: script = #"exec "$0" "$@""#
     }
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["--default-signal=PIPE", "/bin/bash", "-c", script, binary] + arguments
     p.environment = Binary.environment(store: store, home: home, extra)

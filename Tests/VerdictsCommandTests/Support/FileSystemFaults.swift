@@ -68,7 +68,7 @@ enum FileSystemFaults {
   /// past it fails with EFBIG instead of killing the process).
   static func runCapped(kilobytes: Int, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
     let binary = try Binary.require()
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/bin/bash")
     p.arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", binary] + arguments
     p.environment = environment

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,7 @@ import Foundation
 final class ScreenPty: @unchecked Sendable {
   private let master: Int32
   private let slave: Int32
-  let process = Process()
+  let process = ChildProcess()
   private let lock = NSLock()
   private var received: [UInt8] = []
   private var closed = false

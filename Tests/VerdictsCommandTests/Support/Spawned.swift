@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,7 @@ import Foundation
 
 /// A running `verdicts` process whose output is read as it comes.
 final class Spawned: @unchecked Sendable {
-  let process = Process()
+  let process = ChildProcess()
   private let lock = NSLock()
   private var outData = Data()
   private var errData = Data()
