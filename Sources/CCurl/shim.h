@@ -136,6 +136,14 @@ static inline CURLcode ccurl_set_seek_callback(CURL *easy, ccurl_seek_callback v
   CURLoption option = CURLOPT_SEEKFUNCTION;
   CCURL_SETOPT(value)
 }
+/// The signature of CURLOPT_PREREQFUNCTION (libcurl 7.80 and later): called as each attempt of a
+/// transfer is about to write its request on a connection, the first and any libcurl retries.
+typedef int (*ccurl_prereq_callback)(void *user, char *remote_ip, char *local_ip, int remote_port, int local_port);
+/// CURLE_UNKNOWN_OPTION from a libcurl older than 7.80, which lacks the callback.
+static inline CURLcode ccurl_set_prereq_callback(CURL *easy, ccurl_prereq_callback value) {
+  CURLoption option = CURLOPT_PREREQFUNCTION;
+  CCURL_SETOPT(value)
+}
 static inline CURLcode ccurl_get_long(CURL *easy, CURLINFO info, long *value) {
   CCURL_SYMBOL("curl_easy_getinfo")
   return fn ? ((CURLcode(*)(CURL *, CURLINFO, ...))fn)(easy, info, value) : CURLE_FAILED_INIT;

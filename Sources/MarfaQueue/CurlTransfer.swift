@@ -40,6 +40,13 @@ final class CurlTransfer: @unchecked Sendable {
   private var bodyDescriptor: Int32 = -1
   private var bodyRemaining = 0
   private var bodySize = 0
+  /// How many attempts at writing the request libcurl began (its own retries on a fresh
+  /// connection count), and how many request bytes the handle had written before the first.
+  private var attempts = 0
+  private var writtenBefore = 0
+  /// Set when libcurl was about to send the request again because the reused connection it had
+  /// gone out on died with no answer: the transfer ended there instead (it is never sent twice).
+  private(set) var droppedAfterSending = false
 
   /// Configures `easy` (fresh or reset) for `request`; throws when a header can't be sent as given.
   init(easy: UnsafeMutableRawPointer, request: CurlRequest, receiver: CurlReceiver) throws {
@@ -79,6 +86,16 @@ final class CurlTransfer: @unchecked Sendable {
     ccurl_set_pointer(easy, CURLOPT_HEADERDATA, me)
     ccurl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
     ccurl_set_pointer(easy, CURLOPT_WRITEDATA, me)
+    // libcurl sends a request again on a fresh connection when the reused one it went out on
+    // died before any answer byte: the instance may have read and run it, so the transfer ends
+    // there instead (``attempt()``). A pooled connection found dead before a byte was written is
+    // still replaced silently.
+    if ccurl_set_prereq_callback(easy, curlPrereqCallback) == CURLE_OK {
+      ccurl_set_pointer(easy, CURLOPT_PREREQDATA, me)
+    } else {
+      // A libcurl older than 7.80 has no such callback: no connection is kept, so none is retried.
+      ccurl_set_long(easy, CURLOPT_FORBID_REUSE, 1)
+    }
 
     if let file = request.bodyFile {
       // Sent as it is read: never held whole; read again from the start for a resend.
@@ -113,8 +130,9 @@ final class CurlTransfer: @unchecked Sendable {
     case (let method, nil) where method != "POST":
       ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, method)
     case (let method, let body):
-      // The body is copied into the handle: whole, rewindable, and sent again whole if libcurl
-      // retries on a fresh connection; never a Content-Length without its bytes.
+      // The body is copied into the handle: whole and rewindable, so a request libcurl moves to a
+      // fresh connection (one found dead before the request was written) carries it whole;
+      // never a Content-Length without its bytes.
       let bytes = body ?? []
       ccurl_set_long(easy, CURLOPT_POST, 1)
       ccurl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
@@ -160,12 +178,37 @@ final class CurlTransfer: @unchecked Sendable {
     return true
   }
 
+  /// An attempt is about to write the request (CURLOPT_PREREQFUNCTION): false ends the transfer
+  /// when an earlier attempt had written request bytes on a connection that then died with no
+  /// answer (libcurl's silent retry); true for the first attempt, and for a retry after nothing
+  /// was written (the connection was found dead first). libcurl counts the bytes written in
+  /// `CURLINFO_REQUEST_SIZE` (7.88: the head; 8.x: head and body; the head goes first).
+  func attempt() -> Bool {
+    var written = 0
+    ccurl_get_long(easy, CURLINFO_REQUEST_SIZE, &written)
+    attempts += 1
+    if attempts == 1 {
+      writtenBefore = written
+      return true
+    }
+    guard written > writtenBefore else { return true }
+    droppedAfterSending = true
+    return false
+  }
+
+  /// The words of a request that went out and met a dropped connection, not sent again.
+  static let droppedAfterSendingWords =
+    "the request went out on a kept-alive connection, which closed with no answer; it was not sent again"
+
   /// libcurl's own words for the last failure ("Empty reply from server"), or "".
   var detail: String { String(cString: errorBuffer) }
 
   /// How the transfer ended, given libcurl's result code.
   func outcome(_ code: CURLcode) -> CurlOutcome {
     if code == CURLE_OK { return CurlOutcome(code: code.rawValue, detail: "") }
+    if droppedAfterSending {
+      return CurlOutcome(code: CURLE_GOT_NOTHING.rawValue, detail: Self.droppedAfterSendingWords)
+    }
     var cut = self.cut
     // libcurl refuses one header line past 100 KiB on its own, as "out of memory", before the
     // line reaches this transfer: the same cut, in the same words.
@@ -259,6 +302,12 @@ private let curlReadCallback: ccurl_data_callback = { data, size, count, user in
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
   let n = transfer.readBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
   return n.map { $0 } ?? Int(CURL_READFUNC_ABORT)
+}
+
+/// CURLOPT_PREREQFUNCTION: an attempt is about to write the request on a connection.
+private let curlPrereqCallback: ccurl_prereq_callback = { user, _, _, _, _ in
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+  return transfer.attempt() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 
 /// CURLOPT_SEEKFUNCTION: back to the start of a file body for a resend.

@@ -8,9 +8,12 @@ import FoundationEssentials
 /// Why libcurl directly and not URLSession (FoundationNetworking, itself on libcurl): when the
 /// instance drops a reused keep-alive connection, URLSession resends the request on a fresh
 /// connection with its `Content-Length` but without its body, then waits out the whole timeout;
-/// an instance that runs the cut request spends the key. Here the body is copied into the
-/// handle, so a resend carries it whole, and a dropped exchange fails at once. Every answer is
-/// read within ``AnswerLimits`` and within one overall deadline a trickle cannot extend.
+/// an instance that runs the cut request spends the key. Here a request that went out and met a
+/// dropped connection fails at once, as the contract's environmental failure, and is never sent
+/// again in the same pass (libcurl's own silent resend is refused, ``CurlTransfer/attempt()``);
+/// a pooled connection found dead before the request was written is replaced without a word,
+/// and the body, copied into the handle, goes whole on the fresh one. Every answer is read
+/// within ``AnswerLimits`` and within one overall deadline a trickle cannot extend.
 package final class HTTPClient: Sendable {
   /// The contract this client is built for.
   static let contract = "2"

@@ -20,7 +20,10 @@ package struct InFlightRequest: Sendable {
     if let cut = collector.cut { throw TransportError.cut(cut, status: began) }
     if let cut = outcome.cut { throw TransportError.cut(cut, status: began) }
     guard outcome.ok else { throw TransportError(message: outcome.message) }
-    guard collector.headCame else { throw TransportError(message: "the answer was not HTTP") }
+    // libcurl ends a transfer "whole" when the connection closes inside the head.
+    guard collector.headCame else {
+      throw TransportError(message: "the connection was dropped (it closed before the answer's head was whole)")
+    }
     return HTTPAnswer(status: collector.status, headers: collector.headers, body: collector.bytes)
   }
 }

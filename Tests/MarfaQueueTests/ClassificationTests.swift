@@ -64,6 +64,7 @@ import Testing
     #expect(report.undelivered == 2, "\(name)")
     #expect(report.unavailable != nil, "\(name)")
     #expect(report.stopped == nil)
+    #expect(h.requests("POST", "/items").count == 1, "\(name): sent once in the pass")
     let w = try await h.write(first.id)
     #expect(w.verdict == nil)
     #expect(w.refusals == 0)
