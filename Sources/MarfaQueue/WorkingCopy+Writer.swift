@@ -23,7 +23,14 @@ extension WorkingCopy {
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
-    return Self.sighting(text, held: store.writerIsLive(), holder: store.lockPath)
+    return Self.sighting(text, held: recordHeld(), holder: store.lockPath)
+  }
+
+  /// Whether the stored record's writer holds the role: for this process's writer, only once it
+  /// published its own record (before, the record is its predecessor's, whose role is let go).
+  func recordHeld() -> Bool {
+    if store.handle.isWriter { return writerPublished.withLock { $0 } }
+    return store.writerIsLive()
   }
 
   /// When the store's last drain ended (ISO-8601), by whichever writer ran it; nil when no drain
