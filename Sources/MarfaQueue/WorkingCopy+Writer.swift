@@ -23,14 +23,18 @@ extension WorkingCopy {
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
-    return Self.sighting(text, held: recordHeld(), holder: store.lockPath)
+    return sightingOfStored(text)
   }
 
-  /// Whether the stored record's writer holds the role: for this process's writer, only once it
-  /// published its own record (before, the record is its predecessor's, whose role is let go).
-  func recordHeld() -> Bool {
-    if store.handle.isWriter { return writerPublished.withLock { $0 } }
-    return store.writerIsLive()
+  /// The stored record read against the lock. In this process's writer before it published its
+  /// own, the stored record is its predecessor's, whose role was let go (closed, or gone); with
+  /// none stored, the role is this process's, not yet published.
+  func sightingOfStored(_ text: String?) -> WriterRecord? {
+    if store.handle.isWriter, !writerPublished.withLock({ $0 }) {
+      if let predecessor = Self.sighting(text, held: false) { return predecessor }
+      return Self.sighting(nil, held: store.writerIsLive(), holder: store.lockPath)
+    }
+    return Self.sighting(text, held: store.writerIsLive(), holder: store.lockPath)
   }
 
   /// When the store's last drain ended (ISO-8601), by whichever writer ran it; nil when no drain

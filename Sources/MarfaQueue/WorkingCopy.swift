@@ -91,7 +91,6 @@ public final class WorkingCopy: Sendable {
     let path = store.path
     let handle = store.handle
     let store = self.store
-    let held = recordHeld()
     return try await store.run { db in
       let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
       // The summary only: its size does not grow with the drain (docs/rules.md).
@@ -102,7 +101,7 @@ public final class WorkingCopy: Sendable {
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
-        writer: WorkingCopy.sighting(writer, held: held, holder: store.lockPath))
+        writer: self.sightingOfStored(writer))
       status.damage = db.damage
       return status
     }
