@@ -126,7 +126,8 @@ public struct WriterRecord: Sendable, Hashable {
 
     /// Creates a progress.
     public init(
-      startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0, verdicts: [String: Int] = [:],
+      startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0,
+      verdicts: [String: Int] = [:],
       movedAt: Date? = nil
     ) {
       self.startedAt = startedAt

@@ -70,7 +70,8 @@ extension VerdictsApp {
       if phase != last || first {
         if json {
           // The drain in progress started, or the writer's drain stalled: a `drain` event.
-          let drainMoved = !first && w?.state == .live && w?.drain?.startedAt != nil && phaseDrain(phase) != phaseDrain(last)
+          let drainMoved =
+            !first && w?.state == .live && w?.drain?.startedAt != nil && phaseDrain(phase) != phaseDrain(last)
           if w != nil { emit(PlainJSON.writer(w, event: drainMoved ? "drain" : "writer", time: clock(), ascii: ascii)) }
         } else if let line = writerLine(w, now: now, lastAlive: lastAlive, ascii: ascii) {
           emit(clock() + " " + line)

@@ -72,7 +72,8 @@ public enum WriterText {
         }
       }
       if r.silent(now: now) {
-        parts.append(Part(text: "silent: no heartbeat since \(clock(r.updatedAt)) (\(ago(r.updatedAt, now: now)))", isError: true))
+        parts.append(
+          Part(text: "silent: no heartbeat since \(clock(r.updatedAt)) (\(ago(r.updatedAt, now: now)))", isError: true))
       }
       return parts
     }
@@ -86,7 +87,8 @@ public enum WriterText {
   /// `stalled: no progress for 45 s (81 of 500 sent, last at 00:05:41)`.
   static func stalled(_ d: WriterRecord.DrainProgress, now: Date) -> String {
     let moved = d.movedAt ?? d.startedAt
-    return "stalled: no progress for \(duration(now.timeIntervalSince(moved))) (\(d.sent) of \(d.total) sent, last at \(clock(moved)))"
+    return
+      "stalled: no progress for \(duration(now.timeIntervalSince(moved))) (\(d.sent) of \(d.total) sent, last at \(clock(moved)))"
   }
 
   /// `instance reachable`, or `instance unreachable since 00:13:27: <what it met>` and

@@ -74,7 +74,8 @@ import Testing
     #expect(!r.stalled(now: Self.t0.addingTimeInterval(139)))
     #expect(
       Self.joined(r, now: Self.t0.addingTimeInterval(155))
-        == "writer: verdicts tui (pid 4211) · auto-drain on · stalled: no progress for 45 s (154 of 300 sent, last at 08:01:50)")
+        == "writer: verdicts tui (pid 4211) · auto-drain on · stalled: no progress for 45 s (154 of 300 sent, last at 08:01:50)"
+    )
   }
 
   @Test func aLiveWriterThatMissedItsHeartbeatsIsSilent() {
@@ -94,7 +95,8 @@ import Testing
       nextTry: Self.t0.addingTimeInterval(16))
     #expect(
       Self.joined(r, now: Self.t0.addingTimeInterval(2))
-        == "writer: verdicts tui (pid 4211) · auto-drain on · instance unreachable since 08:00:00: the instance could not be reached: Connection refused␛[2J · next try 08:00:16")
+        == "writer: verdicts tui (pid 4211) · auto-drain on · instance unreachable since 08:00:00: the instance could not be reached: Connection refused␛[2J · next try 08:00:16"
+    )
   }
 
   @Test func aRefusedKeyIsSaidAndAnIdleWriterShowsNoProgress() {
