@@ -10,7 +10,9 @@ extension DrainPass {
     guard var p = progress else { return nil }
     let r = report
     p.verdicts = r.verdictCounts
-    p.sent = min(p.total, r.answered + r.held + r.undelivered + r.unsent + r.unmade)
+    let sent = min(p.total, r.answered + r.held + r.undelivered + r.unsent + r.unmade)
+    if sent != p.sent || p.movedAt == nil { p.movedAt = Date() }
+    p.sent = sent
     p.answered = r.answered
     progress = p
     return p
@@ -43,18 +45,36 @@ extension DrainPass {
 
   /// The record's text for the pass's end: no drain in progress, this one as the last.
   /// The caller writes it (the record is then in the store: noted here).
-  mutating func endedProgressText(stopped: Bool) -> String? {
+  /// With `report`, what the pass met of the instance goes in the record too: unreachable with
+  /// the report's `unavailable` when it ended so, reachable when the instance answered.
+  mutating func endedProgressText(stopped: Bool, report: DrainReport? = nil) -> String? {
+    let now = Date()
+    func meet(_ r: inout WriterRecord) -> Bool {
+      guard let report else { return false }
+      if let u = report.unavailable { return r.noteInstance(reachable: false, met: u, at: now, nextTry: nil) }
+      return r.noteInstance(reachable: true, met: nil, at: now, nextTry: nil)
+    }
     guard var p = currentProgress() else {
-      guard stopped, let text = copy.writerText({ $0.keyRefused = true }) else { return nil }
+      var changed = false
+      guard
+        let text = copy.writerText({ r in
+          changed = meet(&r)
+          if stopped, !r.keyRefused {
+            r.keyRefused = true
+            changed = true
+          }
+        }), changed
+      else { return nil }
       copy.notePublished()
       return text
     }
-    p.endedAt = Date()
+    p.endedAt = now
     progress = nil
     copy.notePublished()
     return copy.writerText { r in
       r.drain = nil
       r.lastDrain = p
+      _ = meet(&r)
       if stopped { r.keyRefused = true }
     }
   }

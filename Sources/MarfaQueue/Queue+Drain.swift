@@ -49,7 +49,7 @@ extension Queue {
       // The store keeps its own bound (the last ``DrainReport/keptVerdicts``), the caller its own.
       let kept = done
       if let limit { done.trim(to: limit) }
-      let ended = pass.endedProgressText(stopped: done.stopped != nil)
+      let ended = pass.endedProgressText(stopped: done.stopped != nil, report: done)
       try await store.run { db in
         try db.transaction(durable: false) {
           // Bounded: the summary and the last entries (docs/rules.md "The last drain's report").

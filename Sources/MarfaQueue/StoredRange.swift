@@ -18,6 +18,8 @@ public enum StoredRange {
   public static let epochMilliseconds = 0...253_402_300_799_999
   /// A process id (Linux's `pid_max` is at most 2^22).
   public static let pid = 1...Int(Int32.max)
+  /// The heartbeat a writer's record promises, in seconds (a day at most).
+  public static let heartbeatSeconds = 1...86_400
   /// Seconds to wait before the next try, as the last drain kept it.
   public static let retryAfterSeconds = 0...(1 << 31)
 

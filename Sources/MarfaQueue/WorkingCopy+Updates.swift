@@ -79,6 +79,9 @@ extension WorkingCopy {
           tellHolders(.reachable(false))
         }
         tellHolders(.retrying(inSeconds: Int(backoff)))
+        // Watchers read it in the writer's words: what it met, and when it looks again.
+        await publishInstance(
+          reachable: false, met: Self.metText(error), nextTry: Date().addingTimeInterval(backoff))
         await wake.sleep(for: .seconds(backoff))
         backoff = min(backoff * 2, Self.backoffRange.upperBound)
         continue
@@ -92,6 +95,10 @@ extension WorkingCopy {
           if report.undelivered > 0 {
             let wait = Double(report.retryAfterSeconds ?? Int(backoff))
             tellHolders(.retrying(inSeconds: Int(wait)))
+            if let u = report.unavailable {
+              await publishInstance(
+                reachable: false, met: u, nextTry: Date().addingTimeInterval(max(wait, Self.backoffRange.lowerBound)))
+            }
             await wake.sleep(for: .seconds(max(wait, Self.backoffRange.lowerBound)))
             backoff = min(backoff * 2, Self.backoffRange.upperBound)
             needsDrain = true
@@ -103,8 +110,22 @@ extension WorkingCopy {
           tellHolders(.failed(.invalid(message: "\(error)")))
         }
       }
+      // The root answered and no drain said otherwise (a drain that runs says it as it ends:
+      // the root can answer while writes meet a 5xx, and the record should not flap).
+      await publishInstance(reachable: true, met: nil, nextTry: nil)
       // Idle: look again after a while, sooner when something is queued.
       await wake.sleep(for: .seconds(5))
+    }
+  }
+}
+
+extension WorkingCopy {
+  /// What a look at the instance met, in the client's words (`the instance could not be reached: …`).
+  static func metText(_ error: any Error) -> String {
+    switch error {
+    case QueueError.network(let message): return message
+    case let e as QueueError: return e.message
+    default: return "\(error)"
     }
   }
 }

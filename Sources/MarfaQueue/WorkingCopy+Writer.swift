@@ -23,11 +23,31 @@ extension WorkingCopy {
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
-    return Self.sighting(text, held: store.writerIsLive())
+    return sightingOfStored(text)
   }
 
-  /// A stored record read against the lock: live, closed or gone.
-  static func sighting(_ text: String?, held: Bool) -> WriterRecord? {
+  /// The stored record read against the lock. In this process's writer before it published its
+  /// own, the stored record is its predecessor's, whose role was let go (closed, or gone); with
+  /// none stored, the role is this process's, not yet published.
+  func sightingOfStored(_ text: String?) -> WriterRecord? {
+    if store.handle.isWriter, !writerPublished.withLock({ $0 }) {
+      if let predecessor = Self.sighting(text, held: false) { return predecessor }
+      return Self.sighting(nil, held: store.writerIsLive(), holder: store.lockPath)
+    }
+    return Self.sighting(text, held: store.writerIsLive(), holder: store.lockPath)
+  }
+
+  /// When the store's last drain ended (ISO-8601), by whichever writer ran it; nil when no drain
+  /// was kept. One `meta` row: cheap to ask every second (`watch --plain`).
+  public func lastDrainEndedAt() async throws -> String? {
+    try checkOpen()
+    return try await store.run { try $0.meta("last_drain_at") }
+  }
+
+  /// A stored record read against the lock: live, closed or gone. A role held with no record of
+  /// its holder's (one that took it a moment ago and has not published yet, or an earlier build)
+  /// is told by the lock's holder as the kernel names it (`holder`: the lock file's path).
+  static func sighting(_ text: String?, held: Bool, holder lockPath: String? = nil) -> WriterRecord? {
     var record = text.flatMap(JSONValue.parse).flatMap(WriterRecord.init(storedJSON:))
     switch (record?.closedAt, held) {
     case (nil, true) where record != nil: record?.state = .live
@@ -36,8 +56,13 @@ extension WorkingCopy {
     default:
       // Someone holds the role but published nothing of it (an earlier build), or nobody ever wrote.
       guard held else { return nil }
-      return WriterRecord(
-        program: "", mode: "", pid: 0, host: "", startedAt: record?.updatedAt ?? Date(timeIntervalSince1970: 0))
+      let pid = lockPath.flatMap(StoreLock.holder(of:)) ?? 0
+      var unpublished = WriterRecord(
+        program: pid > 0 ? StoreLock.processName(pid) ?? "" : "", mode: "", pid: pid, host: "",
+        startedAt: record?.updatedAt ?? Date(timeIntervalSince1970: 0))
+      unpublished.unpublished = true
+      unpublished.lastDrain = record?.lastDrain
+      return unpublished
     }
     return record
   }
@@ -74,8 +99,21 @@ extension WorkingCopy {
   static func openingRecord() -> WriterRecord {
     var name = [CChar](repeating: 0, count: 256)
     let host = gethostname(&name, name.count) == 0 ? String(cString: name) : ""
-    return WriterRecord(
+    var record = WriterRecord(
       program: ProcessInfo.processInfo.processName, mode: "library", pid: getpid(), host: host, startedAt: Date())
+    record.heartbeatSeconds = Int(WriterRecord.heartbeat.components.seconds)
+    return record
+  }
+
+  /// Publishes what the writer met of its instance, when the record does not say it already.
+  func publishInstance(reachable: Bool, met: String?, nextTry: Date?) async {
+    let now = Date()
+    let changed = writerRecord.withLock { r -> Bool in
+      guard var copy = r else { return false }
+      return copy.noteInstance(reachable: reachable, met: met, at: now, nextTry: nextTry)
+    }
+    guard changed else { return }
+    await publishWriter { _ = $0.noteInstance(reachable: reachable, met: met, at: now, nextTry: nextTry) }
   }
 
   /// Changes this writer's record and writes it to the store (nothing for a reader).
@@ -97,6 +135,41 @@ extension WorkingCopy {
     }
   }
 
-  /// Notes that the record is in the store (the caller wrote `writerText`'s text).
-  func notePublished() { writerPublished.withLock { $0 = true } }
+  /// Notes that the record is in the store (the caller wrote `writerText`'s text), and starts
+  /// the heartbeat the record promises.
+  func notePublished() {
+    let first = writerPublished.withLock { was in
+      defer { was = true }
+      return !was
+    }
+    if first { startHeartbeat() }
+  }
+
+  /// Refreshes the record's `updatedAt` once a ``WriterRecord/heartbeat`` when nothing else
+  /// wrote it for that long (an idle writer writes its store once a minute, no more), so a
+  /// watcher tells a writer that lives from one that is stopped or hangs (``WriterRecord/silent(now:)``).
+  private func startHeartbeat() {
+    let beat = WriterRecord.heartbeat
+    let task = Task.detached { [weak self] in
+      var wait = beat
+      while !Task.isCancelled {
+        do { try await Task.sleep(for: wait) } catch { return }
+        guard let self, !self.closed.withLock({ $0 }) else { return }
+        let last = self.writerRecord.withLock { $0?.updatedAt } ?? .distantPast
+        let since = Date().timeIntervalSince(last)
+        let seconds = Double(beat.components.seconds)
+        if since < seconds - 0.5 {
+          wait = .milliseconds(Int64((seconds - since) * 1000))
+          continue
+        }
+        wait = beat
+        await self.publishWriter { _ in }
+      }
+    }
+    heartbeatTask.withLock {
+      $0?.cancel()
+      $0 = task
+    }
+    if closed.withLock({ $0 }) { task.cancel() }
+  }
 }

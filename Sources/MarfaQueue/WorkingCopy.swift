@@ -21,6 +21,8 @@ public final class WorkingCopy: Sendable {
   let writerRecord = Mutex<WriterRecord?>(nil)
   /// Whether this writer has written its record into the store (then it says so when it closes).
   let writerPublished = Mutex(false)
+  /// The writer's heartbeat (``WriterRecord/heartbeat``), started once its record is in the store.
+  let heartbeatTask = Mutex<Task<Void, Never>?>(nil)
   let drainProgressPublished = Mutex(true)
   /// Time spent writing drain progress into the writer's record, and how many writes (measurement).
   let progressSpent = Mutex<(time: Duration, writes: Int)>((.zero, 0))
@@ -99,7 +101,7 @@ public final class WorkingCopy: Sendable {
         store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
-        writer: WorkingCopy.sighting(writer, held: store.writerIsLive()))
+        writer: self.sightingOfStored(writer))
       status.damage = db.damage
       return status
     }
@@ -136,6 +138,10 @@ public final class WorkingCopy: Sendable {
       return was
     }
     pollTask.withLock {
+      $0?.cancel()
+      $0 = nil
+    }
+    heartbeatTask.withLock {
       $0?.cancel()
       $0 = nil
     }

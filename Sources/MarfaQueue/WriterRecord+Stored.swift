@@ -15,6 +15,8 @@ extension WriterRecord {
       ("key_refused", .bool(keyRefused)),
       ("drain", drain?.storedJSON ?? .null),
       ("last_drain", lastDrain?.storedJSON ?? .null),
+      ("instance", instance?.storedJSON ?? .null),
+      ("heartbeat_s", heartbeatSeconds.map { .int($0) } ?? .null),
     ])
   }
 
@@ -22,9 +24,12 @@ extension WriterRecord {
   static let storedNumbers: [([String], ClosedRange<Int>)] =
     [(["pid"], StoredRange.pid)]
     + ["started_at_ms", "updated_at_ms", "closed_at_ms"].map { ([$0], StoredRange.epochMilliseconds) }
+    + [(["heartbeat_s"], StoredRange.heartbeatSeconds)]
+    + ["since_ms", "next_try_ms"].map { (["instance", $0], StoredRange.epochMilliseconds) }
     + ["drain", "last_drain"].flatMap { part in
       [
         ([part, "started_at_ms"], StoredRange.epochMilliseconds),
+        ([part, "moved_at_ms"], StoredRange.epochMilliseconds),
         ([part, "ended_at_ms"], StoredRange.epochMilliseconds),
         ([part, "total"], StoredRange.count), ([part, "sent"], StoredRange.count),
         ([part, "answered"], StoredRange.count),
@@ -53,6 +58,8 @@ extension WriterRecord {
       autoDrain: j["auto_drain"] == .bool(true), keyRefused: j["key_refused"] == .bool(true),
       drain: j["drain"].flatMap(DrainProgress.init(storedJSON:)),
       lastDrain: j["last_drain"].flatMap(DrainProgress.init(storedJSON:)))
+    instance = j["instance"].flatMap(InstanceContact.init(storedJSON:))
+    heartbeatSeconds = StoredJSON.int(j["heartbeat_s"], StoredRange.heartbeatSeconds)
   }
 
   static func ms(_ d: Date) -> JSONValue {
@@ -74,6 +81,7 @@ extension WriterRecord.DrainProgress {
       ("sent", .int(sent)),
       ("answered", .int(answered)),
       ("verdicts", .object(verdicts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
+      ("moved_at_ms", movedAt.map(WriterRecord.ms) ?? .null),
     ])
   }
 
@@ -87,7 +95,34 @@ extension WriterRecord.DrainProgress {
     self.init(
       startedAt: started, endedAt: WriterRecord.date(j["ended_at_ms"]), total: total,
       sent: StoredJSON.int(j["sent"], StoredRange.count) ?? 0,
-      answered: StoredJSON.int(j["answered"], StoredRange.count) ?? 0, verdicts: verdicts)
+      answered: StoredJSON.int(j["answered"], StoredRange.count) ?? 0, verdicts: verdicts,
+      movedAt: WriterRecord.date(j["moved_at_ms"]))
+  }
+}
+
+extension WriterRecord.InstanceContact {
+  var storedJSON: JSONValue {
+    .object([
+      ("reachable", .bool(reachable)), ("since_ms", WriterRecord.ms(since)),
+      ("met", met.map { .string($0) } ?? .null), ("next_try_ms", nextTry.map(WriterRecord.ms) ?? .null),
+    ])
+  }
+
+  /// A stored contact; nil when it is not one (its text is the instance's or the client's, shown
+  /// through the Sanitizer only).
+  init?(storedJSON j: JSONValue) {
+    guard case .bool(let reachable)? = j["reachable"], let since = WriterRecord.date(j["since_ms"]) else { return nil }
+    self.init(
+      reachable: reachable, since: since, met: j["met"]?.stringValue.map { String($0.prefix(1024)) },
+      nextTry: WriterRecord.date(j["next_try_ms"]))
+  }
+
+  /// As `watch --plain --json` prints it.
+  var wireJSON: JSONValue {
+    .object([
+      ("reachable", .bool(reachable)), ("since", .string(Timestamp.text(since))),
+      ("met", met.map { .string($0) } ?? .null), ("next_try", nextTry.map { .string(Timestamp.text($0)) } ?? .null),
+    ])
   }
 }
 
@@ -103,6 +138,7 @@ extension WriterRecord {
         ("sent", .int(p.sent)),
         ("answered", .int(p.answered)), ("left", .int(p.left)),
         ("verdicts", .object(p.verdicts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
+        ("moved_at", iso(p.movedAt)),
       ])
     }
     return .object([
@@ -111,7 +147,9 @@ extension WriterRecord {
       ("host", .string(host)), ("started_at", iso(startedAt)), ("updated_at", iso(updatedAt)),
       ("closed_at", iso(closedAt)),
       ("auto_drain", .bool(autoDrain)), ("key_refused", .bool(keyRefused)), ("drain", drainJSON(drain)),
-      ("last_drain", drainJSON(lastDrain)),
+      ("last_drain", drainJSON(lastDrain)), ("instance", instance?.wireJSON ?? .null),
+      ("heartbeat_s", heartbeatSeconds.map { .int($0) } ?? .null),
+      ("stalled", .bool(stalled(now: Date()))), ("silent", .bool(silent(now: Date()))),
     ])
   }
 }

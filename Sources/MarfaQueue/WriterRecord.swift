@@ -38,8 +38,17 @@ public struct WriterRecord: Sendable, Hashable {
   public var drain: DrainProgress?
   /// When its last drain ended, and what it came to.
   public var lastDrain: DrainProgress?
+  /// What it last met of the instance: reachable or not, since when, and the next automatic try.
+  public var instance: InstanceContact?
+  /// How often it refreshes ``updatedAt`` while it lives (its heartbeat), in seconds; nil for a
+  /// writer of an earlier build, which wrote its record only when something changed.
+  public var heartbeatSeconds: Int?
   /// Alive, closed or gone, as the reader found it (not stored: told by the writer lock).
   public var state: State = .live
+  /// Whether this is no record of the writer's but the lock's holder as the kernel names it
+  /// (``program`` is its command name, ``pid`` its id, 0 when unknown): a writer that took the
+  /// role a moment ago and has not published yet, or one of an earlier build (not stored).
+  public var unpublished = false
 
   /// Creates a record.
   public init(
@@ -61,6 +70,27 @@ public struct WriterRecord: Sendable, Hashable {
     self.state = state
   }
 
+  /// How long a live writer's drain may go without coming to another write before watchers say
+  /// it is stalled (docs/rules.md "The writer's record").
+  public static let stallSeconds: Double = 30
+
+  /// How often a writer refreshes its record while it lives, when nothing else wrote it.
+  public static let heartbeat: Duration = .seconds(60)
+
+  /// Whether the drain in progress has not moved for ``stallSeconds`` as of `now` (a live writer
+  /// only: a stopped process, or one stuck in a call that does not return).
+  public func stalled(now: Date) -> Bool {
+    guard state == .live, let d = drain else { return false }
+    return now.timeIntervalSince(d.movedAt ?? d.startedAt) >= Self.stallSeconds
+  }
+
+  /// Whether a live writer that promised a heartbeat has missed two of them and more as of `now`
+  /// (it is stopped, or hangs); false for a writer that promised none.
+  public func silent(now: Date) -> Bool {
+    guard state == .live, let beat = heartbeatSeconds, beat > 0 else { return false }
+    return now.timeIntervalSince(updatedAt) >= Double(2 * beat) + Self.stallSeconds
+  }
+
   /// How far a drain is, as its writer last said.
   public struct DrainProgress: Sendable, Hashable {
     /// When the pass began.
@@ -75,6 +105,8 @@ public struct WriterRecord: Sendable, Hashable {
     public var answered: Int
     /// Verdicts so far, by wire name (`accepted`, `refused`, …).
     public var verdicts: [String: Int]
+    /// When the pass last came to a write (nil until it did, and in records of earlier builds).
+    public var movedAt: Date?
 
     /// Writes not yet come to.
     public var left: Int { max(0, total - sent) }
@@ -94,7 +126,9 @@ public struct WriterRecord: Sendable, Hashable {
 
     /// Creates a progress.
     public init(
-      startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0, verdicts: [String: Int] = [:]
+      startedAt: Date, endedAt: Date? = nil, total: Int, sent: Int = 0, answered: Int = 0,
+      verdicts: [String: Int] = [:],
+      movedAt: Date? = nil
     ) {
       self.startedAt = startedAt
       self.endedAt = endedAt
@@ -102,6 +136,7 @@ public struct WriterRecord: Sendable, Hashable {
       self.sent = sent
       self.answered = answered
       self.verdicts = verdicts
+      self.movedAt = movedAt
     }
   }
 }

@@ -45,13 +45,34 @@ extension AppCore {
     // While the file at the path is not the one read (nothing there, or nothing readable yet),
     // a look every second: a file made and kept open by its writer says nothing more.
     var waiting: Task<Void, Never>?
+    // A live writer's drain that stops moving, or a heartbeat that does not come, touches no
+    // file: one look at the moment it would be due (none while no writer lives, so idle is still).
+    var timed: (at: Date, task: Task<Void, Never>)?
     defer {
       relay.cancel()
       waiting?.cancel()
+      timed?.task.cancel()
     }
     var probe = WriterProbe()
+    func armTimedLook() {
+      let due = probe.nextTimedLook(now: Date())
+      guard due != timed?.at else { return }
+      timed?.task.cancel()
+      timed = due.map { at in
+        (
+          at,
+          Task.detached {
+            let wait = max(0, at.timeIntervalSinceNow)
+            do { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { return }
+            wake.yield()
+          }
+        )
+      }
+    }
     if let inbox = currentInbox() { await probe.look(inbox, seenUntilNow: false) }
+    armTimedLook()
     for await _ in wakes {
+      defer { armTimedLook() }
       guard let inbox = currentInbox(), !Task.isCancelled else { return false }
       await probe.look(inbox, seenUntilNow: true)
       if probe.file == .same {

@@ -28,6 +28,23 @@ enum PlainJSON {
       .text(escaping: ascii ? .ascii : .visible)
   }
 
+  /// A drain ended, as the store kept its report: `{"time", "event": "drain_ended", "ended_at", "report": {…}}`.
+  static func drainEnded(_ report: DrainReport, at: String, time: String, ascii: Bool) -> String {
+    JSONValue.object([
+      ("time", .string(time)), ("event", .string("drain_ended")), ("ended_at", .string(at)),
+      ("report", report.wireJSON),
+    ])
+    .text(escaping: ascii ? .ascii : .visible)
+  }
+
+  /// A drain ended with its writer's death: `{"time", "event": "drain_died", "pid", "drain": {…}}`.
+  static func drainDied(_ w: WriterRecord, _ d: WriterRecord.DrainProgress, time: String) -> String {
+    JSONValue.object([
+      ("time", .string(time)), ("event", .string("drain_died")), ("pid", .int(Int(w.pid))),
+      ("drain", w.wireJSON["drain"] ?? .null),
+    ]).text
+  }
+
   /// The store file was removed or replaced (or is back).
   static func store(_ state: StoreFileState, time: String) -> String {
     JSONValue.object([("time", .string(time)), ("event", .string("store")), ("store", .string(state.rawValue))]).text

@@ -44,6 +44,8 @@ public protocol QueueSource: Sendable {
   /// Who holds the writer role and whether it is alive (``WorkingCopy/writer()``); nil when
   /// the source cannot say.
   func writer() async throws -> WriterRecord?
+  /// When the store's last drain ended (ISO-8601), nil when none was kept or the source cannot say.
+  func lastDrainEndedAt() async throws -> String?
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
   /// One element each time the store's files are touched in a way that may change the writer or
@@ -142,6 +144,9 @@ extension QueueSource {
 
   /// By default the source publishes no writer.
   public func writer() async throws -> WriterRecord? { nil }
+
+  /// By default the source keeps no drain report.
+  public func lastDrainEndedAt() async throws -> String? { nil }
 
   /// By default the source cannot say when its files are touched.
   public func storeFileEvents() -> AsyncStream<Void>? { nil }

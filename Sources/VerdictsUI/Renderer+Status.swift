@@ -43,7 +43,8 @@ extension Renderer {
       parts.append(TextLine("writer", .statusOK))
     }
     parts += writerParts()  // the published writer, its auto-drain and its drain in progress
-    switch state.reachable {
+    // The writer's own words about its instance (on its record) stand for reachability when it has them.
+    switch state.writer?.instance == nil ? state.reachable : nil {
     case true?: parts.append(TextLine("reachable", .statusOK))
     case false?: parts.append(TextLine("unreachable", .statusError))
     case nil: break
@@ -52,7 +53,9 @@ extension Renderer {
     if state.writer == nil, state.status?.kind.isOwned != false {
       parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
     }
-    if let d = state.lastDrain, !writerDraining { parts.append(drainSummary(d)) }
+    // A writer that died during a drain says how far it got: the drain before is not the last.
+    let diedDraining = state.writer?.state == .gone && state.writer?.drain != nil
+    if let d = state.lastDrain, !writerDraining, !diedDraining { parts.append(drainSummary(d)) }
     let first = parts
     parts = readOnly.map { [$0] } ?? []
     if let s = state.status {

@@ -2,9 +2,15 @@ import FoundationEssentials
 import MarfaQueue
 
 extension VerdictsApp {
-  /// `watch --plain`'s writer lines: one when a writer comes, starts or ends a drain, and goes
-  /// (closes, or dies without closing), e.g.
-  /// `2026-05-01T09:40:46.000Z writer: verdicts tui (pid 4211) · auto-drain on · draining 0 of 300`.
+  /// How long a writer role held with no record (its holder took it a moment ago) waits before
+  /// `watch --plain` says so: a writer that publishes within it is told once, as itself.
+  static let unpublishedGrace: TimeInterval = 3
+
+  /// `watch --plain`'s writer lines: one when a writer comes, starts a drain, meets its instance
+  /// reachable or not, stalls, and goes (closes, or dies without closing), e.g.
+  /// `2026-05-01T09:40:46.000Z writer: verdicts tui (pid 4211) · auto-drain on · draining 0 of 300`;
+  /// and one when any writer's drain ends, from the report the store kept
+  /// (`drain ended 09:41:02: answered 300, held 0, …`), or when its writer died during it.
   /// Asks every second (the writer's lock says whether it lives); prints nothing while nothing changes.
   static func followWriter(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void, clock: @escaping @Sendable () -> String,
@@ -14,6 +20,10 @@ extension VerdictsApp {
     var lastAlive: Date?
     var first = true
     var lastFile = StoreFileState.same
+    var lastDrainAt: String?
+    var unpublishedSince: Date?
+    var diedDrain: Date?
+    var lastDrainStart: Date?
     while !Task.isCancelled {
       let file = source.storeFileState()
       if file != lastFile {
@@ -26,12 +36,42 @@ extension VerdictsApp {
       let w = try? await source.writer()
       let now = Date()
       if w?.state == .live { lastAlive = now }
-      let phase = WriterText.phase(w)
+      // A drain that ended, whoever ran it: the store's report, told once.
+      let endedAt = try? await source.lastDrainEndedAt()
+      if endedAt != lastDrainAt {
+        if !first, let endedAt, let report = try? await source.status().lastDrain {
+          emit(
+            json
+              ? PlainJSON.drainEnded(report, at: endedAt, time: clock(), ascii: ascii)
+              : clock() + " " + DrainReportText.endLine(report, at: endedAt, ascii: ascii))
+        }
+        lastDrainAt = endedAt
+      }
+      // A drain whose writer died during it ends there: told once, with how far it got.
+      if let w, w.state == .gone, let d = w.drain, diedDrain != d.startedAt {
+        diedDrain = d.startedAt
+        if !first || d.startedAt != lastDrainStart {
+          emit(json ? PlainJSON.drainDied(w, d, time: clock()) : clock() + " " + diedLine(w, d))
+        }
+      }
+      if w?.state == .live, let started = w?.drain?.startedAt { lastDrainStart = started }
+      // A role held with no record yet is said only once it lasts (no blip as a writer starts).
+      if w?.unpublished == true {
+        let since = unpublishedSince ?? now
+        unpublishedSince = since
+        if now.timeIntervalSince(since) < unpublishedGrace, !first {
+          do { try await Task.sleep(for: interval) } catch { return }
+          continue
+        }
+      } else {
+        unpublishedSince = nil
+      }
+      let phase = WriterText.phase(w, now: now)
       if phase != last || first {
         if json {
-          // A change of the drain in progress, or of the last drain's end, is a `drain` event.
+          // The drain in progress started, or the writer's drain stalled: a `drain` event.
           let drainMoved =
-            phase.split(separator: " ").suffix(2) != last.split(separator: " ").suffix(2) && !first && w?.state == .live
+            !first && w?.state == .live && w?.drain?.startedAt != nil && phaseDrain(phase) != phaseDrain(last)
           if w != nil { emit(PlainJSON.writer(w, event: drainMoved ? "drain" : "writer", time: clock(), ascii: ascii)) }
         } else if let line = writerLine(w, now: now, lastAlive: lastAlive, ascii: ascii) {
           emit(clock() + " " + line)
@@ -43,16 +83,23 @@ extension VerdictsApp {
     }
   }
 
-  /// The writer's line, with the last drain's end when no drain runs; nil when no writer is known.
+  /// The phase's drain-in-progress part (its start time, the second of the last three fields).
+  private static func phaseDrain(_ phase: String) -> Substring? {
+    let fields = phase.split(separator: " ")
+    return fields.count >= 2 ? fields[fields.count - 2] : nil
+  }
+
+  /// `drain ended: pid 4211 died during it (100 of 301 sent, begun 00:05:41); no report was kept`.
+  static func diedLine(_ w: WriterRecord, _ d: WriterRecord.DrainProgress) -> String {
+    let who = w.pid > 0 ? "pid \(w.pid)" : "its writer"
+    return "drain ended: \(who) died during it (\(d.sent) of \(d.total) sent, begun \(WriterText.clock(d.startedAt)));"
+      + " no report was kept"
+  }
+
+  /// The writer's line; nil when no writer is known. The end of a drain has a line of its own
+  /// (``DrainReportText/endLine(_:at:ascii:)``), from the report rather than the record.
   static func writerLine(_ w: WriterRecord?, now: Date, lastAlive: Date?, ascii: Bool) -> String? {
     guard let w else { return nil }
-    var parts = WriterText.parts(w, now: now, lastAlive: lastAlive, ascii: ascii).map(\.text)
-    if w.state == .live, w.drain == nil, let d = w.lastDrain, let ended = d.endedAt {
-      let verdicts = d.verdicts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: " ")
-      parts.append(
-        "drain ended \(WriterText.clock(ended)): \(d.sent) of \(d.total)" + (verdicts.isEmpty ? "" : ", " + verdicts))
-    }
-    let text = parts.joined(separator: ascii ? " | " : " · ")
-    return ascii ? String(text.unicodeScalars.map { $0.isASCII ? Character($0) : "?" }) : text
+    return WriterText.line(w, now: now, lastAlive: lastAlive, ascii: ascii)
   }
 }

@@ -52,11 +52,51 @@ import Testing
       Self.joined(Self.closed(), now: Self.t0.addingTimeInterval(380)) == "writer: none since 08:03:20 (3 min ago)")
   }
 
-  @Test func aWriterThatDiedSaysGoneWithItsPidAndWhenItWasLastSeen() {
+  @Test func aWriterThatDiedIdleSaysGoneWithItsPidAndWhenItWasLastSeen() {
     // The watcher saw it live 12 s ago, later than its record's last write.
+    var idle = Self.gone()
+    idle.drain = nil
+    #expect(
+      Self.joined(idle, now: Self.t0.addingTimeInterval(400), lastAlive: Self.t0.addingTimeInterval(388))
+        == "writer: gone — pid 4211 ended without closing (last seen 12 s ago)")
+  }
+
+  @Test func aWriterThatDiedDuringADrainSaysHowFarItGot() {
     #expect(
       Self.joined(Self.gone(), now: Self.t0.addingTimeInterval(400), lastAlive: Self.t0.addingTimeInterval(388))
-        == "writer: gone — pid 4211 ended without closing (last seen 12 s ago)")
+        == "writer: gone — pid 4211 died during a drain (154 of 300 sent, begun 08:01:40) · last seen 12 s ago")
+  }
+
+  @Test func aLiveWriterWhoseDrainHasNotMovedFor30SecondsIsStalledWithItsLastProgress() {
+    var d = Self.draining
+    d.movedAt = Self.t0.addingTimeInterval(110)
+    let r = Self.live(drain: d)
+    #expect(!r.stalled(now: Self.t0.addingTimeInterval(139)))
+    #expect(
+      Self.joined(r, now: Self.t0.addingTimeInterval(155))
+        == "writer: verdicts tui (pid 4211) · auto-drain on · stalled: no progress for 45 s (154 of 300 sent, last at 08:01:50)"
+    )
+  }
+
+  @Test func aLiveWriterThatMissedItsHeartbeatsIsSilent() {
+    var r = Self.live()
+    r.heartbeatSeconds = 60
+    r.updatedAt = Self.t0
+    #expect(!r.silent(now: Self.t0.addingTimeInterval(149)))
+    #expect(
+      Self.joined(r, now: Self.t0.addingTimeInterval(180))
+        == "writer: verdicts tui (pid 4211) · auto-drain on · silent: no heartbeat since 08:00:00 (3 min ago)")
+  }
+
+  @Test func theWritersInstanceIsSaidInItsWords() {
+    var r = Self.live()
+    r.instance = WriterRecord.InstanceContact(
+      reachable: false, since: Self.t0, met: "the instance could not be reached: Connection refused\u{1b}[2J",
+      nextTry: Self.t0.addingTimeInterval(16))
+    #expect(
+      Self.joined(r, now: Self.t0.addingTimeInterval(2))
+        == "writer: verdicts tui (pid 4211) · auto-drain on · instance unreachable since 08:00:00: the instance could not be reached: Connection refused␛[2J · next try 08:00:16"
+    )
   }
 
   @Test func aRefusedKeyIsSaidAndAnIdleWriterShowsNoProgress() {

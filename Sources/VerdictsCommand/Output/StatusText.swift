@@ -1,4 +1,6 @@
+import FoundationEssentials
 import MarfaQueue
+import VerdictsUI
 
 /// The `status` command's output, as JSON and as text.
 enum StatusText {
@@ -28,16 +30,23 @@ enum StatusText {
       ),
       ("last_drain", s.lastDrain?.wireJSON ?? .null),
       ("last_drain_at", str(s.lastDrainAt)),
+      ("writer_record", s.writer?.wireJSON ?? .null),
     ])
   }
 
   /// The status as aligned lines.
-  static func render(_ s: Status, ascii: Bool) -> String {
+  static func render(_ s: Status, ascii: Bool, now: Date = Date()) -> String {
     func v(_ text: String) -> String { Sanitizer.clean(text, ascii: ascii) }
     var lines: [(String, String)] = [("store", v(s.store)), ("kind", s.kind.description)]
+    // The writer's record in the words every watcher uses (WriterText), after who holds the role.
+    let said = s.writer.map { String(WriterText.line($0, now: now, ascii: ascii).dropFirst("writer: ".count)) }
     switch s.handle {
+    case .writer where s.writer?.state == .gone:
+      lines.append(("writer", (said ?? "gone") + "; this process could now take the role"))
     case .writer: lines.append(("writer", "free (this process could write)"))
-    case .reader(let reason): lines.append(("writer", s.kind.isOwned ? "taken: \(v(reason))" : v(reason)))
+    case .reader(let reason):
+      lines.append(("writer", s.kind.isOwned ? "taken: \(v(reason))" : v(reason)))
+      if let said, s.writer?.state == .live { lines.append(("writer says", said)) }
     }
     var fill = s.fill.rawValue
     if let reason = s.expiredReason, s.fill == .expired { fill += " (\(v(reason)))" }
@@ -48,11 +57,9 @@ enum StatusText {
     let c = s.counts
     lines.append(("queue", "\(c.waiting) waiting, \(c.answered) answered, \(c.blocked) blocked, \(c.dead) dead"))
     if let d = s.lastDrain {
-      var text =
-        "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
+      // The same words as `watch --plain`'s line for that drain's end (DrainReportText).
+      var text = DrainReportText.counts(d, ascii: ascii)
       if let at = s.lastDrainAt { text = "\(v(at)): " + text }
-      if let u = d.unavailable { text += "; unavailable: \(v(u))" }
-      if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }
       lines.append(("last drain", text))
     } else if s.kind.isOwned {
       lines.append(("last drain", "never"))

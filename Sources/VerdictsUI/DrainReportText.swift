@@ -1,0 +1,23 @@
+import MarfaQueue
+
+/// A kept drain report in words, the same for `status`, `watch --plain` and the TUI's counts:
+/// `answered 4, held 0, undelivered 301, unsent 0, unmade 0; unavailable: the instance answered 500`.
+public enum DrainReportText {
+  /// The five counts and why the pass ended (its `unavailable`, `stopped`, `retry after`), the
+  /// instance's text through the Sanitizer.
+  public static func counts(_ d: DrainReport, ascii: Bool = false) -> String {
+    func v(_ text: String) -> String { Sanitizer.clean(text, ascii: ascii) }
+    var text =
+      "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
+    if let u = d.unavailable { text += "; unavailable: \(v(u))" }
+    if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }
+    if let r = d.retryAfterSeconds { text += "; retry after \(r)s" }
+    return text
+  }
+
+  /// `watch --plain`'s line for a drain that ended: `drain ended 00:04:51: answered 4, …`.
+  public static func endLine(_ d: DrainReport, at: String?, ascii: Bool = false) -> String {
+    let when = at.map { " " + WriterText.clock(iso: $0) } ?? ""
+    return "drain ended\(when): " + counts(d, ascii: ascii)
+  }
+}
