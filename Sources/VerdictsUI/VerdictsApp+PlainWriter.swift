@@ -8,7 +8,7 @@ extension VerdictsApp {
   /// Asks every second (the writer's lock says whether it lives); prints nothing while nothing changes.
   static func followWriter(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void, clock: @escaping @Sendable () -> String,
-    ascii: Bool, json: Bool = false, interval: Duration = .seconds(1)
+    ascii: Bool, json: Bool = false, storeLines: Bool = true, interval: Duration = .seconds(1)
   ) async {
     var last = WriterText.phase(nil)
     var lastAlive: Date?
@@ -16,7 +16,7 @@ extension VerdictsApp {
     var lastFile = StoreFileState.same
     while !Task.isCancelled {
       let file = source.storeFileState()
-      if file != lastFile {
+      if storeLines, file != lastFile {
         lastFile = file
         emit(
           json
