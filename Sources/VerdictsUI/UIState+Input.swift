@@ -9,6 +9,9 @@ extension UIState {
     case .char(let c):
       p.text.append(c)
       prompt = p
+      // `streak:` being typed is a field term not finished yet: what was applied stays until
+      // its value comes (enter would take it as the plain text it is).
+      if p.kind == .filter, Self.typingFieldName(p.text) { return [] }
       return p.kind == .filter ? applyFilter(p.text) : []
     case .backspace, .delete:
       if !p.text.isEmpty { p.text.removeLast() }
@@ -51,6 +54,13 @@ extension UIState {
       message = StatusMessage(p.text.isEmpty ? "filter cleared" : "filter: \(p.text)")
       return effects
     }
+  }
+
+  /// Whether the last word typed is a known field's name and its colon, its value still to come.
+  static func typingFieldName(_ text: String) -> Bool {
+    guard text.hasSuffix(":"), let last = text.split(separator: " ").last else { return false }
+    let word = last.hasPrefix("-") ? last.dropFirst() : last
+    return (WriteFilter.fields + ["rows"]).contains(word.dropLast().lowercased())
   }
 
   /// Why the filter being typed is refused (a field there is not, a value its field cannot take),
