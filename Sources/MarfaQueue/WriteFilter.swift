@@ -87,8 +87,11 @@ public struct WriteFilter: Sendable, Hashable {
     let field = name.lowercased()
     let all = fields.joined(separator: ", ")
     guard fields.contains(field) || field == "rows" else {
-      let near = fields.min { EditDistance.between(Array(field), Array($0)) < EditDistance.between(Array(field), Array($1)) }
-      let hint = near.flatMap { EditDistance.between(Array(field), Array($0)) <= 2 ? " (did you mean \($0)?)" : nil } ?? ""
+      let near = fields.min {
+        EditDistance.between(Array(field), Array($0)) < EditDistance.between(Array(field), Array($1))
+      }
+      let hint =
+        near.flatMap { EditDistance.between(Array(field), Array($0)) <= 2 ? " (did you mean \($0)?)" : nil } ?? ""
       return WriteFilterProblem(message: "unknown filter field '\(name)' in '\(word)'\(hint); the fields are \(all)")
     }
     if case .text = term(word) {

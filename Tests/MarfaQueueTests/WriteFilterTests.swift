@@ -56,7 +56,9 @@ import Testing
       WriteFilter.problem(in: "row:tour-* -reasn:x")
         == "unknown filter field 'reasn' in 'reasn:x' (did you mean reason?); the fields are reason, kind, status, verdict, row, streak"
     )
-    #expect(WriteFilter.problem(in: "colour:red")?.hasSuffix("the fields are reason, kind, status, verdict, row, streak") == true)
+    #expect(
+      WriteFilter.problem(in: "colour:red")?.hasSuffix("the fields are reason, kind, status, verdict, row, streak")
+        == true)
     #expect(WriteFilter.problem(in: "colour:red")?.contains("did you mean") == false)
   }
 

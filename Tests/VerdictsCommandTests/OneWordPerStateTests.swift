@@ -80,8 +80,11 @@ import Testing
       #expect(shown.json?["state"] == .string(word), "show --json: \(role)")
 
       // `time id kind rows verdict reason streak status text`
-      let plain = watch.stdout.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == Substring(id) }
-      #expect(plain?.split(separator: " ").dropFirst(4).first == Substring(word), "watch --plain: \(role): \(plain ?? "")")
+      let plain = watch.stdout.split(separator: "\n").first {
+        $0.split(separator: " ").dropFirst().first == Substring(id)
+      }
+      #expect(
+        plain?.split(separator: " ").dropFirst(4).first == Substring(word), "watch --plain: \(role): \(plain ?? "")")
       let plainJSON = watchJSON.stdout.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }
         .first { $0["id"] == .string(id) }
       #expect(plainJSON?["state"] == .string(word), "watch --plain --json: \(role)")

@@ -14,7 +14,8 @@ import Testing
     var ids: [String] = []
     for i in 0..<22 { ids.append(try await copy.createItem(type: "note", properties: .object([]), id: "n-\(i)").id) }
     copy.close()
-    try SQLiteScript.run("UPDATE queue SET verdict = 'dead', refusals = 5, sent = 1 WHERE id = '\(ids[3])'", on: t.store)
+    try SQLiteScript.run(
+      "UPDATE queue SET verdict = 'dead', refusals = 5, sent = 1 WHERE id = '\(ids[3])'", on: t.store)
   }
 
   @Test func aFilterThatMatchesNothingSaysSoWithHowManyWritesThereAre() async throws {
@@ -42,7 +43,8 @@ import Testing
     let r = try Binary.run(["queue", "--filter", "reasn:x"], store: t.store, home: t.path)
     #expect(r.code == 2, "\(r)")
     #expect(r.stdout.isEmpty)
-    #expect(r.stderr.hasPrefix("verdicts: queue: unknown filter field 'reasn' in 'reasn:x' (did you mean reason?)"), "\(r)")
+    #expect(
+      r.stderr.hasPrefix("verdicts: queue: unknown filter field 'reasn' in 'reasn:x' (did you mean reason?)"), "\(r)")
     #expect(r.stderr.contains("the fields are reason, kind, status, verdict, row, streak"), "\(r)")
     let json = try Binary.run(["--json", "queue", "--filter", "-reasn:x"], store: t.store, home: t.path)
     #expect(json.code == 2 && json.errorCode == "usage", "\(json)")

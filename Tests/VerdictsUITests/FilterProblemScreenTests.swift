@@ -43,4 +43,19 @@ import Testing
     #expect(s.filter == applied)
     #expect(s.filterProblem == "'status:abc': status takes an HTTP status (status:502)")
   }
+
+  @Test func aFieldTermBeingTypedIsNotAppliedUntilItsValueComesAndTheHintSaysARefusedOneIsNot() {
+    var s = Fixtures.state(width: 80, height: 24)
+    var applied: [String?] = []
+    for c in "/streak:>=2" {
+      _ = s.handle(.key(.char(c)))
+      applied.append(s.filter)
+    }
+    // `streak:` (no value yet), `streak:>` and `streak:>=` (refused) never reach the panes.
+    #expect(!applied.contains("streak:") && !applied.contains("streak:>") && !applied.contains("streak:>="))
+    #expect(s.filter == "streak:>=2")
+    _ = s.handle(.key(.backspace))
+    let lines = Renderer.render(s).text.split(separator: "\n")
+    #expect(lines.last?.hasPrefix("filter: streak:>=▏  not applied · esc cancels") == true, "\(lines.last ?? "")")
+  }
 }

@@ -59,7 +59,9 @@ extension CommandRunner {
   /// (`core`: a Marfa core store's row, ``CoreStore/wireJSON(_:)``).
   func printShown(_ write: QueuedWrite, waitedOnBy: [String], status: Status?, core: Bool = false) {
     if json {
-      context.printJSON((core ? CoreStore.wireJSON(write) : write.wireJSON).setting("waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
+      context.printJSON(
+        (core ? CoreStore.wireJSON(write) : write.wireJSON).setting(
+          "waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
     } else {
       context.print(WriteDetail.text(write, status: status, waitedOnBy: waitedOnBy, ascii: context.globals.ascii))
     }
