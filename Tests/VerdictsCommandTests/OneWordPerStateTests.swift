@@ -64,7 +64,11 @@ import Testing
       ["--json", "watch", "--plain"], environment: Binary.environment(store: t.store, home: t.path, [:]))
     defer { watchJSON.kill() }
     let deadline = Date().addingTimeInterval(30)
-    func listed(_ s: Spawned) -> Bool { ids.values.allSatisfy { s.stdout.contains($0) } }
+    // Every write on a whole line (output read as it comes may end mid-line).
+    func listed(_ s: Spawned) -> Bool {
+      let whole = s.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+      return ids.values.allSatisfy { id in whole.contains { $0.contains(id) } }
+    }
     while Date() < deadline, !(listed(watch) && listed(watchJSON)) { usleep(20_000) }
 
     for role in EveryState.roles {
