@@ -1,7 +1,8 @@
 extension QueuedWrite {
   /// The queue row as the contract reports it (snake_case), plus this project's fields.
   ///
-  /// A waiting write reads `verdict: "blocked"`, `reason: "awaiting_dependency"`, `waiting: true`.
+  /// A waiting write reads `verdict: "blocked"`, `reason: "awaiting_dependency"`, `waiting: true`;
+  /// `state` is the one word every view gives (``stateWord``).
   public var wireJSON: JSONValue {
     let verdictName: String? = waiting && verdict == nil ? "blocked" : verdict?.wireName
     let reason = verdict?.wireReason ?? (waiting ? "awaiting_dependency" : nil)
@@ -27,6 +28,7 @@ extension QueuedWrite {
         ("verdict", Wire.str(verdictName)),
         ("reason", Wire.str(reason)),
         ("waiting", .bool(waiting)),
+        ("state", .string(stateWord)),
         ("answer", Wire.str(answer)),
         ("refusal", verdict?.refusal?.wireJSON ?? .null),
         ("merged_fields", Wire.strings(mergedFields)),

@@ -2,7 +2,13 @@
 /// substring of the id, kind, rows, reason, verdict, status or failure text; field terms match
 /// one field: `reason:key_spent`, `kind:create_item`, `status:502`, `verdict:refused` (or
 /// `waiting`), `row:tour-*` (`*` any run of characters), `streak:>=2` (`>`, `>=`, `<`, `<=`, `=`);
-/// a leading `-` negates a term. Every term must hold. An unknown field is taken as plain text.
+/// a leading `-` negates a term. Every term must hold.
+///
+/// A word `name:value` whose name is letters only is a field term: ``parse(_:)`` refuses one
+/// whose field it does not know (`reasn:x`), or whose value the field cannot take (`status:abc`),
+/// naming the fields there are (``fields``), so a mistyped filter never silently matches nothing.
+/// A word whose part before the colon holds anything but letters (`09:41`, `a-b:c`) is plain text.
+/// ``init(_:)`` takes every word and reads a refused one as plain text.
 public struct WriteFilter: Sendable, Hashable {
   /// One term of the filter.
   enum Term: Sendable, Hashable {
@@ -23,11 +29,39 @@ public struct WriteFilter: Sendable, Hashable {
   /// The terms, each with whether it is negated.
   let terms: [(negated: Bool, term: Term)]
 
-  /// The filter a typed text means; nil for an empty one.
+  /// The field names a term may start with, as ``parse(_:)`` names them when it refuses one.
+  public static let fields = ["reason", "kind", "status", "verdict", "row", "streak"]
+
+  /// The filter a typed text means; nil for an empty one. A word ``parse(_:)`` would refuse is
+  /// read as plain text.
   public init?(_ text: String?) {
-    guard let text else { return nil }
+    guard let terms = Self.terms(text, strict: false).terms else { return nil }
+    self.terms = terms
+  }
+
+  /// The filter a typed text means; nil for an empty one.
+  ///
+  /// - Throws: ``WriteFilterProblem`` for the first word naming a field there is not, or a value
+  ///   its field cannot take.
+  public static func parse(_ text: String?) throws(WriteFilterProblem) -> WriteFilter? {
+    let parsed = terms(text, strict: true)
+    if let problem = parsed.problem { throw problem }
+    guard let terms = parsed.terms else { return nil }
+    return WriteFilter(terms: terms)
+  }
+
+  /// Why ``parse(_:)`` refuses `text`, in one sentence; nil when it takes it (or it is empty).
+  public static func problem(in text: String?) -> String? { terms(text, strict: true).problem?.message }
+
+  private init(terms: [(negated: Bool, term: Term)]) { self.terms = terms }
+
+  /// The terms of `text` (nil when it has none), or, `strict`, the first word refused.
+  private static func terms(_ text: String?, strict: Bool) -> (
+    terms: [(negated: Bool, term: Term)]?, problem: WriteFilterProblem?
+  ) {
+    guard let text else { return (nil, nil) }
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-    var terms: [(Bool, Term)] = []
+    var terms: [(negated: Bool, term: Term)] = []
     for word in words {
       var w = Substring(word)
       var negated = false
@@ -35,10 +69,38 @@ public struct WriteFilter: Sendable, Hashable {
         negated = true
         w = w.dropFirst()
       }
+      if strict, let problem = Self.problem(String(w)) { return (nil, problem) }
       terms.append((negated, Self.term(String(w))))
     }
-    guard !terms.isEmpty else { return nil }
-    self.terms = terms
+    return (terms.isEmpty ? nil : terms, nil)
+  }
+
+  /// Why one word (without its `-`) is refused as a term, or nil.
+  static func problem(_ word: String) -> WriteFilterProblem? {
+    guard let colon = word.firstIndex(of: ":") else { return nil }
+    let name = word[..<colon]
+    let value = word[word.index(after: colon)...]
+    // `09:41`, `a-b:c`, `:x` and `reason:` are plain text, as they always were.
+    guard !name.isEmpty, !value.isEmpty, name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) else {
+      return nil
+    }
+    let field = name.lowercased()
+    let all = fields.joined(separator: ", ")
+    guard fields.contains(field) || field == "rows" else {
+      let near = fields.min {
+        EditDistance.between(Array(field), Array($0)) < EditDistance.between(Array(field), Array($1))
+      }
+      let hint =
+        near.flatMap { EditDistance.between(Array(field), Array($0)) <= 2 ? " (did you mean \($0)?)" : nil } ?? ""
+      return WriteFilterProblem(message: "unknown filter field '\(name)' in '\(word)'\(hint); the fields are \(all)")
+    }
+    if case .text = term(word) {
+      let takes =
+        field == "status"
+        ? "an HTTP status (status:502)" : "a number, after >, >=, <, <= or = if you like (streak:>=2)"
+      return WriteFilterProblem(message: "'\(word)': \(field) takes \(takes)")
+    }
+    return nil
   }
 
   public static func == (l: WriteFilter, r: WriteFilter) -> Bool {

@@ -16,7 +16,8 @@ public enum PlainFormatter {
     let verdict: String
     var reason = "-"
     switch w.verdict {
-    case nil: verdict = w.waiting ? "waiting" : "queued"
+    // The one word every view gives: queued, sent, undelivered or waiting.
+    case nil: verdict = w.stateWord
     case .blocked(let r, _):
       verdict = "blocked"
       reason = r.wireName

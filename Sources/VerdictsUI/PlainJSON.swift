@@ -2,12 +2,13 @@ import MarfaQueue
 
 /// `watch --plain --json`: one JSON object per line per change, for log shippers and tickets.
 /// A write's line is the write as `queue --json` shows it plus `time` and `event` (`queued`,
-/// `answered`, `released`, `forgotten`); a writer's line is `{"time", "event": "writer"|"drain",
+/// `sent`, `undelivered`, `answered`, `released`, `forgotten`); a writer's line is `{"time", "event": "writer"|"drain",
 /// "writer": {…}}`; a store file's line is `{"time", "event": "store", "store": "removed"|…}`.
 enum PlainJSON {
-  /// The write with its event and time.
-  static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool) -> String {
-    guard case .object(let members) = w.wireJSON else { return "" }
+  /// The write with its event and time; `keepsFailures` false (the Marfa core's store) as
+  /// `queue --json` gives such a row (``CoreStore/wireJSON(_:)``: `not_kept` names what is null).
+  static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool, keepsFailures: Bool = true) -> String {
+    guard case .object(let members) = keepsFailures ? w.wireJSON : CoreStore.wireJSON(w) else { return "" }
     return JSONValue.object([("time", .string(time)), ("event", .string(event))] + members).text(
       escaping: ascii ? .ascii : .visible)
   }
@@ -50,10 +51,14 @@ enum PlainJSON {
     JSONValue.object([("time", .string(time)), ("event", .string("store")), ("store", .string(state.rawValue))]).text
   }
 
-  /// What a write's change was, from whether it had a verdict when last printed (nil: not printed).
+  /// What a write's change was, from whether it had a verdict when last printed (nil: not printed):
+  /// `answered`, `released`, `sent` (its request went out), `undelivered`, else `queued`.
   static func event(_ w: QueuedWrite, hadVerdict: Bool?) -> String {
     if w.verdict != nil { return "answered" }
     if hadVerdict == true { return "released" }
-    return "queued"
+    switch w.stateWord {
+    case "sent", "undelivered": return w.stateWord
+    default: return "queued"
+    }
   }
 }

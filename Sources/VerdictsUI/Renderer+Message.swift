@@ -13,9 +13,12 @@ extension Renderer {
   /// How many rows of its own the message needs (0 when it fits on the bottom line, or the
   /// screen is too small to give any).
   static func messageRows(_ state: UIState, _ layout: Layout) -> Int {
-    guard let m = state.message, state.prompt == nil, layout.mode != .tooSmall, layout.mode != .tooLarge else {
-      return 0
+    guard layout.mode != .tooSmall, layout.mode != .tooLarge else { return 0 }
+    if let problem = state.filterProblem {
+      // A refused filter is said under the panes, just above the prompt, as it is typed.
+      return min(wordWrap(problem, width: max(1, state.width - 2)).count, messageRowLimit)
     }
+    guard let m = state.message, state.prompt == nil else { return 0 }
     let r = Renderer(bare: state, layout: layout)
     guard !r.messageFitsOnBottom else { return 0 }
     let lines = wordWrap(r.messageText(m), width: max(1, state.width - 2)).count
@@ -80,9 +83,19 @@ extension Renderer {
   /// Draws a message that does not fit on the bottom line on its own rows, between the status
   /// line and the keys (``Renderer/init(state:)`` made room), word-wrapped.
   func drawLongMessage(into grid: inout Grid) {
+    if let problem = state.filterProblem {
+      drawOwnRows(problem, role: .statusError, into: &grid)
+      return
+    }
     guard let m = state.message, !messageOnBottom, state.prompt == nil else { return }
+    drawOwnRows(messageText(m), role: m.isError ? .statusError : .statusOK, into: &grid)
+  }
+
+  /// Draws `text` word-wrapped on the rows between the status line and the keys (or, where
+  /// none could be made, over the rows just above the status line).
+  func drawOwnRows(_ text: String, role: Role, into grid: inout Grid) {
     let width = layout.status.width
-    var lines = Self.wordWrap(messageText(m), width: width - 2)
+    var lines = Self.wordWrap(text, width: width - 2)
     var first = layout.status.y + layout.status.height
     var rows = layout.hints.y - first
     if rows <= 0 {
@@ -90,7 +103,6 @@ extension Renderer {
       rows = min(lines.count, max(1, min(8, layout.status.y - 1)))
       first = layout.status.y - rows
     }
-    let role: Role = m.isError ? .statusError : .statusOK
     let cut = lines.count > rows
     if cut { lines = Array(lines.prefix(rows)) }
     for (i, text) in lines.enumerated() {

@@ -121,9 +121,11 @@ extension Renderer {
       var t = TextLine(p.label, .key)
       t.append(p.shown)
       t.append(state.ascii ? "_" : "▏", .key)
-      t.append(
-        "  enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it") \(glyphs.separator) esc cancels",
-        .dim)
+      // A refused filter (said above the prompt) is not applied: enter waits for the word mended.
+      let enter =
+        state.filterProblem != nil
+        ? "not applied" : "enter \(p.kind == .filter ? "applies" : p.kind == .goto ? "goes there" : "uses it")"
+      t.append("  \(enter) \(glyphs.separator) esc cancels", .dim)
       t.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
       return
     }

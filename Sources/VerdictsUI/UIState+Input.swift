@@ -9,6 +9,9 @@ extension UIState {
     case .char(let c):
       p.text.append(c)
       prompt = p
+      // `streak:` being typed is a field term not finished yet: what was applied stays until
+      // its value comes (enter would take it as the plain text it is).
+      if p.kind == .filter, Self.typingFieldName(p.text) { return [] }
       return p.kind == .filter ? applyFilter(p.text) : []
     case .backspace, .delete:
       if !p.text.isEmpty { p.text.removeLast() }
@@ -28,6 +31,8 @@ extension UIState {
       message = StatusMessage(p.kind == .key ? "key unchanged" : "go to cancelled")
       return []
     case .enter:
+      // A filter that names a field there is not stays open, its problem shown under it.
+      if p.kind == .filter, filterProblem != nil { return [] }
       prompt = nil
       return submit(p)
     default:
@@ -51,9 +56,25 @@ extension UIState {
     }
   }
 
+  /// Whether the last word typed is a known field's name and its colon, its value still to come.
+  static func typingFieldName(_ text: String) -> Bool {
+    guard text.hasSuffix(":"), let last = text.split(separator: " ").last else { return false }
+    let word = last.hasPrefix("-") ? last.dropFirst() : last
+    return (WriteFilter.fields + ["rows"]).contains(word.dropLast().lowercased())
+  }
+
+  /// Why the filter being typed is refused (a field there is not, a value its field cannot take),
+  /// shown under it as it is typed; nil when there is no filter prompt or it is taken.
+  var filterProblem: String? {
+    guard let p = prompt, p.kind == .filter else { return nil }
+    return WriteFilter.problem(in: p.text)
+  }
+
   /// Applies the filter as typed so far, across all panes, from the top of each; nothing when
-  /// it is what is applied already.
+  /// it is what is applied already, or when it is refused (``filterProblem``: what was applied
+  /// stays applied).
   mutating func applyFilter(_ text: String) -> [UIEffect] {
+    guard WriteFilter.problem(in: text) == nil else { return [] }
     let new = text.trimmingSpaces().isEmpty ? nil : text
     guard new != filter else { return [] }
     filter = new

@@ -46,11 +46,12 @@ enum VerdictText {
     }
   }
 
-  /// What a waiting write waits on, for the Waiting pane: `waiting on <id>`, `queued`, …
+  /// What a write with no verdict is at, for the Waiting pane and the detail: `waiting on <id>`,
+  /// `undelivered 503`, `sent`, `queued`; it starts with the write's one word (``QueuedWrite/stateWord``),
+  /// as every other view gives it.
   static func waitingText(_ w: QueuedWrite, ellipsis: String = "…") -> String {
     if w.waiting, let on = w.follows ?? w.dependsOn.first { return "waiting on \(ShortID.of(on, ellipsis: ellipsis))" }
-    if w.waiting { return "waiting" }
-    if let f = w.lastFailure { return "undelivered" + (f.status.map { " \($0)" } ?? " (no answer)") }
-    return w.sent ? "sent, no answer yet" : "queued"
+    if let f = w.lastFailure, !w.waiting { return "undelivered" + (f.status.map { " \($0)" } ?? " (no answer)") }
+    return w.stateWord
   }
 }

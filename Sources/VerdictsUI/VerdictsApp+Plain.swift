@@ -23,10 +23,12 @@ extension VerdictsApp {
   ///   - emit: called with each line (no newline).
   ///   - clock: the time printed on each line.
   ///   - ascii: every line in ASCII only (`--ascii`, or a locale that is not UTF-8).
+  ///   - storeLines: whether the writer's task also says what became of the store file (false
+  ///     under ``followPlain(source:emit:clock:ascii:json:from:interval:)``, which says it).
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
     clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false,
-    writerLines: Bool = true, from start: PlainStart = .everything
+    writerLines: Bool = true, storeLines: Bool = true, from start: PlainStart = .everything
   ) async {
     let keepsFailures = (try? await source.status())?.kind.isOwned ?? true
     // Where the change log stands before the first read: whatever changes from here is read again.
@@ -54,7 +56,9 @@ extension VerdictsApp {
       if quiet { return }
       emit(
         json
-          ? PlainJSON.write(w, event: PlainJSON.event(w, hadVerdict: before?.hadVerdict), time: time, ascii: ascii)
+          ? PlainJSON.write(
+            w, event: PlainJSON.event(w, hadVerdict: before?.hadVerdict), time: time, ascii: ascii,
+            keepsFailures: keepsFailures)
           : PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
     }
     /// Prints that the writes left (the log's gone writes; when comparing, those printed before).
@@ -136,7 +140,9 @@ extension VerdictsApp {
     // The writer's lines (and the store file's), unless the caller is the writer itself (the demo).
     let writer =
       writerLines
-      ? Task { await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json) } : nil
+      ? Task {
+        await followWriter(source: source, emit: emit, clock: clock, ascii: ascii, json: json, storeLines: storeLines)
+      } : nil
     defer { writer?.cancel() }
     switch start {
     case .everything: await compareAll()

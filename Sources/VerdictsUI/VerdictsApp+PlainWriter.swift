@@ -14,7 +14,7 @@ extension VerdictsApp {
   /// Asks every second (the writer's lock says whether it lives); prints nothing while nothing changes.
   static func followWriter(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void, clock: @escaping @Sendable () -> String,
-    ascii: Bool, json: Bool = false, interval: Duration = .seconds(1)
+    ascii: Bool, json: Bool = false, storeLines: Bool = true, interval: Duration = .seconds(1)
   ) async {
     var last = WriterText.phase(nil)
     var lastAlive: Date?
@@ -26,7 +26,7 @@ extension VerdictsApp {
     var lastDrainStart: Date?
     while !Task.isCancelled {
       let file = source.storeFileState()
-      if file != lastFile {
+      if storeLines, file != lastFile {
         lastFile = file
         emit(
           json

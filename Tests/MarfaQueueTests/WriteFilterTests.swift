@@ -44,10 +44,37 @@ import Testing
     #expect(ids("ALONE") == ["w-alone"])
   }
 
-  @Test func anUnknownFieldOrABadNumberIsPlainText() {
+  @Test func theLenientInitReadsAnUnknownFieldOrABadNumberAsPlainText() {
     #expect(ids("colour:red").isEmpty)
     #expect(WriteFilter("status:abc") == WriteFilter("status:abc"))
     #expect(WriteFilter("") == nil && WriteFilter("   ") == nil)
+  }
+
+  @Test func parseRefusesAnUnknownFieldNamingTheFieldsThereAre() {
+    #expect(throws: WriteFilterProblem.self) { try WriteFilter.parse("reasn:x") }
+    #expect(
+      WriteFilter.problem(in: "row:tour-* -reasn:x")
+        == "unknown filter field 'reasn' in 'reasn:x' (did you mean reason?); the fields are reason, kind, status, verdict, row, streak"
+    )
+    #expect(
+      WriteFilter.problem(in: "colour:red")?.hasSuffix("the fields are reason, kind, status, verdict, row, streak")
+        == true)
+    #expect(WriteFilter.problem(in: "colour:red")?.contains("did you mean") == false)
+  }
+
+  @Test func parseRefusesAValueItsFieldCannotTake() {
+    #expect(WriteFilter.problem(in: "status:abc") == "'status:abc': status takes an HTTP status (status:502)")
+    #expect(WriteFilter.problem(in: "streak:>x")?.hasPrefix("'streak:>x': streak takes a number") == true)
+  }
+
+  @Test func parseTakesEveryFieldAndWordsThatAreNotFieldTerms() throws {
+    for text in [
+      "reason:key_spent", "kind:create_item", "status:502", "verdict:waiting", "row:tour-*", "rows:a", "streak:>=2",
+      "-kind:add_tag", "09:41", "a-b:c", ":x", "reason:", "plain words", "",
+    ] {
+      #expect(WriteFilter.problem(in: text) == nil, "\(text)")
+      #expect(try WriteFilter.parse(text) == WriteFilter(text), "\(text)")
+    }
   }
 
   @Test func theStoreFiltersPagesAsTheSwiftMatcherDoes() async throws {

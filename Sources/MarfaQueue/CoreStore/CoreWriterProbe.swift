@@ -17,6 +17,8 @@ public enum CoreWriterProbe {
   public struct Writer: Sendable, Hashable {
     /// The holder's pid.
     public var pid: Int32
+    /// The holder's command name (`/proc/PID/comm`), when the system says it.
+    public var program: String?
     /// The lock file it holds.
     public var lockPath: String
   }
@@ -28,7 +30,9 @@ public enum CoreWriterProbe {
   /// lock file: no core writer has run yet).
   public static func writer(of storePath: String) -> Writer? {
     for lockPath in CoreStoreLayout.lockPaths(for: storePath) {
-      if let pid = holder(of: lockPath) { return Writer(pid: pid, lockPath: lockPath) }
+      if let pid = holder(of: lockPath) {
+        return Writer(pid: pid, program: StoreLock.processName(pid), lockPath: lockPath)
+      }
     }
     return nil
   }

@@ -56,16 +56,14 @@ enum CoreStoreCommands {
       }
       return .done
     case .queue:
-      var writes = try core.readAll()
-      let kinds = Set(args.strings("--kind"))
-      if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kindName) } }
-      if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
-      if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
-      if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
+      let selection = try QueueSelection(args)
+      let all = try core.readAll()
+      let writes = selection.apply(all)
       if context.globals.json {
-        // What the core does not keep is null, not a zero or an empty failure.
-        context.printJSON(
-          .array(writes.map { $0.wireJSON.setting("environmental_streak", .null).setting("last_failure", .null) }))
+        // What the core does not keep is null, not a zero or an empty failure, and `not_kept` says so.
+        context.printJSON(.array(writes.map(CoreStore.wireJSON)))
+      } else if writes.isEmpty {
+        context.print(selection.nothingText(all: all, visible: context.visible))
       } else {
         context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
       }
@@ -77,7 +75,7 @@ enum CoreStoreCommands {
       guard let write = all.first(where: { $0.id == id }) else { throw QueueError.notFound(id: id) }
       let waitedOnBy = all.filter { $0.dependsOn.contains(id) || $0.follows == id }.map(\.id)
       let runner = CommandRunner(context: context)
-      runner.printShown(write, waitedOnBy: waitedOnBy, status: try? core.readStatus())
+      runner.printShown(write, waitedOnBy: waitedOnBy, status: try? core.readStatus(), core: true)
       return .done
     case .release:
       if let reason = args.string("--reason") { throw core.refusal("release", ["--reason", reason]) }

@@ -90,7 +90,8 @@ enum ScreenCommands {
     let output = context.output
     let ascii = context.globals.ascii
     let printer = Task {
-      await VerdictsApp.watchPlain(
+      // Following the file at the path: a store made again there is read from its start.
+      await VerdictsApp.followPlain(
         source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from)
     }
     // Output that is gone (a closed pipe, a full disk) ends it: the caller says so, exit 3.

@@ -25,11 +25,11 @@ struct WriteText {
     rows(itemId: w.itemId, targetId: w.targetId, edgeId: w.edgeId, namespace: w.namespace, tag: w.tag, blob: w.blob)
   }
 
-  /// The verdict's name, or `waiting on <id>`, or `queued`.
+  /// The write's one word (``QueuedWrite/stateWord``: the verdict's name, `queued`, `sent`,
+  /// `undelivered`), or `waiting on <id>`.
   func verdict(_ w: QueuedWrite, holder: String?) -> String {
-    if let verdict = w.verdict { return verdict.wireName }
-    if w.waiting { return holder.map { "waiting on \(visible($0))" } ?? "waiting" }
-    return "queued"
+    if w.verdict == nil, w.waiting { return holder.map { "waiting on \(visible($0))" } ?? "waiting" }
+    return w.stateWord
   }
 
   /// The reason under the verdict: the blocked reason, or the refusal's reason (the instance's code).

@@ -15,17 +15,15 @@ extension CommandRunner {
   }
 
   func queue() async throws -> ExitCode {
-    var writes = try await withReader { try await $0.queue.all() }
-    let kinds = Set(args.strings("--kind"))
-    if !kinds.isEmpty { writes = writes.filter { kinds.contains($0.kindName) } }
-    if let pane = args.string("--pane") { writes = writes.filter { $0.pane.name == pane } }
-    if let filter = WriteFilter(args.string("--filter")) { writes = writes.filter(filter.matches) }
-    if let order = args.string("--sort").flatMap(PaneOrder.init(name:)) { writes = order.sorted(writes) }
+    // A filter naming a field there is not is refused before the store is read.
+    let selection = try QueueSelection(args)
+    let all = try await withReader { try await $0.queue.all() }
+    let writes = selection.apply(all)
     if json {
       context.printJSON(.array(writes.map(\.wireJSON)))
-    } else if writes.isEmpty, let pane = args.string("--pane") {
-      // The empty pane is named, not the whole queue.
-      context.print("no \(pane) writes")
+    } else if writes.isEmpty {
+      // What matched nothing is said, with how many writes there were.
+      context.print(selection.nothingText(all: all, visible: context.visible))
     } else {
       context.output.out(QueueTable.render(writes, ascii: context.globals.ascii))
     }
@@ -57,10 +55,13 @@ extension CommandRunner {
     return .done
   }
 
-  /// Prints one write for `show`: the detail pane's text, or its wire JSON with `waited_on_by`.
-  func printShown(_ write: QueuedWrite, waitedOnBy: [String], status: Status?) {
+  /// Prints one write for `show`: the detail pane's text, or its wire JSON with `waited_on_by`
+  /// (`core`: a Marfa core store's row, ``CoreStore/wireJSON(_:)``).
+  func printShown(_ write: QueuedWrite, waitedOnBy: [String], status: Status?, core: Bool = false) {
     if json {
-      context.printJSON(write.wireJSON.setting("waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
+      context.printJSON(
+        (core ? CoreStore.wireJSON(write) : write.wireJSON).setting(
+          "waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
     } else {
       context.print(WriteDetail.text(write, status: status, waitedOnBy: waitedOnBy, ascii: context.globals.ascii))
     }
