@@ -31,8 +31,19 @@ extension DrainPass {
   mutating func publishProgress(force: Bool = false) async throws {
     guard progress != nil else { return }
     let now = ContinuousClock.now
-    if !force, let last = lastPublished, now - last < Self.progressInterval { return }
+    if !force, let last = lastPublished, now - last < Self.progressInterval {
+      // Not yet: the store's group timer writes it when the interval is up, unless a newer one
+      // comes first, so a pass that then waits on a slow answer does not show the old count.
+      guard let p = currentProgress() else { return }
+      let copy = self.copy
+      store.hold(
+        Store.HeldMeta(
+          key: WorkingCopy.writerMetaKey, due: last + Self.progressInterval,
+          text: { copy.writerText { $0.drain = p } }, written: { copy.notePublished() }))
+      return
+    }
     lastPublished = now
+    store.dropHeldMeta()
     guard let p = currentProgress(), let text = copy.writerText({ $0.drain = p }) else { return }
     try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
     copy.notePublished()
@@ -48,6 +59,7 @@ extension DrainPass {
   /// With `report`, what the pass met of the instance goes in the record too: unreachable with
   /// the report's `unavailable` when it ended so, reachable when the instance answered.
   mutating func endedProgressText(stopped: Bool, report: DrainReport? = nil) -> String? {
+    store.dropHeldMeta()
     let now = Date()
     func meet(_ r: inout WriterRecord) -> Bool {
       guard let report else { return false }

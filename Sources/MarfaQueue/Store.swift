@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -344,6 +345,7 @@ final class Store: @unchecked Sendable {
   }
 
   private var groupCommitScheduled = false
+  private let heldMeta = Mutex<HeldMeta?>(nil)
 
   /// While a group is open, commits it at least every ``SQLite/groupSpan`` even when the drain
   /// waits on a slow answer, so readers never wait long for what was already answered.
@@ -354,6 +356,7 @@ final class Store: @unchecked Sendable {
       self.groupCommitScheduled = false
       guard self.db.db != nil, self.db.groupStarted != nil else { return }
       do {
+        try self.writeHeldMetaIfDue()
         try self.db.commitGroupIfDue()
       } catch {
         // Not dropped: the group was rolled back and its failure kept (`SQLite.groupFailure`);
@@ -362,6 +365,35 @@ final class Store: @unchecked Sendable {
       }
       self.scheduleGroupCommit()
     }
+  }
+
+  /// A `meta` value held back until `due` (a drain's progress, at most four writes a second),
+  /// then written by the group timer unless it was dropped first: so a drain that waits on a
+  /// slow answer still shows how far it got. `text` is made when it is written; `written` is
+  /// told it was.
+  struct HeldMeta {
+    let key: String
+    let due: ContinuousClock.Instant
+    let text: @Sendable () -> String?
+    let written: @Sendable () -> Void
+  }
+
+  /// Holds `meta` back until its time, replacing any held before.
+  func hold(_ meta: HeldMeta) { heldMeta.withLock { $0 = meta } }
+
+  /// Drops what is held (a newer value is being written, or the drain ended).
+  func dropHeldMeta() { heldMeta.withLock { $0 = nil } }
+
+  /// On the store's queue, inside the open group: writes the held value once it is due.
+  private func writeHeldMetaIfDue() throws {
+    let due = heldMeta.withLock { held -> HeldMeta? in
+      guard let h = held, h.due <= .now else { return nil }
+      held = nil
+      return h
+    }
+    guard let due, let text = due.text() else { return }
+    try mapped { try db.setMeta(due.key, text) }
+    due.written()
   }
 
   /// Throws why the open group could not be committed (its work was rolled back), while the

@@ -38,7 +38,7 @@ import Testing
     await flag.sleep(for: .milliseconds(150))
     let slept = ContinuousClock.now - start
     #expect(slept >= .milliseconds(150))
-    #expect(slept < .seconds(10))
+    #expect(slept < .seconds(120))
     #expect(!flag.isRaised)
   }
 

@@ -126,6 +126,27 @@ import Testing
     #expect(last.endedAt != nil)
   }
 
+  @Test func aPassThatAnswersQuicklyThenWaitsOnAStalledAnswerShowsHowFarItGot() async throws {
+    // Six writes answered within the first quarter second, the seventh never answered: the
+    // progress held back by the four-a-second bound is still written while the pass waits.
+    let h = try await DrainHarness(rules: [.once(.write("w6"), .stall)], timeout: 6)
+    for i in 0..<12 { _ = try await h.note("n\(i)", id: "w\(i)") }
+    let reader = try await WorkingCopy.openReader(store: h.store.url)
+    defer { reader.close() }
+    let drain = Task { try await h.copy.queue.drain() }
+    var sent = 0
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline, sent < 6 {
+      sent = try await reader.writer()?.drain?.sent ?? sent
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(sent == 6, "the record said \(sent) of 12 while the pass waited on the seventh")
+    let report = try await drain.value
+    #expect(report.answered == 6)
+    let after = try #require(try await reader.writer())
+    #expect(after.drain == nil, "a held progress written after the end would read as a drain under way")
+  }
+
   @Test func autoDrainIsPublishedWhileUpdatesAreHeld() async throws {
     let h = try await DrainHarness()
     let reader = try await WorkingCopy.openReader(store: h.store.url)
