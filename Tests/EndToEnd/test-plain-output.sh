@@ -105,7 +105,7 @@ V --json queue | grep -qF '\u202e' || fail "--json queue does not escape U+202E"
 has_lines() {
   grep -qE ' create_item [^ ]+ refused validation_error ' "$PLAIN" &&
     grep -qE ' create_item [^ ]+ accepted ' "$PLAIN" &&
-    grep -qE ' create_item [^ ]+ queued - 1 503 ' "$PLAIN"
+    grep -qE ' create_item [^ ]+ undelivered - 1 503 ' "$PLAIN"
 }
 wait_until has_lines
 kill -TERM "$WATCH_PID"
