@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time zsh fish groff-base man-db \
   binutils dpkg-dev debootstrap libstdc++-12-dev
 
-.PHONY: deps build release startup-order fuzz fuzz-build fuzz-smoke install uninstall package demo test lint unit e2e bench soak clean
+.PHONY: deps build release startup-order asan tsan fuzz fuzz-build fuzz-smoke install uninstall package demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing: the C
 ## libraries' headers, tmux and time (the end-to-end tests), zsh, fish, groff and man (the completions'
@@ -156,6 +156,17 @@ lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 test: lint unit e2e fuzz-smoke
+
+## asan / tsan: the unit targets built with AddressSanitizer / ThreadSanitizer (in .build/asan,
+## .build/tsan, so the normal build is left alone), each target on its own as `make unit` runs them;
+## the binaries the tests spawn are the sanitized ones beside the test bundle. Leak checking is off
+## (the Swift runtime's caches read as leaks at exit). docs/reliability.md says what each found.
+SANITIZE_TARGETS ?= $(TEST_TARGETS)
+asan tsan: deps
+	$(SWIFT) build --build-tests --sanitize=$(if $(filter asan,$@),address,thread) --scratch-path .build/$@
+	@set -e; for t in $(SANITIZE_TARGETS); do echo "== $@ $$t"; \
+	  ASAN_OPTIONS=detect_leaks=0 TSAN_OPTIONS=halt_on_error=0 timeout 2400 $(SWIFT) test --skip-build \
+	  --sanitize=$(if $(filter asan,$@),address,thread) --scratch-path .build/$@ --filter "^$$t\\." ; done
 
 ## fuzz: every fuzz target (Fuzz/Package.swift: libFuzzer, AddressSanitizer) for FUZZ_SECONDS each
 ## (default 60), from its seed corpus (Fuzz/corpus/TARGET, checked in) into a working corpus under
