@@ -77,6 +77,9 @@ struct DrainPass {
         }
         throw QueueError.copyExpired(reason: "instance_changed")
       }
+      // It answered: a record that says it was unreachable would be read beside this drain's
+      // progress for as long as the pass runs (a write only when the record said otherwise).
+      await copy.publishInstance(reachable: true, met: nil, nextTry: nil)
     } catch QueueError.network(let message) {
       machine.report.undelivered = pendingCount
       machine.report.unavailable = "the server could not say which instance it is, so nothing was sent: \(message)"
