@@ -102,6 +102,7 @@ extension Queue {
           }
         }
         try db.refuseBehindWithdrawn(id, kind: before.kind, now: Identifiers.now())
+        try db.pruneArchive(nowMs: SQLite.nowMs())
         return true
       }
     }
