@@ -22,6 +22,9 @@ public struct DepartedWrite: Sendable {
   /// Its place in the send order (the queue's `seq`): an undo puts it back there.
   public var seq: Int
 
+  /// The write's id.
+  public var id: String { write.id }
+
   /// Who took it out, as one phrase: `verdicts (tui, pid 4211 on host-a)`, or `an unknown process`.
   public var byText: String {
     guard let program else { return "an unknown process" }

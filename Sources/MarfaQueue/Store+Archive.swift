@@ -45,8 +45,8 @@ extension SQLite {
     guard try hasArchive() else { return }
     try query(
       """
-      INSERT INTO archive (\(ArchiveColumn.list([.id, .event, .departedAtMs, .departedBy, .seq, .itemId, .edgeId, .blob, .deps, .marked, .row])))
-      SELECT q.id, ?, ?, ?, q.seq, q.item_id, q.edge_id, q.blob,
+      INSERT INTO archive (\(ArchiveColumn.list([.id, .event, .departedAtMs, .departedBy, .seq, .lastSeq, .itemId, .edgeId, .blob, .deps, .marked, .row])))
+      SELECT q.id, ?, ?, ?, q.seq, (SELECT coalesce(max(seq), 0) FROM queue), q.item_id, q.edge_id, q.blob,
         (SELECT json_group_array(on_id) FROM queue_deps WHERE id = q.id), ?, \(SQLite.archivedRow)
       FROM queue q WHERE q.id = ?
       """,
@@ -135,7 +135,8 @@ extension SQLite {
     if try seq(of: id) != nil { return .refused(.inQueue) }
     if kept.departure == .withdrawn { return .refused(.withdrawn) }
     let w = kept.write
-    // A write queued after it on the same row, still in the queue or gone since.
+    // A write queued after it left, on the same row, still in the queue or gone since.
+    let lastSeq = try scalar("SELECT last_seq FROM archive WHERE n = (SELECT max(n) FROM archive WHERE id = ?)", [.text(id)]) ?? 0
     let sameRow: [(String, String?)] = [("item_id", w.itemId), ("edge_id", w.edgeId), ("blob", w.blob)]
     for (column, value) in sameRow {
       guard let value else { continue }
@@ -143,7 +144,7 @@ extension SQLite {
         """
         SELECT id FROM (SELECT id, seq FROM queue WHERE \(column) = ? AND seq > ?
           UNION ALL SELECT id, seq FROM archive WHERE \(column) = ? AND seq > ?) ORDER BY seq LIMIT 1
-        """, [.text(value), .int(kept.seq), .text(value), .int(kept.seq)])
+        """, [.text(value), .int(max(lastSeq, kept.seq)), .text(value), .int(max(lastSeq, kept.seq))])
       if let other = since.first { return .refused(.queuedSince(id: other)) }
     }
     // A write that could still be sent must find what it waits on.

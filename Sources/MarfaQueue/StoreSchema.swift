@@ -146,15 +146,15 @@ enum StoreSchema {
   /// Every write that left the queue (discarded, withdrawn, forgotten, taken), kept whole: `row`
   /// is the queue row as a JSON object of every column (``QueueColumn``), `deps` its dependency
   /// rows, `marked` the writes its discard marked ``QueuedWrite/dependencyGone``, `departed_by`
-  /// the process that took it out. `seq`, `item_id`, `edge_id` and `blob` are copied out of the
-  /// row for the undo's checks. Bounded by ``ArchiveLimits`` (age and bytes, oldest out first),
+  /// the process that took it out, `last_seq` the newest send order queued when it left. `seq`,
+  /// `item_id`, `edge_id` and `blob` are copied out of the row for the undo's checks. Bounded by ``ArchiveLimits`` (age and bytes, oldest out first),
   /// pruned in the writer's transaction that archives. Additive: an older store gets it when a
   /// writer opens it; writes that left before were not kept.
   static let archive = """
     CREATE TABLE archive (
       n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, event TEXT NOT NULL,
       departed_at_ms INTEGER NOT NULL, departed_by TEXT,
-      seq INTEGER NOT NULL, item_id TEXT, edge_id TEXT, blob TEXT,
+      seq INTEGER NOT NULL, last_seq INTEGER NOT NULL DEFAULT 0, item_id TEXT, edge_id TEXT, blob TEXT,
       deps TEXT NOT NULL DEFAULT '[]', marked TEXT NOT NULL DEFAULT '[]',
       bytes INTEGER NOT NULL DEFAULT 0, row TEXT NOT NULL
     );
