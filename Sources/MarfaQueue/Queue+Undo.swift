@@ -25,6 +25,13 @@ extension Queue {
     return try WriteIDResolver(ids: ids).id(for: typed)
   }
 
+  /// This process as the writer record names it (program, mode, pid, host), for the archive's
+  /// `departed_by`; nil before the copy has a record (the store then names the process itself).
+  var departingBy: String? {
+    guard let copy = try? self.copy, let r = copy.writerRecord.withLock({ $0 }) else { return nil }
+    return SQLite.departedBy(program: r.program, mode: r.mode, pid: Int(r.pid), host: r.host)
+  }
+
   /// Puts a discarded, forgotten or taken write back exactly as it was, in its place in the send
   /// order, when nothing since makes that wrong; a withdrawn write is never put back
   /// (``UndoObstacle``). One durable transaction; tells every stream `.refreshed(.restored)`.

@@ -63,7 +63,7 @@ extension SQLite {
 
   /// Deletes and returns the answered writes that may be forgotten, all or only `ids`
   /// (``QueuedWrite/allows(_:)`` with ``WriteAction/forget``, and no waiting write depending on them).
-  func takeClearable(ids: [String]?) throws -> [QueuedWrite] {
+  func takeClearable(ids: [String]?, by: String? = nil) throws -> [QueuedWrite] {
     var taken: [QueuedWrite] = []
     let candidates =
       "SELECT \(SQLite.writeColumns) FROM queue q WHERE q.\(QueuePane.answered.sqlTest) AND \(SQLite.noWaitingDependant)"
@@ -77,7 +77,7 @@ extension SQLite {
     }
     taken = taken.filter { $0.allows(.forget).isAllowed }
     if !taken.isEmpty {
-      let by = try departingProcess()
+      let by = try by ?? departingProcess()
       let nowMs = SQLite.nowMs()
       for w in taken { try takeOut(w, as: .forgotten, by: by, nowMs: nowMs) }
       try pruneArchive(nowMs: nowMs)
@@ -86,11 +86,11 @@ extension SQLite {
   }
 
   /// Takes a refused write out; false when it isn't refused or a waiting write depends on it.
-  func discard(_ id: String) throws -> Bool {
+  func discard(_ id: String, by: String? = nil) throws -> Bool {
     guard let w = try write(id: id) else { throw QueueError.notFound(id: id) }
     guard try answer(.discard, for: w).isAllowed else { return false }
     let nowMs = SQLite.nowMs()
-    try takeOut(w, as: .discarded, by: try departingProcess(), nowMs: nowMs)
+    try takeOut(w, as: .discarded, by: try by ?? departingProcess(), nowMs: nowMs)
     try pruneArchive(nowMs: nowMs)
     return true
   }

@@ -19,22 +19,19 @@ extension SQLite {
     try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'archive'") == 1
   }
 
-  /// The process taking writes out, as the archive names it: this process's writer record when
-  /// it published one, else its program, pid and host.
+  /// The process taking writes out, as the archive names it, when the queue did not say
+  /// (``Queue/departingBy``): its program, pid and host.
   func departingProcess() throws -> String {
     let info = ProcessInfo.processInfo
-    let pid = Int(info.processIdentifier)
-    let stored = try rows(
-      "SELECT value FROM meta WHERE key = ?", [.text(WorkingCopy.writerMetaKey)], reading: MetaColumn.self
-    ) { $0.text(.value) }.first.flatMap { $0 }.flatMap(JSONValue.parse)
-    if let stored, stored["pid"]?.intValue == pid {
-      return JSONValue.object([
-        ("program", stored["program"] ?? .null), ("mode", stored["mode"] ?? .null), ("pid", .int(pid)),
-        ("host", stored["host"] ?? .null),
-      ]).text
-    }
-    return JSONValue.object([
-      ("program", .string(info.processName)), ("mode", .null), ("pid", .int(pid)), ("host", .string(info.hostName)),
+    return SQLite.departedBy(
+      program: info.processName, mode: nil, pid: Int(info.processIdentifier), host: info.hostName)
+  }
+
+  /// Who took writes out, as the archive's `departed_by` keeps it.
+  static func departedBy(program: String, mode: String?, pid: Int, host: String) -> String {
+    JSONValue.object([
+      ("program", .string(program)), ("mode", mode.map(JSONValue.string) ?? .null), ("pid", .int(pid)),
+      ("host", .string(host)),
     ]).text
   }
 
