@@ -22,6 +22,22 @@ public struct DepartedWrite: Sendable {
   /// Its place in the send order (the queue's `seq`): an undo puts it back there.
   public var seq: Int
 
+  /// Creates a record of a departed write (the store makes them; sources that keep none may too).
+  public init(
+    write: QueuedWrite, departure: Departure, departedAt: Date, program: String? = nil, mode: String? = nil,
+    pid: Int? = nil, host: String? = nil, bytes: Int = 0, seq: Int = 0
+  ) {
+    self.write = write
+    self.departure = departure
+    self.departedAt = departedAt
+    self.program = program
+    self.mode = mode
+    self.pid = pid
+    self.host = host
+    self.bytes = bytes
+    self.seq = seq
+  }
+
   /// The write's id.
   public var id: String { write.id }
 

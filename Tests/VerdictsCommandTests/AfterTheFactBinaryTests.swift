@@ -162,3 +162,25 @@ import Testing
     #expect(r.json?["store"]?["opened_as"]?.stringValue?.hasPrefix("reader") == true)
   }
 }
+
+extension AfterTheFactBinaryTests {
+  @Test func theReportOfAMarfaCoreStoreSaysWhatThatStoreDoesNotKeepAndChangesNothing() throws {
+    let t = TempFolder()
+    let path = t.file("device.sqlite")
+    let fixture = try CoreStoreFixture.everyShape(path: path)
+    defer { fixture.close() }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let r = try Binary.run(["--json", "report"], store: path, home: t.path)
+    #expect(r.code == 0, "\(r)")
+    #expect(r.json?["store"]?["kind"] == .string("marfa_core"))
+    let notKept = r.json?["not_kept"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(notKept.contains { $0.contains("keeps no archive") }, "\(notKept)")
+    #expect(r.json?["problem_writes"]?.arrayValue?.isEmpty == false)
+    let text = try Binary.run(["report"], store: path, home: t.path)
+    #expect(text.code == 0 && text.stdout.contains("== not kept =="))
+    let departed = try Binary.run(["departed"], store: path, home: t.path)
+    #expect(departed.code == 0 && departed.stdout.contains("keeps no archive"))
+    #expect(try Binary.run(["undo", "w-held"], store: path, home: t.path).code == 4)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+}
