@@ -141,7 +141,8 @@ public struct Queue: Sendable {
   public func takeAnswered() async throws -> [QueuedWrite] {
     try copy.requireWriter()
     let by = departingBy
-    let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by) } }
+    let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by) }
+    }
     if !taken.isEmpty { hub.send(.refreshed(.forgotten)) }
     return taken
   }
@@ -150,7 +151,9 @@ public struct Queue: Sendable {
   public func forgetAnswered() async throws -> Int {
     try copy.requireWriter()
     let by = departingBy
-    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by).count } }
+    let n = try await store.run { db in
+      try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by).count }
+    }
     if n > 0 { hub.send(.refreshed(.forgotten)) }
     return n
   }
@@ -159,7 +162,9 @@ public struct Queue: Sendable {
   public func forgetAnswered(ids: [String]) async throws -> Int {
     try copy.requireWriter()
     let by = departingBy
-    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: ids, by: by).count } }
+    let n = try await store.run { db in
+      try db.transaction(durable: true) { try db.takeClearable(ids: ids, by: by).count }
+    }
     if n > 0 { hub.send(.refreshed(.forgotten)) }
     return n
   }

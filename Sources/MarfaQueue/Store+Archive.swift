@@ -95,9 +95,10 @@ extension SQLite {
     ) { a, q in
       let (seq, write) = QueueCodec.sequenced(from: q)
       var damage = write.damage
-      let at = StoredRange.read(
-        a.int(.departedAtMs), StoredRange.epochMilliseconds, clamping: true, place: "archive.departed_at_ms",
-        damage: &damage) ?? 0
+      let at =
+        StoredRange.read(
+          a.int(.departedAtMs), StoredRange.epochMilliseconds, clamping: true, place: "archive.departed_at_ms",
+          damage: &damage) ?? 0
       let bytes =
         StoredRange.read(a.int(.bytes), StoredRange.count, clamping: true, place: "archive.bytes", damage: &damage)
         ?? 0
@@ -133,7 +134,8 @@ extension SQLite {
     if kept.departure == .withdrawn { return .refused(.withdrawn) }
     let w = kept.write
     // A write queued after it left, on the same row, still in the queue or gone since.
-    let lastSeq = try scalar("SELECT last_seq FROM archive WHERE n = (SELECT max(n) FROM archive WHERE id = ?)", [.text(id)]) ?? 0
+    let lastSeq =
+      try scalar("SELECT last_seq FROM archive WHERE n = (SELECT max(n) FROM archive WHERE id = ?)", [.text(id)]) ?? 0
     let sameRow: [(String, String?)] = [("item_id", w.itemId), ("edge_id", w.edgeId), ("blob", w.blob)]
     for (column, value) in sameRow {
       guard let value else { continue }

@@ -38,12 +38,17 @@ import Testing
     let sizes = try await copy.queue.departed().map(\.bytes)
     #expect(sizes.allSatisfy { $0 > 1_000 && $0 < 4_000 })
     // Room for about three of them: the three newest stay.
-    let limits = ArchiveLimits(maxAgeMilliseconds: ArchiveLimits.standard.maxAgeMilliseconds, maxBytes: sizes[0] * 3 + 10)
-    try await copy.store.run { db in try db.transaction(durable: false) { try db.pruneArchive(limits, nowMs: SQLite.nowMs()) } }
+    let limits = ArchiveLimits(
+      maxAgeMilliseconds: ArchiveLimits.standard.maxAgeMilliseconds, maxBytes: sizes[0] * 3 + 10)
+    try await copy.store.run { db in
+      try db.transaction(durable: false) { try db.pruneArchive(limits, nowMs: SQLite.nowMs()) }
+    }
     #expect(try await copy.queue.departed().map(\.id) == Array(ids.suffix(3).reversed()))
     // A limit smaller than one departure keeps the newest alone.
     let tiny = ArchiveLimits(maxAgeMilliseconds: ArchiveLimits.standard.maxAgeMilliseconds, maxBytes: 1)
-    try await copy.store.run { db in try db.transaction(durable: false) { try db.pruneArchive(tiny, nowMs: SQLite.nowMs()) } }
+    try await copy.store.run { db in
+      try db.transaction(durable: false) { try db.pruneArchive(tiny, nowMs: SQLite.nowMs()) }
+    }
     #expect(try await copy.queue.departed().map(\.id) == [ids.last!])
   }
 

@@ -29,7 +29,8 @@ import Testing
     let last = try await note(copy, 4)
     try await copy.forceVerdict(first.id, .accepted)
     try await copy.forceVerdict(refused.id, .refused(Refusal(reason: "validation_failed", code: "validation_failed")))
-    try await copy.forceVerdict(behind.id, .refused(Refusal(reason: "the create it waits for was refused")), sent: false)
+    try await copy.forceVerdict(
+      behind.id, .refused(Refusal(reason: "the create it waits for was refused")), sent: false)
     let rowsBefore = try await rows(copy)
     let depsBefore = try await deps(copy)
     let countsBefore = try await copy.queue.counts()

@@ -45,7 +45,8 @@ import Testing
     await d.keys(.char("u"))
     #expect(
       d.core.state.message
-        == StatusMessage("nothing to undo: u puts back the last discard, forget or take, right after it", isError: true))
+        == StatusMessage("nothing to undo: u puts back the last discard, forget or take, right after it", isError: true)
+    )
     await d.keys(.char("2"), .char("g"), .char("f"))
     #expect(d.core.state.undoOffer != nil)
     // A release asked (whatever it does) is another action on the queue.

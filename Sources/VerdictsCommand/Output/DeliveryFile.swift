@@ -29,7 +29,8 @@ struct DeliveryFile: Sendable {
     }
     var info = stat()
     if lstat(path, &info) == 0 {
-      throw Self.usage(command, 
+      throw Self.usage(
+        command,
         "\(option) \(shown) already exists; it is never written over "
           + "(it may hold the only copy of writes taken before): name a new file")
     }

@@ -38,7 +38,9 @@ struct TicketReport {
     var leftOut: [String] = []
     var problems: [JSONValue] = []
     var used = 0
-    for (pane, filter) in [(QueuePane.blocked, nil), (.dead, nil), (.answered, "verdict:refused")] as [(QueuePane, String?)] {
+    for (pane, filter) in [(QueuePane.blocked, nil), (.dead, nil), (.answered, "verdict:refused")]
+      as [(QueuePane, String?)]
+    {
       var offset = 0
       var listed = 0
       var full = false
@@ -109,13 +111,15 @@ struct TicketReport {
       used += size
       problems.append(value)
     }
-    var leftOut = skipped > 0 ? ["\(skipped) blocked, dead or refused writes (the list stops at \(writesBudget) bytes)"] : []
+    var leftOut =
+      skipped > 0 ? ["\(skipped) blocked, dead or refused writes (the list stops at \(writesBudget) bytes)"] : []
     if !withBodies { leftOut.append("the writes' bodies and answers (--with-bodies includes them)") }
-    let notKept = [
-      "the writer's record (the Marfa core store names no writer)",
-      "departed writes (the Marfa core store keeps no archive of discarded, withdrawn or forgotten writes)",
-      "the last drain's report",
-    ] + notKeptByThisBuild
+    let notKept =
+      [
+        "the writer's record (the Marfa core store names no writer)",
+        "departed writes (the Marfa core store keeps no archive of discarded, withdrawn or forgotten writes)",
+        "the last drain's report",
+      ] + notKeptByThisBuild
     return TicketReport(
       json: body(
         status: status, path: path, reasons: reasons, problems: problems, departed: [], lastDrainVerdicts: nil,

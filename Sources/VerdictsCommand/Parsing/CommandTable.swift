@@ -109,7 +109,8 @@ enum CommandTable {
             help: "write them (as JSON) to FILE, a new file, synced to disk before they are cleared")
         ]),
       CommandSpec(
-        name: "departed", summary: "the writes that left the queue (discarded, withdrawn, forgotten, taken), kept whole",
+        name: "departed",
+        summary: "the writes that left the queue (discarded, withdrawn, forgotten, taken), kept whole",
         id: .departed,
         options: [
           .value("--limit", "N", .integer(1...1_000_000), help: "at most N, newest departure first (default: all kept)")
