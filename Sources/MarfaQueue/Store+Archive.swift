@@ -134,8 +134,14 @@ extension SQLite {
     if kept.departure == .withdrawn { return .refused(.withdrawn) }
     let w = kept.write
     // A write queued after it left, on the same row, still in the queue or gone since.
+    // Checked as every number read from a store (``StoredRange``); out of range reads as 0: every
+    // later write then counts as queued since, and the undo is refused rather than wrong.
+    var damage: StoreDamage?
+    let storedLastSeq = try scalar(
+      "SELECT last_seq FROM archive WHERE n = (SELECT max(n) FROM archive WHERE id = ?)", [.text(id)])
     let lastSeq =
-      try scalar("SELECT last_seq FROM archive WHERE n = (SELECT max(n) FROM archive WHERE id = ?)", [.text(id)]) ?? 0
+      StoredRange.read(storedLastSeq, StoredRange.count, clamping: false, place: "archive.last_seq", damage: &damage)
+      ?? 0
     let sameRow: [(String, String?)] = [("item_id", w.itemId), ("edge_id", w.edgeId), ("blob", w.blob)]
     for (column, value) in sameRow {
       guard let value else { continue }
