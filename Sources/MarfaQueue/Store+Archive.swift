@@ -43,7 +43,7 @@ extension SQLite {
     try query(
       """
       INSERT INTO archive (\(ArchiveColumn.list([.id, .event, .departedAtMs, .departedBy, .seq, .lastSeq, .itemId, .edgeId, .blob, .deps, .marked, .row])))
-      SELECT q.id, ?, ?, ?, q.seq, (SELECT coalesce(max(seq), 0) FROM queue), q.item_id, q.edge_id, q.blob,
+      SELECT q.id, ?, ?, ?, q.seq, (SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'queue'), (SELECT max(seq) FROM queue), 0)), q.item_id, q.edge_id, q.blob,
         (SELECT json_group_array(on_id) FROM queue_deps WHERE id = q.id), ?, \(SQLite.archivedRow)
       FROM queue q WHERE q.id = ?
       """,

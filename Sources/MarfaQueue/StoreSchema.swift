@@ -146,10 +146,11 @@ enum StoreSchema {
   /// Every write that left the queue (discarded, withdrawn, forgotten, taken), kept whole: `row`
   /// is the queue row as a JSON object of every column (``QueueColumn``), `deps` its dependency
   /// rows, `marked` the writes its discard marked ``QueuedWrite/dependencyGone``, `departed_by`
-  /// the process that took it out, `last_seq` the newest send order queued when it left. `seq`,
-  /// `item_id`, `edge_id` and `blob` are copied out of the row for the undo's checks. Bounded by ``ArchiveLimits`` (age and bytes, oldest out first),
-  /// pruned in the writer's transaction that archives. Additive: an older store gets it when a
-  /// writer opens it; writes that left before were not kept.
+  /// the process that took it out, `last_seq` the newest send order given out when it left
+  /// (`sqlite_sequence`, so writes gone before count too). `seq`, `item_id`, `edge_id` and `blob`
+  /// are copied out of the row for the undo's checks. Bounded by ``ArchiveLimits`` (age and
+  /// bytes, oldest out first), pruned in the writer's transaction that archives. Additive: an
+  /// older store gets it when a writer opens it; writes that left before were not kept.
   static let archive = """
     CREATE TABLE archive (
       n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, event TEXT NOT NULL,

@@ -275,7 +275,8 @@ final class AppCore {
           for id in offer.ids {
             do {
               if case .refused(let obstacle) = try await inbox.source.undo(id) {
-                refusal = refusal ?? "\(ShortID.of(id)) cannot be put back: \(obstacle.predicate)"
+                // The predicate may name another write's id, as the store holds it.
+                refusal = refusal ?? Sanitizer.clean("\(ShortID.of(id)) cannot be put back: \(obstacle.predicate)")
               } else {
                 restored += 1
               }

@@ -142,6 +142,35 @@ import Testing
     #expect(try await copy.queue.departedWrite(create.id) != nil)
   }
 
+  @Test func aWriteThatCouldStillGoIsNotPutBackWhenWhatItWaitsOnLeftSince() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    let create = try await note(copy, 1, id: "i-dep")
+    let update = try await copy.updateItem(id: "i-dep", properties: .object([("n", .int(2))]), version: 0)
+    try await copy.forceVerdict(create.id, .refused(Refusal(reason: "validation_failed")))
+    // Refused unsent behind the create: a release could still send it.
+    try await copy.forceVerdict(
+      update.id, .refused(Refusal(reason: "the create it waits for was refused")), sent: false)
+    #expect(try await copy.queue.write(update.id).allows(.release).isAllowed)
+    #expect(try await copy.queue.discard(update.id))
+    #expect(try await copy.queue.discard(create.id))
+    guard case .refused(let obstacle) = try await copy.queue.undo(update.id) else {
+      Issue.record("put back waiting on a write that left since")
+      return
+    }
+    #expect(obstacle == .dependencyLeft(id: create.id))
+    // Put back in the order they left, both go back.
+    guard case .restored = try await copy.queue.undo(create.id) else {
+      Issue.record("the create was not put back")
+      return
+    }
+    guard case .restored = try await copy.queue.undo(update.id) else {
+      Issue.record("the update was not put back once the create was")
+      return
+    }
+    #expect(try await copy.queue.all().map(\.id) == [create.id, update.id])
+  }
+
   @Test func aWriteInTheQueueAndAnIdNeverKeptAreRefused() async throws {
     let t = TestStore()
     let copy = try await t.open()

@@ -159,7 +159,8 @@ struct TicketReport {
       (
         "report",
         .object([
-          ("tool", .string(CommandTable.version)), ("generated_at", .string(Timestamp.now())),
+          ("tool", .string(CommandTable.version)), ("build", .string(BuildStamp.words)),
+          ("generated_at", .string(Timestamp.now())),
           ("bodies_included", .bool(withBodies)),
         ])
       ),

@@ -47,7 +47,7 @@ extension CommandRunner {
       return .done
     case .refused(let obstacle):
       throw CommandFailure(
-        code: "undo_refused", message: "\(context.visible(id)) cannot be put back: \(obstacle.predicate)",
+        code: "undo_refused", message: context.visible("\(id) cannot be put back: \(obstacle.predicate)"),
         exit: .deviceRule)
     }
   }
