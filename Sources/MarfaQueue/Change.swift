@@ -18,6 +18,8 @@ public enum Change: Sendable, Hashable {
   /// Why a stream should re-read.
   public enum Refresh: String, Sendable, Hashable {
     case forgotten, withdrawn, released, drained, filled, caughtUp = "caught_up", keyChanged = "key_changed"
+    /// A departed write was put back (``Queue/undo(_:)``).
+    case restored
   }
 
   /// Whether this change may have touched the queue.

@@ -87,13 +87,14 @@ extension Queue {
       read = try await copy.readRow(kind: kind, id: rowId)
     }
     let readResult = read
+    let by = departingBy
     let taken = try await store.run { db in
       try db.transaction(durable: true) { () -> Bool in
         guard let now = try db.write(id: id), now.verdict == before.verdict, now.idempotencyKey == before.idempotencyKey
         else { return false }
         let rowNow = try rowId.flatMap { try db.row(kind: kind, id: $0)?.version }
         if rowNow != rowBefore { return false }
-        try db.deleteWrite(id, as: .withdrawn)
+        try db.deleteWrite(id, as: .withdrawn, by: by)
         if let rowId {
           switch readResult {
           case .row(let row): try db.takeRow(kind: kind, row)
@@ -102,6 +103,7 @@ extension Queue {
           }
         }
         try db.refuseBehindWithdrawn(id, kind: before.kind, now: Identifiers.now())
+        try db.pruneArchive(nowMs: SQLite.nowMs())
         return true
       }
     }

@@ -14,9 +14,10 @@ extension Queue {
     async throws -> [QueuedWrite]
   {
     try copy.requireWriter()
+    let by = departingBy
     let taken = try await store.run { db in
       try db.transaction(durable: true) {
-        let taken = try db.takeClearable(ids: nil)
+        let taken = try db.takeClearable(ids: nil, by: by)
         try deliver(taken)
         return taken
       }

@@ -140,7 +140,9 @@ public struct Queue: Sendable {
   /// blocked or dead write. Two callers never both get one write.
   public func takeAnswered() async throws -> [QueuedWrite] {
     try copy.requireWriter()
-    let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil) } }
+    let by = departingBy
+    let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by) }
+    }
     if !taken.isEmpty { hub.send(.refreshed(.forgotten)) }
     return taken
   }
@@ -148,7 +150,10 @@ public struct Queue: Sendable {
   /// Clears every answered write that may be cleared; returns how many went.
   public func forgetAnswered() async throws -> Int {
     try copy.requireWriter()
-    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil).count } }
+    let by = departingBy
+    let n = try await store.run { db in
+      try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by).count }
+    }
     if n > 0 { hub.send(.refreshed(.forgotten)) }
     return n
   }
@@ -156,7 +161,10 @@ public struct Queue: Sendable {
   /// Clears the named answered writes that may be cleared; others are left alone and not counted.
   public func forgetAnswered(ids: [String]) async throws -> Int {
     try copy.requireWriter()
-    let n = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: ids).count } }
+    let by = departingBy
+    let n = try await store.run { db in
+      try db.transaction(durable: true) { try db.takeClearable(ids: ids, by: by).count }
+    }
     if n > 0 { hub.send(.refreshed(.forgotten)) }
     return n
   }
@@ -170,7 +178,8 @@ public struct Queue: Sendable {
   /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
   public func discard(_ id: String) async throws -> Bool {
     try copy.requireWriter()
-    let done = try await store.run { db in try db.transaction(durable: true) { try db.discard(id) } }
+    let by = departingBy
+    let done = try await store.run { db in try db.transaction(durable: true) { try db.discard(id, by: by) } }
     if done { hub.send(.refreshed(.forgotten)) }
     return done
   }

@@ -89,6 +89,18 @@ final class SQLite {
     try run(statement, values) { try row(named) }
   }
 
+  /// Runs one statement, calling `row` with each result row read by the names of two tables'
+  /// columns (a row that joins what both name, as the archive's: its own and the write's).
+  func query<A: SQLColumn, B: SQLColumn>(
+    _ sql: String, _ values: [SQLValue] = [], reading first: A.Type, and second: B.Type,
+    row: (ColumnRow<A>, ColumnRow<B>) throws -> Void
+  ) throws {
+    let statement = try prepared(sql)
+    let a = ColumnRow<A>(stmt: statement.handle, positions: statement.positions(of: A.self))
+    let b = ColumnRow<B>(stmt: statement.handle, positions: statement.positions(of: B.self))
+    try run(statement, values) { try row(a, b) }
+  }
+
   /// Runs one statement and returns its rows, read by the names of `columns`, mapped by `map`.
   func rows<C: SQLColumn, T>(
     _ sql: String, _ values: [SQLValue] = [], reading columns: C.Type, _ map: (ColumnRow<C>) throws -> T

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The queue calls that act on stored verdicts, run inside the store's transactions.
 extension SQLite {
   /// The SQL condition that the write named `alias` still waits to go: no verdict, blocked or
@@ -30,19 +32,25 @@ extension SQLite {
   /// Takes a write out of the queue. When it was refused, the writes the drain refused unsent
   /// behind it can never be sent now (they would name a row or edge that never was): they are
   /// marked so (``QueuedWrite/dependencyGone``) and never released.
-  func takeOut(_ w: QueuedWrite, as departure: Departure) throws {
+  func takeOut(_ w: QueuedWrite, as departure: Departure, by: String, nowMs: Int) throws {
+    var marked: [String] = []
     if w.verdict?.name == .refused {
-      try query(
+      let behind = """
+        id IN (SELECT id FROM queue_deps WHERE on_id = ?) AND verdict = \(VerdictName.refused.sql) AND sent = 0
         """
-        UPDATE queue SET withdrawn_dependency = 1 WHERE id IN (SELECT id FROM queue_deps WHERE on_id = ?)
-          AND verdict = \(VerdictName.refused.sql) AND sent = 0
-        """, [.text(w.id)])
+      // The ones marked now, so that an undo unmarks exactly them.
+      marked = try ids("SELECT id FROM queue WHERE \(behind) AND withdrawn_dependency = 0", [.text(w.id)])
+      try query("UPDATE queue SET withdrawn_dependency = 1 WHERE \(behind)", [.text(w.id)])
     }
-    try deleteWrite(w.id, as: departure)
+    try deleteWrite(w.id, as: departure, marked: marked, by: by, nowMs: nowMs)
   }
 
-  /// Deletes the write and its dependency rows, recording why it left.
-  func deleteWrite(_ id: String, as departure: Departure) throws {
+  /// Deletes the write and its dependency rows, recording why it left and keeping it whole in
+  /// the archive (``archive(_:as:marked:by:nowMs:)``) first.
+  func deleteWrite(
+    _ id: String, as departure: Departure, marked: [String] = [], by: String? = nil, nowMs: Int? = nil
+  ) throws {
+    try archive(id, as: departure, marked: marked, by: by ?? departingProcess(), nowMs: nowMs ?? SQLite.nowMs())
     try query("DELETE FROM queue WHERE id = ?", [.text(id)])
     try query("DELETE FROM queue_deps WHERE id = ?", [.text(id)])
     try query(
@@ -50,9 +58,12 @@ extension SQLite {
       [.text(id), .text(departure.rawValue)])
   }
 
+  /// Now, in epoch milliseconds (the archive's clock).
+  static func nowMs() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
   /// Deletes and returns the answered writes that may be forgotten, all or only `ids`
   /// (``QueuedWrite/allows(_:)`` with ``WriteAction/forget``, and no waiting write depending on them).
-  func takeClearable(ids: [String]?) throws -> [QueuedWrite] {
+  func takeClearable(ids: [String]?, by: String? = nil) throws -> [QueuedWrite] {
     var taken: [QueuedWrite] = []
     let candidates =
       "SELECT \(SQLite.writeColumns) FROM queue q WHERE q.\(QueuePane.answered.sqlTest) AND \(SQLite.noWaitingDependant)"
@@ -65,15 +76,22 @@ extension SQLite {
       taken = try writes(candidates + " ORDER BY q.seq")
     }
     taken = taken.filter { $0.allows(.forget).isAllowed }
-    for w in taken { try takeOut(w, as: .forgotten) }
+    if !taken.isEmpty {
+      let by = try by ?? departingProcess()
+      let nowMs = SQLite.nowMs()
+      for w in taken { try takeOut(w, as: .forgotten, by: by, nowMs: nowMs) }
+      try pruneArchive(nowMs: nowMs)
+    }
     return taken
   }
 
   /// Takes a refused write out; false when it isn't refused or a waiting write depends on it.
-  func discard(_ id: String) throws -> Bool {
+  func discard(_ id: String, by: String? = nil) throws -> Bool {
     guard let w = try write(id: id) else { throw QueueError.notFound(id: id) }
     guard try answer(.discard, for: w).isAllowed else { return false }
-    try takeOut(w, as: .discarded)
+    let nowMs = SQLite.nowMs()
+    try takeOut(w, as: .discarded, by: try by ?? departingProcess(), nowMs: nowMs)
+    try pruneArchive(nowMs: nowMs)
     return true
   }
 

@@ -59,6 +59,7 @@ enum StoreSchema {
       \(paneCounts)
       \(changeLog)
       \(departures)
+      \(archive)
       \(orderIndexes)
       """
   }
@@ -142,6 +143,28 @@ enum StoreSchema {
     END;
     """
 
+  /// Every write that left the queue (discarded, withdrawn, forgotten, taken), kept whole: `row`
+  /// is the queue row as a JSON object of every column (``QueueColumn``), `deps` its dependency
+  /// rows, `marked` the writes its discard marked ``QueuedWrite/dependencyGone``, `departed_by`
+  /// the process that took it out, `last_seq` the newest send order given out when it left
+  /// (`sqlite_sequence`, so writes gone before count too). `seq`, `item_id`, `edge_id` and `blob`
+  /// are copied out of the row for the undo's checks. Bounded by ``ArchiveLimits`` (age and
+  /// bytes, oldest out first), pruned in the writer's transaction that archives. Additive: an
+  /// older store gets it when a writer opens it; writes that left before were not kept.
+  static let archive = """
+    CREATE TABLE archive (
+      n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, event TEXT NOT NULL,
+      departed_at_ms INTEGER NOT NULL, departed_by TEXT,
+      seq INTEGER NOT NULL, last_seq INTEGER NOT NULL DEFAULT 0, item_id TEXT, edge_id TEXT, blob TEXT,
+      deps TEXT NOT NULL DEFAULT '[]', marked TEXT NOT NULL DEFAULT '[]',
+      bytes INTEGER NOT NULL DEFAULT 0, row TEXT NOT NULL
+    );
+    CREATE INDEX archive_id ON archive (id);
+    CREATE INDEX archive_at ON archive (departed_at_ms);
+    CREATE INDEX archive_item ON archive (item_id, seq);
+    CREATE INDEX archive_edge ON archive (edge_id, seq);
+    """
+
   /// How many change-log entries are kept at least.
   static let changeLogKept = 65_536
   /// How often (in entries) the log is pruned.
@@ -161,6 +184,7 @@ enum StoreSchema {
     if (try? db.hasPaneCounts()) == false { missing.append(paneCounts) }
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
     if (try? db.hasDepartures()) == false { missing.append(departures) }
+    if (try? db.hasArchive()) == false { missing.append(archive) }
     if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
     let orderIndex = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(lastOrderIndex)'"
     if (try? db.scalar(orderIndex)) == 0 { missing.append(orderIndexes) }

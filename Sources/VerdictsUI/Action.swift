@@ -22,6 +22,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case discard
   case take
   case forget
+  case undo
   case drain
   case autoDrain = "auto-drain"
   case useKey = "use-key"
@@ -42,7 +43,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   /// Whether the action changes the queue or the copy (refused in read-only mode).
   public var writes: Bool {
     switch self {
-    case .release, .releaseReason, .withdraw, .discard, .take, .forget, .drain, .autoDrain, .useKey: return true
+    case .release, .releaseReason, .withdraw, .discard, .take, .forget, .undo, .drain, .autoDrain, .useKey: return true
     default: return false
     }
   }
@@ -75,6 +76,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .discard: return "discard a refused write (asks first)"
     case .take: return "take answered writes"
     case .forget: return "forget selected answered"
+    case .undo: return "undo the last discard, forget or take (right after it)"
     case .drain: return "drain now"
     case .autoDrain: return "auto-drain on/off"
     case .useKey: return "use another key"
@@ -103,6 +105,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .discard: return "discard"
     case .take: return "take"
     case .forget: return "forget"
+    case .undo: return "undo"
     case .drain: return "drain"
     case .autoDrain: return "auto"
     case .useKey: return "key"

@@ -253,6 +253,7 @@ final class AppCore {
         case .discard(let id):
           if try await inbox.source.discard(id) {
             inbox.outcome("discarded \(ShortID.of(id))")
+            inbox.post(.event(.undoable(UndoOffer(action: "discard", ids: [id]))))
           } else {
             inbox.outcome(
               "discard: \(ShortID.of(id)) not discarded (\(await AppCore.whyNot(.discard, id, in: inbox.source)))",
@@ -261,11 +262,34 @@ final class AppCore {
         case .take:
           let taken = try await inbox.source.takeAnswered()
           inbox.outcome("took \(taken.count) answered")
+          if !taken.isEmpty { inbox.post(.event(.undoable(UndoOffer(action: "take", ids: taken.map(\.id))))) }
         case .forget(let ids):
           let n = try await inbox.source.forgetAnswered(ids: ids)
           inbox.outcome(
             n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)",
             error: n == 0)
+          if n > 0 { inbox.post(.event(.undoable(UndoOffer(action: "forget", ids: ids)))) }
+        case .undo(let offer):
+          var restored = 0
+          var refusal: String?
+          for id in offer.ids {
+            do {
+              if case .refused(let obstacle) = try await inbox.source.undo(id) {
+                // The predicate may name another write's id, as the store holds it.
+                refusal = refusal ?? Sanitizer.clean("\(ShortID.of(id)) cannot be put back: \(obstacle.predicate)")
+              } else {
+                restored += 1
+              }
+            } catch QueueError.notFound {
+              // Forget asked of a write that stayed (not clearable) left nothing to put back.
+              continue
+            }
+          }
+          let what = offer.ids.count == 1 ? ShortID.of(offer.ids[0]) : "\(restored) of \(offer.ids.count)"
+          inbox.outcome(
+            refusal.map { "undo of the \(offer.action): \($0)" + (restored > 0 ? " (put back \(restored))" : "") }
+              ?? "undid the \(offer.action): put back \(what) in its place",
+            error: refusal != nil)
         case .drain:
           let report = try await inbox.source.drain()
           inbox.post(.event(.drained(report)))
@@ -360,6 +384,7 @@ final class AppCore {
     case .discard: return "discard"
     case .take: return "take"
     case .forget: return "forget"
+    case .undo(let offer): return "undo \(offer.action)"
     case .drain: return "drain"
     case .useKey: return "key"
     case .locate: return "follow"

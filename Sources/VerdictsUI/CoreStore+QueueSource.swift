@@ -24,6 +24,9 @@ extension CoreStore: QueueSource {
   public func release(ids: [String]) async throws -> [ReleaseOutcome] { throw refusal("release", ids) }
   public func withdraw(_ id: String) async throws -> Bool { throw refusal("withdraw", [id]) }
   public func discard(_ id: String) async throws -> Bool { throw refusal("discard", [id]) }
+  public func undo(_ id: String) async throws -> UndoOutcome {
+    throw QueueError.readingHandle(reason: "a Marfa core store keeps no archive of writes that left")
+  }
   public func takeAnswered() async throws -> [QueuedWrite] { throw refusal("forget") }
   public func forgetAnswered(ids: [String]) async throws -> Int { throw refusal("forget", ids) }
   public func drain() async throws -> DrainReport { throw refusal("drain") }

@@ -26,6 +26,8 @@ public protocol QueueSource: Sendable {
   func discard(_ id: String) async throws -> Bool
   func takeAnswered() async throws -> [QueuedWrite]
   func forgetAnswered(ids: [String]) async throws -> Int
+  /// Puts a discarded, forgotten or taken write back (``Queue/undo(_:)``).
+  func undo(_ id: String) async throws -> UndoOutcome
   func drain() async throws -> DrainReport
   func useKey(_ key: String) async throws
   /// Every change from now on.

@@ -18,6 +18,8 @@ public enum UIEffect: Sendable, Hashable {
   case take
   /// Forget these answered writes.
   case forget([String])
+  /// Put back the writes the last discard, forget or take took out (``UndoOffer``).
+  case undo(UndoOffer)
   /// Drain now.
   case drain
   /// Hold `updates()` (auto-drain on) or let it go.

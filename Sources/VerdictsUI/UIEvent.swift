@@ -21,6 +21,8 @@ public enum UIEvent: Sendable, Hashable {
   case drained(DrainReport)
   /// An action finished: what it did, or why it was refused.
   case outcome(String, isError: Bool)
+  /// The last discard, forget or take took these writes out: `u` may put them back.
+  case undoable(UndoOffer)
   /// Where a followed write is now: its pane and index, or nil when it left the queue.
   case located(id: String, pane: QueuePane?, index: Int?)
   /// Where the selected write sits in its pane's new order (nil: no longer in that pane).

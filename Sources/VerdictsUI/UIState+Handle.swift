@@ -69,6 +69,13 @@ extension UIState {
       }
       message = Self.outcome(told, after: message)
       return []
+    case .undoable(let offer):
+      undoOffer = offer
+      if let told = message {
+        let key = keyMap.hint(.undo) ?? "u"
+        message = StatusMessage(told.text + " · \(key) undoes the \(offer.action)", isError: told.isError)
+      }
+      return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)
     case .reordered(let id, let pane, let order, let index):
       // Only for the pane's order now (`s` pressed twice quickly: the first answer is stale).

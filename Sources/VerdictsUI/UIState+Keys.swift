@@ -68,6 +68,7 @@ extension UIState {
       }
       return run(.take(answered: self[.answered].total))
     case .forget: return forget()
+    case .undo: return undo()
     case .drain:
       message = StatusMessage("draining…")
       return [.drain]
@@ -274,7 +275,22 @@ extension UIState {
     return run(pending)
   }
 
+  /// `u`: puts back what the last discard, forget or take took out, right after it.
+  mutating func undo() -> [UIEffect] {
+    guard let offer = undoOffer else {
+      message = StatusMessage(
+        "nothing to undo: \(keyMap.hint(.undo) ?? "u") puts back the last discard, forget or take, right after it",
+        isError: true)
+      return []
+    }
+    undoOffer = nil
+    message = StatusMessage("undoing the \(offer.action) of \(offer.ids.count)…")
+    return [.undo(offer)]
+  }
+
   mutating func run(_ pending: PendingAction) -> [UIEffect] {
+    // Another action changes the queue: the last one is no longer undone by `u`.
+    undoOffer = nil
     switch pending {
     case .take:
       message = StatusMessage("taking the answered writes…")

@@ -41,6 +41,8 @@ public struct UIState: Sendable, Hashable {
   public var prompt: Prompt?
   /// The outcome of the last action.
   public var message: StatusMessage?
+  /// What `u` puts back: the last discard, forget or take, until another action changes the queue.
+  public var undoOffer: UndoOffer?
   /// The store's damage once said on the status line (it is said only once).
   public var damageSaid: StoreDamage?
   /// The marked writes the last action skipped because the rule refused them, said with that

@@ -23,6 +23,7 @@ extension WorkingCopy: QueueSource {
   public func release(ids: [String]) async throws -> [ReleaseOutcome] { try await queue.release(ids: ids) }
   public func withdraw(_ id: String) async throws -> Bool { try await queue.withdraw(id) }
   public func discard(_ id: String) async throws -> Bool { try await queue.discard(id) }
+  public func undo(_ id: String) async throws -> UndoOutcome { try await queue.undo(id) }
   public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }
   public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
   /// A drain whose report lists only the last verdicts (the screen shows counts and the newest):

@@ -16,7 +16,9 @@ import Testing
     let copy = try await t.open()
     let found = try await copy.store.run { db -> [String: Set<String>] in
       var out: [String: Set<String>] = [:]
-      for table in ["queue", "meta", "rows", "read_backs", "change_log", "pane_counts", "queue_deps"] {
+      for table in [
+        "queue", "meta", "rows", "read_backs", "change_log", "pane_counts", "queue_deps", "departures", "archive",
+      ] {
         out[table] = Set(
           try db.rows("SELECT name FROM pragma_table_xinfo('\(table)')", reading: SchemaColumn.self) {
             $0.text(.name) ?? ""
@@ -35,6 +37,8 @@ import Testing
     check(ChangeLogColumn.self)
     check(PaneCountColumn.self)
     check(QueueDepColumn.self)
+    check(DepartureColumn.self)
+    check(ArchiveColumn.self)
   }
 
   @Test func aWriteReadsTheSameWhateverOrderItsColumnsAreSelectedIn() async throws {

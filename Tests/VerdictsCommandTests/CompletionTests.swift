@@ -144,6 +144,19 @@ import VerdictsUI
       "a refused create carries content")
   }
 
+  @Test func undoIsOfferedTheDepartedWritesItMayPutBack() async throws {
+    let folder = TempFolder()
+    let ids = try await Self.store(folder)
+    #expect(await Self.candidates(["undo", ""], store: folder.store).isEmpty)
+    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: folder.store), server: nil)
+    #expect(try await copy.queue.discard(ids["refused"]!))
+    #expect(try await copy.queue.forgetAnswered(ids: [ids["accepted"]!]) == 1)
+    copy.close()
+    #expect(
+      Set(await Self.candidates(["undo", ""], store: folder.store))
+        == Set([ids["refused"]!, ids["accepted"]!].map(Self.short)))
+  }
+
   @Test func theStoreTypedOnTheLineWinsOverMarfaDBAndIsOnlyRead() async throws {
     let folder = TempFolder()
     let ids = try await Self.store(folder)

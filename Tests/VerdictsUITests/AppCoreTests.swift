@@ -92,12 +92,13 @@ import Testing
     let core = d.core
     await d.settle()
     await d.keys(.char("2"), .down, .down, .down, .char("x"), .char("y"))
-    #expect(core.state.message == StatusMessage("discarded w-refused"))
+    // Each says how to take it back (`u`, issue 23).
+    #expect(core.state.message == StatusMessage("discarded w-refused · u undoes the discard"))
     await d.keys(.char("g"), .char("f"))
-    #expect(core.state.message == StatusMessage("forgot 1"))
+    #expect(core.state.message == StatusMessage("forgot 1 · u undoes the forget"))
     await d.keys(.char("t"), .char("y"))
     // w-trashed, a refused delete (no content), is taken too, as the engine takes it.
-    #expect(core.state.message == StatusMessage("took 3 answered"))
+    #expect(core.state.message == StatusMessage("took 3 answered · u undoes the take"))
     await d.keys(.char("d"))
     #expect(core.state.message?.text == "drained: 2 answered, 0 held, 0 undelivered")
     #expect(core.state.lastDrain?.answered == 2)

@@ -7,6 +7,8 @@ import MarfaQueue
 final class FakeQueue: QueueSource, @unchecked Sendable {
   private let lock = NSLock()
   private var writes: [QueuedWrite]
+  /// The writes taken out by a discard, take or forget, with the place each had (for `undo`).
+  private var departed: [(place: Int, write: QueuedWrite)] = []
   private var continuations: [AsyncStream<Change>.Continuation] = []
   private(set) var pageReads: [(QueuePane, Int, Int)] = []
   private(set) var calls: [String] = []
@@ -184,7 +186,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     mutate(
       { ws in
         if let i = ws.firstIndex(where: { $0.id == id }), Self.allows(.discard, i, in: ws) {
-          ws.remove(at: i)
+          departed.append((i, ws.remove(at: i)))
           done = true
         }
       }, change: .refreshed(.forgotten))
@@ -197,9 +199,26 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     mutate(
       { ws in
         taken = ws.indices.filter { Self.allows(.forget, $0, in: ws) }.map { ws[$0] }
+        for w in taken { departed.append((ws.firstIndex(of: w) ?? ws.count, w)) }
         ws.removeAll { w in taken.contains { $0.id == w.id } }
       }, change: .refreshed(.forgotten))
     return taken
+  }
+
+  func undo(_ id: String) async throws -> UndoOutcome {
+    record("undo \(id)")
+    guard let k = locked({ departed.lastIndex { $0.write.id == id } }) else { throw QueueError.notFound(id: id) }
+    var kept: (place: Int, write: QueuedWrite)?
+    mutate(
+      { ws in
+        kept = departed.remove(at: k)
+        if let kept { ws.insert(kept.write, at: min(kept.place, ws.count)) }
+      }, change: .refreshed(.restored))
+    let write = kept!.write
+    return .restored(
+      DepartedWrite(
+        write: write, departure: .discarded, departedAt: Date(), program: nil, mode: nil, pid: nil, host: nil,
+        bytes: 0, seq: 0))
   }
 
   func forgetAnswered(ids: [String]) async throws -> Int {
@@ -209,6 +228,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
       { ws in
         let gone = Set(
           ws.indices.filter { ids.contains(ws[$0].id) && Self.allows(.forget, $0, in: ws) }.map { ws[$0].id })
+        for (i, w) in ws.enumerated() where gone.contains(w.id) { departed.append((i, w)) }
         ws.removeAll { gone.contains($0.id) }
         n = gone.count
       }, change: .refreshed(.forgotten))

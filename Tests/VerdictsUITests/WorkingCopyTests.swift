@@ -89,6 +89,7 @@ struct CountingSource: QueueSource {
   func release(reason: BlockedReason) async throws -> Int { try await copy.release(reason: reason) }
   func withdraw(_ id: String) async throws -> Bool { try await copy.withdraw(id) }
   func discard(_ id: String) async throws -> Bool { try await copy.discard(id) }
+  func undo(_ id: String) async throws -> UndoOutcome { try await copy.undo(id) }
   func takeAnswered() async throws -> [QueuedWrite] { try await copy.takeAnswered() }
   func forgetAnswered(ids: [String]) async throws -> Int { try await copy.forgetAnswered(ids: ids) }
   func drain() async throws -> DrainReport { try await copy.drain() }

@@ -117,6 +117,7 @@ struct Completer: Sendable {
     case .withdraw?: return .writeIDs(.withdraw, also: [])
     case .discard?: return .writeIDs(.discard, also: [])
     case .forget?: return .writeIDs(.forget, also: [])
+    case .undo?: return .departedIDs
     default: return .nothing
     }
   }

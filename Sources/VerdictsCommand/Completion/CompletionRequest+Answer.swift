@@ -24,6 +24,12 @@ extension CompletionRequest {
       let path = GlobalOptions(parsed, environment: environment).storePath
       let ids = await WriteIDCandidates.ids(store: path, action: action)
       return CompletionAnswer(candidates: fitting(also) + WriteIDCandidates.fitting(ids, word).map { prefix + $0 })
+    case .departedIDs:
+      var parsed = ParsedArguments()
+      if let store { parsed.globals["--store"] = store }
+      let path = GlobalOptions(parsed, environment: environment).storePath
+      let ids = await WriteIDCandidates.departedIDs(store: path)
+      return CompletionAnswer(candidates: WriteIDCandidates.fitting(ids, word).map { prefix + $0 })
     }
   }
 

@@ -14,4 +14,6 @@ enum CompletionTarget: Sendable, Hashable {
   /// The ids of the writes in the store that `action` may take (nil: every write), after `also`
   /// (`--from`'s `now`).
   case writeIDs(WriteAction?, also: [String])
+  /// The ids of the departed writes an undo may put back (`undo ID`).
+  case departedIDs
 }

@@ -49,6 +49,21 @@ enum WriteIDCandidates {
     return ids
   }
 
+  /// The full ids of up to ``limit`` departed writes an undo may put back, newest departure
+  /// first; none when there is no store of this project's at `path` (a Marfa core store keeps no
+  /// archive).
+  static func departedIDs(store path: String) async -> [String] {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return [] }
+    guard case .verdicts? = try? StoreFile.kind(at: path) else { return [] }
+    guard let copy = try? await WorkingCopy.openReader(store: URL(fileURLWithPath: path)) else { return [] }
+    defer { copy.close() }
+    let departed = (try? await copy.queue.departed(limit: limit)) ?? []
+    var ids: [String] = []
+    for d in departed where d.departure != .withdrawn && !ids.contains(d.id) { ids.append(d.id) }
+    return ids
+  }
+
   /// The panes that may hold a write `action` takes, the likeliest first.
   static func panes(for action: WriteAction?) -> [QueuePane] {
     switch action {

@@ -84,6 +84,25 @@ enum CoreStoreCommands {
     case .discard: throw core.refusal("discard", try resolved(args.strings("ID"), core))
     case .forget: throw core.refusal("forget", try resolved(args.strings("ID"), core))
     case .takeAnswered: throw core.refusal("forget")
+    case .departed:
+      // The core keeps no archive: nothing departed is kept, and `report` says so too.
+      if context.globals.json {
+        context.printJSON(.array([]))
+      } else {
+        context.print("no departed write is kept: the Marfa core store keeps no archive of writes that left")
+      }
+      return .done
+    case .undo:
+      throw QueueError.readingHandle(
+        reason: "this is a Marfa core store, which verdicts only reads, and it keeps no archive of writes that left")
+    case .report:
+      let runner = CommandRunner(context: context)
+      let file = try runner.reportFile()
+      let report = try TicketReport.gather(
+        core: core, path: context.globals.storePath, withBodies: args.flag("--with-bodies"),
+        key: context.globals.key ?? context.environment["MARFA_API_KEY"])
+      try runner.deliver(report, to: file)
+      return .done
     case .drain, .hold: throw core.refusal("drain")
     case .fill, .catchUp: throw core.refusal("hydrate")
     case .demo, .instance, .completion, .complete, .manual:

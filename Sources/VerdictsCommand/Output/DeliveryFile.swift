@@ -17,7 +17,7 @@ struct DeliveryFile: Sendable {
 
   /// Checks the path before anything is opened: nothing may be there (an earlier output is never
   /// written over: its writes may have no other copy), and its folder must be one.
-  init(path: String, option: String) throws {
+  init(path: String, option: String, command: String = "take-answered") throws {
     self.path = path
     let slash = path.lastIndex(of: "/")
     folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -25,21 +25,22 @@ struct DeliveryFile: Sendable {
     // A usage message is cut into lines where it breaks; the path is shown on one.
     let shown = Sanitizer.clean(path, ascii: false)
     guard !name.isEmpty, name != ".", name != "..", !path.hasSuffix("/") else {
-      throw Self.usage("\(option) needs the path of a file, not '\(shown)'")
+      throw Self.usage(command, "\(option) needs the path of a file, not '\(shown)'")
     }
     var info = stat()
     if lstat(path, &info) == 0 {
       throw Self.usage(
+        command,
         "\(option) \(shown) already exists; it is never written over "
           + "(it may hold the only copy of writes taken before): name a new file")
     }
     guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-      throw Self.usage("the folder of \(option) \(shown) does not exist")
+      throw Self.usage(command, "the folder of \(option) \(shown) does not exist")
     }
   }
 
-  static func usage(_ message: String) -> CommandFailure {
-    CommandFailure(usage: UsageError(path: ["take-answered"], message: message))
+  static func usage(_ command: String, _ message: String) -> CommandFailure {
+    CommandFailure(usage: UsageError(path: [command], message: message))
   }
 
   /// Writes `text` as the file's whole content, synced to its disk, with the folder's entry.

@@ -3,6 +3,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case tui, watch, demo, instance
   case fill, catchUp, status, queue, show, drain
   case release, withdraw, discard, forget, takeAnswered
+  case departed, undo, report
   case itemsCreate, itemsUpdate, itemsDelete, itemsRestore, itemsTransition
   case edgesCreate, edgesUpdate, edgesDelete
   case tagsAdd, tagsRemove

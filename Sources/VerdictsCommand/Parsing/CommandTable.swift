@@ -108,6 +108,36 @@ enum CommandTable {
             "--output", "FILE",
             help: "write them (as JSON) to FILE, a new file, synced to disk before they are cleared")
         ]),
+      CommandSpec(
+        name: "departed",
+        summary: "the writes that left the queue (discarded, withdrawn, forgotten, taken), kept whole",
+        id: .departed,
+        options: [
+          .value("--limit", "N", .integer(1...1_000_000), help: "at most N, newest departure first (default: all kept)")
+        ]),
+      CommandSpec(
+        name: "undo", summary: "put a discarded, forgotten or taken write back exactly as it was", id: .undo,
+        positionals: [
+          PositionalSpec("ID", .required, .shortName, help: "the departed write (as departed lists it)")
+        ],
+        discussion: """
+          A withdrawn write is never put back (its row was reset and the writes waiting on it refused); nor a
+          write when one queued since names the same row, or when a write it waits on left since. The archive
+          keeps departures 30 days and 50 MB, the oldest out first (docs/cli.md, "After the fact").
+          """),
+      CommandSpec(
+        name: "report", summary: "one self-contained file for a support ticket (--json: one JSON value)",
+        id: .report,
+        options: [
+          .value("--output", "FILE", help: "write it to FILE, a new file, synced to disk (default: standard output)"),
+          .flag("--with-bodies", help: "include the writes' bodies and answers (left out by default)"),
+        ],
+        discussion: """
+          Holds the tool's version, the store (kind, path, schema, size, fill, instance), the writer, the counts per
+          pane and per blocked reason, every blocked, dead and refused write with its last failure, the last drain's
+          report and the writes departed in the last 7 days. Never a key, a credential or a URL's userinfo; at most
+          1 MB, saying what it left out. Reads the store only: safe on a store another process writes.
+          """),
       items, edges, tags, metadata, extensions, blobs,
       CommandSpec(
         name: "completion", summary: "print the completion script for a shell (bash, zsh or fish)", id: .completion,

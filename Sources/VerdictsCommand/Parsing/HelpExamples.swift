@@ -26,6 +26,12 @@ enum HelpExamples {
       "verdicts take-answered --output answered.json   # a new file, synced before they are cleared",
       "verdicts take-answered --json | jq -c '.[]'",
     ],
+    ["departed"]: ["verdicts departed", "verdicts departed --json | jq '.[0].departed'"],
+    ["undo"]: ["verdicts undo …43da8578             # put back a discarded or forgotten write"],
+    ["report"]: [
+      "verdicts report --output ticket.txt   # a new file, synced; no key, no bodies",
+      "verdicts report --json --with-bodies > ticket.json",
+    ],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
     ["completion"]: [
       "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",

@@ -104,6 +104,7 @@ enum ManualTable {
         + "a file that is not a store of this schema, input the queue's rules refuse",
       errorCodes: [
         "reading_handle", "hydration_incomplete", "copy_expired", "no_cursor", "not_found", "wrong_schema", "invalid",
+        "undo_refused",
       ]),
     ExitStatusEntry(
       code: .credential, meaning: "the credential: a drain stopped by a refused key (its report is still printed)",

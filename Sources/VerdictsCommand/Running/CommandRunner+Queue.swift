@@ -33,6 +33,17 @@ extension CommandRunner {
   /// `show ID`: the write as the detail pane shows it, with the writes that wait on it.
   func show() async throws -> ExitCode {
     let typed = args.string("ID") ?? ""
+    // A write no longer in the queue is looked for among the departed (``showDeparted``).
+    let inQueue = try await withReader { copy -> QueueError? in
+      do {
+        _ = try await copy.queue.resolveID(typed)
+        return nil
+      } catch let error as QueueError {
+        if case .unknownID = error { return error }
+        throw error
+      }
+    }
+    if let inQueue { return try await showDeparted(typed, notInQueue: inQueue) }
     let (write, waitedOnBy, status) = try await withReader { copy in
       let id = try await copy.queue.resolveID(typed)
       // As text, the answer and body as the detail pane shows them (a huge one cut, its size

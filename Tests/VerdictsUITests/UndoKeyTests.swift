@@ -1,0 +1,67 @@
+import Foundation
+import MarfaQueue
+import Testing
+
+@testable import VerdictsUI
+
+/// `u` right after a discard, forget or take puts back what it took out, the action named on the
+/// status line; with nothing to undo, or after another action, it says so.
+@Suite struct UndoKeyTests {
+  @Test func uRightAfterADiscardPutsTheWriteBackInItsPlaceAndNamesTheAction() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let before = q.all.map(\.id)
+    let d = CoreDriver(q)
+    let core = d.core
+    await d.settle()
+    await d.keys(.char("2"), .down, .down, .down, .char("x"), .char("y"))
+    #expect(core.state.message == StatusMessage("discarded w-refused · u undoes the discard"))
+    #expect(!q.all.map(\.id).contains("w-refused"))
+    await d.keys(.char("u"))
+    #expect(core.state.message == StatusMessage("undid the discard: put back w-refused in its place"))
+    #expect(q.all.map(\.id) == before)
+    #expect(q.calls.contains("undo w-refused"))
+    // Once used, the offer is gone.
+    await d.keys(.char("u"))
+    #expect(core.state.message?.isError == true)
+    #expect(core.state.message?.text.hasPrefix("nothing to undo") == true)
+  }
+
+  @Test func uAfterATakePutsBackEveryWriteItTook() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let before = q.all.map(\.id)
+    let d = CoreDriver(q)
+    await d.settle()
+    await d.keys(.char("t"), .char("y"))
+    #expect(d.core.state.message == StatusMessage("took 4 answered · u undoes the take"))
+    await d.keys(.char("u"))
+    #expect(d.core.state.message == StatusMessage("undid the take: put back 4 of 4 in its place"))
+    #expect(q.all.map(\.id) == before)
+  }
+
+  @Test func anotherActionEndsTheOfferAndANewStartHasNone() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let d = CoreDriver(q)
+    await d.settle()
+    await d.keys(.char("u"))
+    #expect(
+      d.core.state.message
+        == StatusMessage("nothing to undo: u puts back the last discard, forget or take, right after it", isError: true)
+    )
+    await d.keys(.char("2"), .char("g"), .char("f"))
+    #expect(d.core.state.undoOffer != nil)
+    // A release asked (whatever it does) is another action on the queue.
+    await d.keys(.char("3"), .char("r"))
+    #expect(d.core.state.undoOffer == nil)
+    await d.keys(.char("u"))
+    #expect(d.core.state.message?.text.hasPrefix("nothing to undo") == true)
+  }
+
+  @Test func uIsRefusedReadOnly() {
+    var s = UIState(width: 80, height: 24)
+    s.readOnlyReason = "another process holds the writer role"
+    s.undoOffer = UndoOffer(action: "discard", ids: ["w"])
+    #expect(s.perform(.undo).isEmpty)
+    #expect(s.message?.isError == true)
+    #expect(s.message?.text.hasPrefix("read-only: undo the last discard") == true)
+  }
+}
