@@ -69,6 +69,9 @@ import Testing
     let app = try CoreWriterApp(lockPath: lock)
     let pid = app.pid
     #expect(Self.wait(watch, for: "writer: python3 (pid \(pid)) holds the core's writer lock"), "\(watch.stdout)")
+    // Both watchers sample the lock (about once a second): the app stays until each has seen it,
+    // or a loaded machine's JSON watcher can miss a holder that came and went between two looks.
+    #expect(Self.wait(watchJSON, for: #""state":"live""#), "\(watchJSON.stdout)")
     app.stop()
     #expect(Self.wait(watch, for: "(pid \(pid) let the core's writer lock go)"), "\(watch.stdout)")
     let gone = watch.stdout.split(separator: "\n").last { $0.contains("let the core's writer lock go") }
