@@ -172,6 +172,8 @@ extension Renderer {
       }
     }
 
+    lines += attemptLines(w)
+
     // Bounded whatever the store holds (``detailTextLimit``): a huge body or answer shows its
     // start and says how much more there is.
     var body: [TextLine] = [TextLine("body", .label)]

@@ -85,6 +85,10 @@ enum CoreStoreCommands {
     case .forget: throw core.refusal("forget", try resolved(args.strings("ID"), core))
     case .takeAnswered: throw core.refusal("forget")
     case .drain, .hold: throw core.refusal("drain")
+    case .history:
+      throw QueueError.invalid(
+        message:
+          "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")
     case .fill, .catchUp: throw core.refusal("hydrate")
     case .demo, .instance, .completion, .complete, .manual:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
