@@ -288,6 +288,8 @@ final class AppCore {
           inbox.outcome("wrote \(texts.count) write\(texts.count == 1 ? "" : "s") to \(name)")
         case .countReasons:
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
+        case .loadHistory:
+          inbox.post(.event(.history(try await inbox.source.history(limit: DrainRecord.kept))))
         case .goto(let typed):
           let id = try await inbox.source.resolveID(typed)
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
@@ -366,6 +368,7 @@ final class AppCore {
     case .reorder: return "sort"
     case .goto: return "go to"
     case .countReasons: return "count reasons"
+    case .loadHistory: return "history"
     case .copy: return "copy"
     case .export: return "export"
     case .markAll: return "mark all"

@@ -46,6 +46,9 @@ public protocol QueueSource: Sendable {
   func writer() async throws -> WriterRecord?
   /// When the store's last drain ended (ISO-8601), nil when none was kept or the source cannot say.
   func lastDrainEndedAt() async throws -> String?
+  /// The drains the store keeps, newest first, at most `limit` (``WorkingCopy/history(since:limit:answering:)``);
+  /// none when the source keeps none.
+  func history(limit: Int) async throws -> [DrainRecord]
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
   /// One element each time the store's files are touched in a way that may change the writer or
@@ -81,6 +84,9 @@ extension QueueSource {
     if order == .sendOrder { return found }
     return try await locate(id, filter: filter, limit: limit, order: order)
   }
+
+  /// No drains: a source that keeps no history (the Marfa core's store, a test's queue).
+  public func history(limit: Int) async throws -> [DrainRecord] { [] }
 
   /// How many blocked writes each reason holds: by default by reading the Blocked pane through;
   /// a working copy counts in the store.

@@ -40,4 +40,6 @@ public enum UIEvent: Sendable, Hashable {
   case tick(Date)
   /// The selection has rested ``UIState/detailRest`` since the held detail's `moves`-th move.
   case detailRested(moves: Int)
+  /// The drains the store keeps, newest first, for the history view.
+  case history([DrainRecord])
 }
