@@ -5,7 +5,9 @@ extension Renderer {
   static let labelWidth = 13
 
   func drawDetail(into grid: inout Grid, _ r: Rect) {
-    let w = state.detailWrite
+    var w = state.detailWrite
+    // A page's rows carry no attempts: the detail's are read for it (AppCore).
+    if w?.attempts == nil, let id = w?.id, id == state.detailAttemptsID { w?.attempts = state.detailAttempts }
     var title = TextLine("Detail", state.detailFocused ? .titleFocus : .title)
     if let w { title.append(" \(ShortID.of(w.id, ellipsis: glyphs.ellipsis))", .dim) }
     if state.detailHold != nil {

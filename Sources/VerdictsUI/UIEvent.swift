@@ -42,4 +42,6 @@ public enum UIEvent: Sendable, Hashable {
   case detailRested(moves: Int)
   /// The drains the store keeps, newest first, for the history view.
   case history([DrainRecord])
+  /// A write's attempts as read for the detail (nil: the source keeps none).
+  case attempts(id: String, WriteAttempts?)
 }

@@ -8,7 +8,9 @@ import Testing
 @Suite(.serialized) struct HistoryBinaryTests {
   func env(_ url: URL) -> [String: String] { ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"] }
 
-  @Test func aScriptedNightIsToldByHistoryShowAndStatus() throws {
+  /// A scripted night through the binary: a write met by a gateway's 502, a dropped connection
+  /// and a 429 before it is accepted, and an update blocked by a version conflict; four drains.
+  func night() throws -> (instance: ScriptedInstance, folder: TempFolder, w1: String, blocked: String) {
     let instance = ScriptedInstance(
       scenario: Scenario(
         name: "night", items: [SeedItem(id: "n1", type: "note")],
@@ -17,7 +19,6 @@ import Testing
           .once(.door("PATCH", "/items/n1"), .versionConflict),
         ]))
     let url = try instance.start()
-    defer { instance.stop() }
     let t = TempFolder()
     let e = env(url)
     #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
@@ -29,6 +30,12 @@ import Testing
       ["items", "update", "n1", "--properties", #"{"a":1}"#, "--json"], store: t.store, home: t.path)
     let blocked = try #require(update.json?["id"]?.stringValue)
     for _ in 0..<4 { _ = try Binary.run(["drain"], store: t.store, home: t.path, environment: e) }
+    return (instance, t, w1, blocked)
+  }
+
+  @Test func aScriptedNightIsToldByHistoryShowAndStatus() throws {
+    let (instance, t, w1, blocked) = try night()
+    defer { instance.stop() }
 
     // history: four drains, newest first, the first ended by the gateway, the last finished.
     let history = try Binary.run(["history", "--json"], store: t.store, home: t.path)
@@ -76,5 +83,24 @@ import Testing
     let statusJSON = try Binary.run(["status", "--json"], store: t.store, home: t.path)
     #expect(statusJSON.json?["last_drain_record"]?["number"] == .number(JSONNumber(numbers[0])))
     #expect(statusJSON.json?["last_answering_drain"]?["answered"]?.intValue ?? 0 > 0)
+  }
+
+  @Test func theScreenShowsTheAttemptsInTheDetailAndTheDrainsUnderH() throws {
+    let (instance, t, _, _) = try night()
+    defer { instance.stop() }
+    let pty = try ScreenPty(
+      ["--store", t.store, "watch"], environment: Binary.environment(store: nil, home: t.path, [:]), width: 160,
+      height: 48)
+    defer { pty.stop() }
+    #expect(pty.waitFor("Answered 1", timeout: 20), "\(pty.text.suffix(2000).debugDescription)")
+    pty.type("2")
+    #expect(pty.waitFor("attempts", timeout: 20), "\(pty.text.suffix(3000).debugDescription)")
+    #expect(pty.waitFor("dropped", timeout: 20), "\(pty.text.suffix(3000).debugDescription)")
+    pty.type("H")
+    #expect(pty.waitFor("drains kept", timeout: 20), "\(pty.text.suffix(3000).debugDescription)")
+    #expect(pty.waitFor("unavailable", timeout: 20))
+    pty.type("q")
+    pty.type("q")
+    #expect(pty.waitForExit(timeout: 20))
   }
 }

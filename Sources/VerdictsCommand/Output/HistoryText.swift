@@ -22,10 +22,11 @@ enum HistoryText {
     return table.render()
   }
 
-  /// How long it ran: `1.2 s`, or `-` without an end.
+  /// How long it ran: `1.2 s`, `45 ms` under a second, or `-` without an end.
   static func took(_ d: DrainRecord) -> String {
     guard let end = d.endedAt else { return "-" }
-    return max(0, end.timeIntervalSince(d.startedAt)).fixed(1) + " s"
+    let seconds = max(0, end.timeIntervalSince(d.startedAt))
+    return seconds < 1 ? "\(Int(seconds * 1000)) ms" : seconds.fixed(1) + " s"
   }
 
   /// Who ran it: `verdicts drain pid 4242 on host`, as its writer's record named it.

@@ -83,7 +83,9 @@ enum StatusText {
       lines.append(("drain history", HistoryText.line(last, ascii: ascii)))
       if let answering = drains.lastAnswering, answering.number != last.number {
         lines.append(("last answering", HistoryText.line(answering, ascii: ascii)))
-      } else if drains.lastAnswering == nil {
+      } else if drains.lastAnswering != nil {
+        lines.append(("last answering", "the same drain (#\(last.number))"))
+      } else {
         lines.append(("last answering", "none of the kept drains answered a write"))
       }
     }
