@@ -111,6 +111,40 @@ import Testing
     #expect(attempts.list[0].drain! > attempts.list[1].drain!)
   }
 
+  @Test func aMergedAnswerIsKeptAsMerged() async throws {
+    let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", properties: ["title": "t", "prio": "low"])])
+    let w = try await h.copy.updateItem(id: "n1", properties: .object([("prio", .string("high"))]))
+    h.instance.edit(ConcurrentEdit(itemId: "n1", properties: ["prio": "mid"]))
+    _ = try await h.copy.queue.drain()
+    let (a, _) = try await onlyAttempt(h, w.id)
+    #expect(a.result == .merged)
+    #expect(a.text == nil)
+  }
+
+  @Test func aKeepBothCopiesAnswerIsKeptAsConflicted() async throws {
+    let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", properties: ["body": "a"])])
+    let w = try await h.copy.updateItem(id: "n1", properties: .object([("body", .string("mine"))]))
+    h.instance.edit(ConcurrentEdit(itemId: "n1", properties: ["body": "theirs"]))
+    _ = try await h.copy.queue.drain()
+    let (a, _) = try await onlyAttempt(h, w.id)
+    #expect(a.result == .conflicted)
+  }
+
+  @Test func anAnswerOfAnotherContractThenAReplayAreKeptAsAFailureAndAReplayedAcceptance() async throws {
+    let h = try await DrainHarness(rules: [.once(.write("w-c3"), ScriptedAnswer.normal.contract("3"))])
+    let w = try await h.note(id: "w-c3")
+    await #expect(throws: QueueError.contractMismatch(served: "3")) { _ = try await h.copy.queue.drain() }
+    _ = try await h.copy.queue.drain()
+    let attempts = try await h.copy.queue.attempts(of: w.id)
+    #expect(attempts.list.map(\.result) == [.accepted, .failed], "\(attempts)")
+    #expect(attempts.list[0].replayed)
+    #expect(attempts.list[1].text?.contains("another contract (3)") == true, "\(attempts)")
+    // The drain that met it ended with the error, and the history says so.
+    let drains = try await h.copy.history()
+    #expect(drains.map(\.ending) == [.finished, .failed])
+    #expect(attempts.list[1].drain == drains[1].number)
+  }
+
   @Test func aWriteKeepsItsLastTwentyAttemptsNewestFirstAndCountsTheOlder() async throws {
     let h = try await DrainHarness(rules: [ScriptRule(.write("w-fail"), answers: [.serverFault], repeatsLast: true)])
     let w = try await h.note(id: "w-fail")
