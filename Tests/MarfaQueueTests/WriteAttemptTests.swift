@@ -198,7 +198,7 @@ import Testing
 
   @Test func keepingAttemptsAndHistoryCostsUnder200BytesAWriteInTheStore() async throws {
     let h = try await DrainHarness()
-    let n = 2_000
+    let n = 1_000
     for i in 0..<n { _ = try await h.note("write \(i)") }
     // A night: one drain ended by a gateway, then the rest.
     h.instance.addRule(.once(ScriptMatch(methods: ["POST"]), .gatewayPage(status: 502)))
