@@ -29,6 +29,9 @@ struct DrainPass {
   var progress: WriterRecord.DrainProgress?
   /// When ``progress`` was last written.
   var lastPublished: ContinuousClock.Instant?
+  /// The pass's number in the store's history of drains (``DrainRecord``); nil until begun, and
+  /// for a pass that came to nothing or a store that keeps no history.
+  var drainNumber: Int?
 
   init(copy: WorkingCopy, client: HTTPClient, server: Server, keeping: Int? = nil) {
     self.copy = copy
@@ -64,6 +67,14 @@ struct DrainPass {
     let owed = try await store.run { try $0.owedReadBacks() }
     let pendingCount = try await store.run { try $0.unansweredCount() }
     if pendingCount == 0 && owed.isEmpty { return report }
+    // A pass with something to do is kept in the history, begun now and ended by Queue.drain.
+    let writer = copy.writerRecord.withLock { $0 }
+    let copy = self.copy
+    drainNumber = try await store.run { db in
+      try copy.keepingHistory {
+        try db.transaction(durable: false) { try db.beginDrainRecord(startedAt: Date(), writer: writer) }
+      }
+    }
 
     // Confirm the instance before anything is sent.
     do {
@@ -290,6 +301,8 @@ struct DrainPass {
 
     var headers = ["Content-Type": request.contentType]
     if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
+    let sentAt = Date()
+    let clock = ContinuousClock.now
     let inFlight = Result {
       try client.start(
         request.method, url, headers: headers, body: request.body, bodyFile: request.bodyFile, key: server.key)
@@ -307,9 +320,13 @@ struct DrainPass {
     if let owed { copy.hub.send(.answered(owed.verdict)) }
     let outcome: Outcome
     var answerText: String?
+    var answerStatus: Int?
+    var failureText: String?
     do {
       let answer = try await inFlight.get().answer()
       answerText = KeptAnswer.text(of: answer.body)
+      answerStatus = answer.status
+      failureText = answer.failureText
       if let seconds = answer.retryAfterSeconds {
         machine.report.retryAfterSeconds = min(
           DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
@@ -318,10 +335,16 @@ struct DrainPass {
     } catch let e as TransportError {
       outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
     }
+    let took = ContinuousClock.now - clock
+    let attempt = WriteAttempt(
+      outcome, at: sentAt, drain: drainNumber,
+      milliseconds: Int(took.components.seconds) * 1000 + Int(took.components.attoseconds / 1_000_000_000_000_000),
+      status: answerStatus, text: failureText)
     if case .success(let verdict, let row, let replayed) = outcome,
       case .send(let nextWrite, let nextRequest, let nextURL)? = ahead
     {
       let answer = answerText
+      let keeper = self.copy
       let settled = DrainPass.listing(w, verdict, replayed: replayed)
       // Listed in the report now, told to the streams once stored.
       machine.report.list(settled, keeping: keeping)
@@ -329,6 +352,7 @@ struct DrainPass {
         { db in
           try DrainPass.store(
             w, verdict, now: now, clearFailure: true, sent: true, answer: answer, replayed: replayed, row: row, in: db)
+          _ = try keeper.keepingHistory { try db.recordAttempt(w.id, attempt) }
           try db.markSent(nextWrite.id)
         }, settled
       )
@@ -337,6 +361,8 @@ struct DrainPass {
       _ = machine.event(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
       return
     }
+    let (id, copy) = (w.id, self.copy)
+    try await store.run { db in _ = try copy.keepingHistory { try db.recordAttempt(id, attempt) } }
     try await take(outcome, for: w, answer: answerText, now: now)
   }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension Queue {
   /// Sends the queue once, in order, and reads every answer into a verdict.
   ///
@@ -32,6 +34,12 @@ extension Queue {
         let ended = pass.endedProgressText(stopped: false)
         try? await store.endGroup()
         if let ended { try? await store.run { db in try db.setMeta(WorkingCopy.writerMetaKey, ended) } }
+        if let n = pass.drainNumber {
+          let (soFar, why) = (pass.report, (error as? QueueError)?.message ?? String(describing: error))
+          try? await store.run { db in
+            try db.transaction(durable: false) { try db.endDrainRecord(n, soFar, endedAt: Date(), failure: why) }
+          }
+        }
         if pass.report.verdictEntries > 0 { announceDrained() }
         throw error
       }
@@ -41,6 +49,12 @@ extension Queue {
       do {
         try await store.endGroup()
       } catch {
+        if let n = pass.drainNumber {
+          let why = (error as? QueueError)?.message ?? String(describing: error)
+          try? await store.run { db in
+            try db.transaction(durable: false) { try db.endDrainRecord(n, report, endedAt: Date(), failure: why) }
+          }
+        }
         if report.verdictEntries > 0 { announceDrained() }
         throw error
       }
@@ -50,10 +64,12 @@ extension Queue {
       let kept = done
       if let limit { done.trim(to: limit) }
       let ended = pass.endedProgressText(stopped: done.stopped != nil, report: done)
+      let number = pass.drainNumber
       try await store.run { db in
         try db.transaction(durable: false) {
           // Bounded: the summary and the last entries (docs/rules.md "The last drain's report").
           try db.keepLastDrain(kept)
+          if let number { try db.endDrainRecord(number, kept, endedAt: Date()) }
           if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
         }
       }

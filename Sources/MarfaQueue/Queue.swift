@@ -38,7 +38,8 @@ public struct Queue: Sendable {
   /// ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
   public func shownWrite(_ id: String) async throws -> QueuedWrite {
     _ = try copy
-    guard let w = try await store.run({ try $0.shownWrite(id: id) }) else { throw QueueError.notFound(id: id) }
+    guard var w = try await store.run({ try $0.shownWrite(id: id) }) else { throw QueueError.notFound(id: id) }
+    w.attempts = try await store.run { try $0.attempts(of: id) }
     return w
   }
 

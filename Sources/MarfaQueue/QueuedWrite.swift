@@ -63,6 +63,9 @@ public struct QueuedWrite: Sendable, Hashable {
   /// The stored payload's size in bytes when it was too large for a screen to read as the body
   /// (``QueueLimits/shownPayload``; ``body`` is then empty); nil when the body is whole.
   public var bodyBytes: Int?
+  /// The write's kept attempts, newest first, when the read asked for them (a screen's read,
+  /// ``Queue/shownWrite(_:)``); nil otherwise.
+  public var attempts: WriteAttempts?
 
   /// Creates a queued write value (a value only: nothing is queued).
   public init(

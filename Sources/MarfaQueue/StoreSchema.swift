@@ -61,8 +61,45 @@ enum StoreSchema {
       \(departures)
       \(archive)
       \(orderIndexes)
+      \(attempts)
+      \(drainHistory)
       """
   }
+
+  /// Each write's attempts (``WriteAttempt``): the last ``WriteAttempt/kept`` of each, numbered
+  /// `k` from 1 per write (so the newest's number tells how many were made). The triggers prune
+  /// in the writer's own statement: an insert lets go of the attempts older than the last kept,
+  /// and a write that leaves the queue takes its attempts with it. ~70 bytes an attempt
+  /// (docs/rules.md "Each write's attempts"). Additive: an older store gets it when a writer opens it.
+  static let attempts = """
+    CREATE TABLE attempts (
+      write_id TEXT NOT NULL, k INTEGER NOT NULL, at_ms INTEGER NOT NULL, drain INTEGER, result TEXT NOT NULL,
+      status INTEGER, code TEXT, replayed INTEGER NOT NULL DEFAULT 0, ms INTEGER NOT NULL DEFAULT 0, text TEXT,
+      PRIMARY KEY (write_id, k)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER attempts_prune AFTER INSERT ON attempts WHEN NEW.k > \(WriteAttempt.kept) BEGIN
+      DELETE FROM attempts WHERE write_id = NEW.write_id AND k <= NEW.k - \(WriteAttempt.kept);
+    END;
+    CREATE TRIGGER attempts_leave AFTER DELETE ON queue BEGIN
+      DELETE FROM attempts WHERE write_id = OLD.id;
+    END;
+    """
+
+  /// The drains before this one (``DrainRecord``): one bounded row each, begun when a drain
+  /// begins and ended when it ends; the insert's trigger keeps the last ``DrainRecord/kept``.
+  /// Additive: an older store gets it when a writer opens it.
+  static let drainHistory = """
+    CREATE TABLE drains (
+      n INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL, ended_ms INTEGER,
+      program TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL DEFAULT '', pid INTEGER NOT NULL DEFAULT 0,
+      host TEXT NOT NULL DEFAULT '', answered INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,
+      undelivered INTEGER NOT NULL DEFAULT 0, unsent INTEGER NOT NULL DEFAULT 0, unmade INTEGER NOT NULL DEFAULT 0,
+      verdicts TEXT, ending TEXT NOT NULL DEFAULT 'open', why TEXT, retry_after INTEGER
+    );
+    CREATE TRIGGER drains_prune AFTER INSERT ON drains BEGIN
+      DELETE FROM drains WHERE n <= NEW.n - \(DrainRecord.kept);
+    END;
+    """
 
   /// One index per ``PaneOrder`` that reads a value besides the send order, each `(pane, value,
   /// seq)` in the order's direction, so a page in any order walks an index instead of sorting
@@ -185,6 +222,8 @@ enum StoreSchema {
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
     if (try? db.hasDepartures()) == false { missing.append(departures) }
     if (try? db.hasArchive()) == false { missing.append(archive) }
+    if (try? db.hasAttempts()) == false { missing.append(attempts) }
+    if (try? db.hasDrainHistory()) == false { missing.append(drainHistory) }
     if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
     let orderIndex = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(lastOrderIndex)'"
     if (try? db.scalar(orderIndex)) == 0 { missing.append(orderIndexes) }

@@ -20,6 +20,8 @@ public enum StoredRange {
   public static let pid = 1...Int(Int32.max)
   /// The heartbeat a writer's record promises, in seconds (a day at most).
   public static let heartbeatSeconds = 1...86_400
+  /// How long a request took, in milliseconds (a day at most: no request outlives its deadline).
+  public static let milliseconds = 0...86_400_000
   /// Seconds to wait before the next try, as the last drain kept it.
   public static let retryAfterSeconds = 0...(1 << 31)
 

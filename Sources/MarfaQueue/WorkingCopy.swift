@@ -19,6 +19,10 @@ public final class WorkingCopy: Sendable {
   let fileWatchers = StoreFileWatchers()
   /// This writer's published record (nil for a reader).
   let writerRecord = Mutex<WriterRecord?>(nil)
+  /// Whether drains keep their attempts and their history rows (off only to time what keeping
+  /// them costs: `verdicts-bench drain`), and the time and rows that keeping them took.
+  let historyKept = Mutex<Bool>(true)
+  let historySpent = Mutex<(time: Duration, writes: Int)>((.zero, 0))
   /// Whether this writer has written its record into the store (then it says so when it closes).
   let writerPublished = Mutex(false)
   /// The writer's heartbeat (``WriterRecord/heartbeat``), started once its record is in the store.

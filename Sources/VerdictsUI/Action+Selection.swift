@@ -10,7 +10,7 @@ extension Action {
   /// Whether the action leaves the selection and the detail alone (a held detail stays held).
   var leavesSelection: Bool {
     switch self {
-    case .repaint, .help, .pause, .drain, .autoDrain, .useKey, .take, .tail, .quit: return true
+    case .repaint, .help, .history, .pause, .drain, .autoDrain, .useKey, .take, .tail, .quit: return true
     default: return false
     }
   }

@@ -36,6 +36,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case copyID = "copy-id"
   case export
   case tail
+  case history
   case help
   case repaint
   case quit
@@ -90,6 +91,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .copyID: return "copy the selected write's full ID (OSC 52)"
     case .export: return "write the selected (or marked) writes' detail to a file here"
     case .tail: return "tail Answered (newest)"
+    case .history: return "the drains before this one (the last 500 the store keeps)"
     case .help: return "help"
     case .repaint: return "repaint"
     case .quit: return "quit"
@@ -119,6 +121,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .copyID: return "copy ID"
     case .export: return "export"
     case .tail: return "tail"
+    case .history: return "history"
     case .help: return "help"
     case .quit: return "quit"
     case .mark: return "mark"

@@ -24,6 +24,8 @@ final class AppCore {
   private var statusLoading = false
   private var statusPending = false
   private var statusRead = false
+  /// The detail's write (its attempts left out) whose attempts were last asked for.
+  private var attemptsAsked: QueuedWrite?
 
   var source: QueueSource { inbox.source }
   var log: AppLog { inbox.log }
@@ -139,6 +141,7 @@ final class AppCore {
         followReopened()
       }
     }
+    followDetailAttempts()
   }
 
   /// Applies one event from the terminal or a task; on the UI thread.
@@ -146,6 +149,22 @@ final class AppCore {
     let effects = state.handle(event)
     dirty = true
     run(effects)
+    followDetailAttempts()
+  }
+
+  /// Reads the attempts of the write the detail shows when it is another write or the write
+  /// changed (every attempt changes its row: sent, a verdict, a failure): one query of at most
+  /// 20 rows, which no frame waits for, and never before the first frame's reads are done.
+  private func followDetailAttempts() {
+    guard firstReadsDone, var w = state.detailWrite else { return }
+    w.attempts = nil
+    guard w != attemptsAsked else { return }
+    attemptsAsked = w
+    let id = w.id
+    inbox.backgroundTask { inbox in
+      let found = (try? await inbox.source.attempts(of: id)) ?? nil
+      inbox.post(.event(.attempts(id: id, found)))
+    }
   }
 
   /// Runs effects: queue calls go to tasks that post their outcome back.
@@ -312,6 +331,8 @@ final class AppCore {
           inbox.outcome("wrote \(texts.count) write\(texts.count == 1 ? "" : "s") to \(name)")
         case .countReasons:
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
+        case .loadHistory:
+          inbox.post(.event(.history(try await inbox.source.history(limit: DrainRecord.kept))))
         case .goto(let typed):
           let id = try await inbox.source.resolveID(typed)
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
@@ -391,6 +412,7 @@ final class AppCore {
     case .reorder: return "sort"
     case .goto: return "go to"
     case .countReasons: return "count reasons"
+    case .loadHistory: return "history"
     case .copy: return "copy"
     case .export: return "export"
     case .markAll: return "mark all"

@@ -23,6 +23,8 @@ final class AppInbox: Sendable {
   private struct Pending {
     var messages: [Message] = []
     var inFlight = 0
+    /// Reads no frame waits for (``backgroundTask(_:)``); ``idle`` still does.
+    var background = 0
     var changeScheduled = false
     var lastChangePost: Duration?
     /// Re-reads after changes start no earlier than this (``holdChanges(for:)``).
@@ -78,7 +80,7 @@ final class AppInbox: Sendable {
 
   /// Whether nothing is posted, running or scheduled (tests settle on this).
   var idle: Bool {
-    pending.withLock { $0.messages.isEmpty && $0.inFlight == 0 && !$0.changeScheduled }
+    pending.withLock { $0.messages.isEmpty && $0.inFlight == 0 && $0.background == 0 && !$0.changeScheduled }
   }
 
   /// A change touched the queue: post `.changed` at most once a ``changeInterval``.
@@ -115,6 +117,17 @@ final class AppInbox: Sendable {
   func holdChanges(for delay: Duration) {
     let until = clock.now + delay
     pending.withLock { $0.holdUntil = delay > .zero ? until : nil }
+  }
+
+  /// Runs a read no frame waits for (it is not ``busy``: the detail's attempts), counted so
+  /// ``idle`` waits for it.
+  func backgroundTask(_ body: @escaping @Sendable (AppInbox) async -> Void) {
+    pending.withLock { $0.background += 1 }
+    Task.detached { [self] in
+      await body(self)
+      self.pending.withLock { $0.background -= 1 }
+      self.wake()
+    }
   }
 
   /// Runs a queue call in a task, counted so ``idle`` waits for it.

@@ -27,7 +27,7 @@ public struct KeyMap: Sendable, Hashable {
     .useKey: [.char("K")], .filter: [.char("/")], .sort: [.char("s")], .pause: [.char("Z")], .follow: [.char("F")],
     .tail: [.char("T")],
     .goto: [.char(":")], .jump: [.char("J")], .back: [.backspace], .copyID: [.char("y")], .export: [.char("Y")],
-    .help: [.char("?"), .function(1)], .repaint: [.ctrl("l")], .quit: [.char("q")],
+    .history: [.char("H")], .help: [.char("?"), .function(1)], .repaint: [.ctrl("l")], .quit: [.char("q")],
   ])
 
   /// Creates a key map from keys per action.

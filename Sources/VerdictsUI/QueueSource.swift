@@ -48,6 +48,11 @@ public protocol QueueSource: Sendable {
   func writer() async throws -> WriterRecord?
   /// When the store's last drain ended (ISO-8601), nil when none was kept or the source cannot say.
   func lastDrainEndedAt() async throws -> String?
+  /// The drains the store keeps, newest first, at most `limit` (``WorkingCopy/history(since:limit:answering:)``);
+  /// none when the source keeps none.
+  func history(limit: Int) async throws -> [DrainRecord]
+  /// A write's kept attempts, newest first (``Queue/attempts(of:)``); nil when the source keeps none.
+  func attempts(of id: String) async throws -> WriteAttempts?
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
   /// One element each time the store's files are touched in a way that may change the writer or
@@ -83,6 +88,12 @@ extension QueueSource {
     if order == .sendOrder { return found }
     return try await locate(id, filter: filter, limit: limit, order: order)
   }
+
+  /// No drains: a source that keeps no history (the Marfa core's store, a test's queue).
+  public func history(limit: Int) async throws -> [DrainRecord] { [] }
+
+  /// No attempts: a source that keeps none.
+  public func attempts(of id: String) async throws -> WriteAttempts? { nil }
 
   /// How many blocked writes each reason holds: by default by reading the Blocked pane through;
   /// a working copy counts in the store.

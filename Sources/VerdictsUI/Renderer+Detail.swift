@@ -5,7 +5,9 @@ extension Renderer {
   static let labelWidth = 13
 
   func drawDetail(into grid: inout Grid, _ r: Rect) {
-    let w = state.detailWrite
+    var w = state.detailWrite
+    // A page's rows carry no attempts: the detail's are read for it (AppCore).
+    if w?.attempts == nil, let id = w?.id, id == state.detailAttemptsID { w?.attempts = state.detailAttempts }
     var title = TextLine("Detail", state.detailFocused ? .titleFocus : .title)
     if let w { title.append(" \(ShortID.of(w.id, ellipsis: glyphs.ellipsis))", .dim) }
     if state.detailHold != nil {
@@ -171,6 +173,8 @@ extension Renderer {
         lines.append(field("instance", i, .dim))
       }
     }
+
+    lines += attemptLines(w)
 
     // Bounded whatever the store holds (``detailTextLimit``): a huge body or answer shows its
     // start and says how much more there is.

@@ -68,6 +68,7 @@ public struct Renderer: Sendable {
     drawHints(into: &grid)
     drawLongMessage(into: &grid)
     if state.showingHelp { drawHelp(into: &grid) }
+    if let drains = state.history { drawHistory(drains, into: &grid) }
     if let dialog = state.dialog { drawDialog(dialog, into: &grid) }
     return grid
   }

@@ -36,6 +36,8 @@ public enum UIEffect: Sendable, Hashable {
   case export([String])
   /// Count the blocked writes per reason, for the `R` menu.
   case countReasons
+  /// Read the drains the store keeps, for the history view (`H`).
+  case loadHistory
   /// Resolve a typed ID and find where its write is, to select it.
   case goto(String)
   /// Collect the ids of every write in a pane under the filter.

@@ -42,4 +42,8 @@ public enum UIEvent: Sendable, Hashable {
   case tick(Date)
   /// The selection has rested ``UIState/detailRest`` since the held detail's `moves`-th move.
   case detailRested(moves: Int)
+  /// The drains the store keeps, newest first, for the history view.
+  case history([DrainRecord])
+  /// A write's attempts as read for the detail (nil: the source keeps none).
+  case attempts(id: String, WriteAttempts?)
 }

@@ -81,6 +81,14 @@ extension UIState {
       // Only for the pane's order now (`s` pressed twice quickly: the first answer is stale).
       guard self[pane].order == order else { return [] }
       return reordered(id: id, pane: pane, index: index)
+    case .attempts(let id, let attempts):
+      detailAttemptsID = id
+      detailAttempts = attempts
+      return []
+    case .history(let drains):
+      // Read for a view that is up; one closed since stays closed.
+      if history != nil { history = drains }
+      return []
     case .reasonCounts(let counts):
       let chosen = reasonMenu.indices.contains(menuIndex) ? reasonMenu[menuIndex] : nil
       reasonCounts = counts

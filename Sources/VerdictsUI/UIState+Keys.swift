@@ -7,6 +7,16 @@ extension UIState {
     if prompt != nil || dialog != nil { endDetailHold() }
     if prompt != nil { return promptKey(key) }
     if dialog != nil { return dialogKey(key) }
+    if history != nil {
+      switch keyMap.action(for: key) {
+      case .down?: historyScroll += 1
+      case .up?: historyScroll = max(0, historyScroll - 1)
+      case .pageDown?: historyScroll += max(1, height - 8)
+      case .pageUp?: historyScroll = max(0, historyScroll - max(1, height - 8))
+      default: history = nil
+      }
+      return []
+    }
     if showingHelp {
       switch keyMap.action(for: key) {
       case .down?: helpScroll += 1
@@ -105,6 +115,10 @@ extension UIState {
       showingHelp = true
       helpScroll = 0
       return []
+    case .history:
+      history = []
+      historyScroll = 0
+      return [.loadHistory]
     case .repaint: return [.repaint]
     case .quit: return [.quit]
     }

@@ -8,6 +8,14 @@ extension UIState {
 
   mutating func mouse(_ m: MouseEvent) -> [UIEffect] {
     if prompt != nil || dialog != nil { return [] }
+    if history != nil {
+      switch m.kind {
+      case .wheelDown: historyScroll += Self.wheelRows
+      case .wheelUp: historyScroll = max(0, historyScroll - Self.wheelRows)
+      case .click: history = nil
+      }
+      return []
+    }
     if showingHelp {
       switch m.kind {
       case .wheelDown: helpScroll += Self.wheelRows

@@ -35,6 +35,14 @@ public struct UIState: Sendable, Hashable {
   public var showingHelp = false
   /// The first help row shown (on screens too small for all of it).
   public var helpScroll = 0
+  /// The attempts of the write ``detailAttemptsID`` as last read for the detail (its page's
+  /// rows do not carry them).
+  public var detailAttempts: WriteAttempts?
+  public var detailAttemptsID: String?
+  /// The drains the history view shows (`H`), newest first, as last read; nil while it is not up.
+  public var history: [DrainRecord]?
+  /// The first drain the history view shows (on screens too small for all of them).
+  public var historyScroll = 0
   /// A confirmation or menu, if one is up.
   public var dialog: Dialog?
   /// A line of input, if one is open.

@@ -16,6 +16,8 @@ extension WorkingCopy: QueueSource {
   public func shownWrite(_ id: String) async throws -> QueuedWrite { try await queue.shownWrite(id) }
   /// How many blocked writes each reason holds, counted in the store.
   public func blockedCounts() async throws -> [BlockedReason: Int] { try await queue.blockedCounts() }
+  public func history(limit: Int) async throws -> [DrainRecord] { try await history(since: nil, limit: limit) }
+  public func attempts(of id: String) async throws -> WriteAttempts? { try await queue.attempts(of: id) }
   /// The write a typed ID names, asked of the store.
   public func resolveID(_ typed: String) async throws -> String { try await queue.resolveID(typed) }
   public func release(_ id: String) async throws -> Bool { try await queue.release(id) }

@@ -104,6 +104,10 @@ enum CoreStoreCommands {
       try runner.deliver(report, to: file)
       return .done
     case .drain, .hold: throw core.refusal("drain")
+    case .history:
+      throw QueueError.invalid(
+        message:
+          "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")
     case .fill, .catchUp: throw core.refusal("hydrate")
     case .demo, .instance, .completion, .complete, .manual:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")

@@ -86,6 +86,14 @@ enum CommandTable {
         ]),
       CommandSpec(name: "drain", summary: "send the queue once and print the report", id: .drain),
       CommandSpec(
+        name: "history", summary: "the drains the store keeps (the last 500), newest first", id: .history,
+        options: [
+          .value(
+            "--since", "TIME",
+            help: "only drains begun since TIME: 2026-12-01T02:00:00Z, a day (2026-12-01, UTC), or 30m, 12h, 7d ago"),
+          .value("--limit", "N", .integer(1...DrainRecord.kept), help: "at most N drains (default: every one kept)"),
+        ]),
+      CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
         positionals: [PositionalSpec("ID", .many, .shortName, help: "the writes to release (all in one transaction)")],
         options: [

@@ -16,6 +16,7 @@ enum HelpExamples {
     ["queue"]: ["verdicts queue --pane blocked", "verdicts queue --filter 'reason:failing_alone streak:>=2'"],
     ["show"]: ["verdicts show …43da8578", "verdicts show 43da8578 --json"],
     ["drain"]: ["verdicts drain", "verdicts drain --json | jq .verdicts"],
+    ["history"]: ["verdicts history --since 12h", "verdicts history --limit 20 --json | jq '.[].ended'"],
     ["release"]: ["verdicts release …43da8578", "verdicts release --reason key_spent"],
     ["withdraw"]: ["verdicts withdraw 43da8578"],
     ["discard"]: ["verdicts discard …43da8578"],

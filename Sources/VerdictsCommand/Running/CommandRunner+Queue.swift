@@ -5,11 +5,44 @@ import VerdictsUI
 /// The commands that read and act on the queue.
 extension CommandRunner {
   func status() async throws -> ExitCode {
-    let status = try await withCopy(create: false) { try await $0.status() }
+    let (status, last, answering) = try await withCopy(create: false) { copy in
+      let status = try await copy.status()
+      let last = try await copy.history(limit: 1).first
+      let answering =
+        last.map { $0.answered > 0 } == true ? last : try await copy.history(limit: 1, answering: true).first
+      return (status, last, answering)
+    }
+    let drains = StatusText.Drains(last: last, lastAnswering: answering)
     if json {
-      context.printJSON(StatusText.json(status))
+      context.printJSON(StatusText.json(status, drains: drains))
     } else {
-      context.print(StatusText.render(status, ascii: context.globals.ascii))
+      context.print(StatusText.render(status, ascii: context.globals.ascii, drains: drains))
+    }
+    return .done
+  }
+
+  /// `history`: the drains the store keeps, newest first (docs/cli.md "After the fact").
+  func history() async throws -> ExitCode {
+    var since: Date?
+    if let typed = args.string("--since") {
+      guard let time = SinceTime.parse(typed) else {
+        throw CommandFailure(
+          usage: UsageError(
+            path: ["history"],
+            message:
+              "--since takes a time (2026-12-01T02:00:00Z), a day (2026-12-01) or a span (30m, 12h, 7d), not '\(context.visible(typed))'"
+          ))
+      }
+      since = time
+    }
+    let limit = args.int("--limit")
+    let drains = try await withReader { try await $0.history(since: since, limit: limit) }
+    if json {
+      context.printJSON(.array(drains.map(\.wireJSON)))
+    } else if drains.isEmpty {
+      context.print(since == nil ? "no drain kept yet" : "no drain kept since \(Timestamp.text(since!))")
+    } else {
+      context.output.out(HistoryText.render(drains, ascii: context.globals.ascii))
     }
     return .done
   }
@@ -17,10 +50,17 @@ extension CommandRunner {
   func queue() async throws -> ExitCode {
     // A filter naming a field there is not is refused before the store is read.
     let selection = try QueueSelection(args)
-    let all = try await withReader { try await $0.queue.all() }
+    let json = self.json
+    let (all, attempts) = try await withReader { copy in
+      (try await copy.queue.all(), json ? try await copy.queue.allAttempts() : [:])
+    }
     let writes = selection.apply(all)
     if json {
-      context.printJSON(.array(writes.map(\.wireJSON)))
+      context.printJSON(
+        .array(
+          writes.map { w in
+            (attempts[w.id] ?? WriteAttempts()).wireMembers.reduce(w.wireJSON) { $0.setting($1.0, $1.1) }
+          }))
     } else if writes.isEmpty {
       // What matched nothing is said, with how many writes there were.
       context.print(selection.nothingText(all: all, visible: context.visible))
@@ -60,7 +100,9 @@ extension CommandRunner {
           cursor = next
         }
       }
-      return (write, waitedOnBy, try? await copy.status())
+      var shown = write
+      if shown.attempts == nil { shown.attempts = try await copy.queue.attempts(of: id) }
+      return (shown, waitedOnBy, try? await copy.status())
     }
     printShown(write, waitedOnBy: waitedOnBy, status: status)
     return .done
@@ -70,9 +112,10 @@ extension CommandRunner {
   /// (`core`: a Marfa core store's row, ``CoreStore/wireJSON(_:)``).
   func printShown(_ write: QueuedWrite, waitedOnBy: [String], status: Status?, core: Bool = false) {
     if json {
-      context.printJSON(
-        (core ? CoreStore.wireJSON(write) : write.wireJSON).setting(
-          "waited_on_by", .array(waitedOnBy.map(JSONValue.string))))
+      var value = (core ? CoreStore.wireJSON(write) : write.wireJSON).setting(
+        "waited_on_by", .array(waitedOnBy.map(JSONValue.string)))
+      if !core { for (k, v) in (write.attempts ?? WriteAttempts()).wireMembers { value = value.setting(k, v) } }
+      context.printJSON(value)
     } else {
       context.print(WriteDetail.text(write, status: status, waitedOnBy: waitedOnBy, ascii: context.globals.ascii))
     }

@@ -70,10 +70,11 @@ extension CommandRunner {
     }
   }
 
-  /// Prints a queued write: its wire JSON, or a sentence.
+  /// Prints a queued write: its wire JSON (as `queue --json` lists it: with its attempts, none
+  /// yet), or a sentence.
   func printQueued(_ w: QueuedWrite) {
     if json {
-      context.printJSON(w.wireJSON)
+      context.printJSON(WriteAttempts().wireMembers.reduce(w.wireJSON) { $0.setting($1.0, $1.1) })
       return
     }
     let text = WriteText(ascii: context.globals.ascii)

@@ -28,6 +28,7 @@ struct CommandRunner {
     case .queue: return try await queue()
     case .show: return try await show()
     case .drain: return try await drain()
+    case .history: return try await history()
     case .fill: return try await fill()
     case .catchUp: return try await catchUp()
     case .release: return try await release()

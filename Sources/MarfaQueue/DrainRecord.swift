@@ -1,0 +1,83 @@
+import FoundationEssentials
+
+/// One drain as the store's history keeps it: a bounded row, not its report (docs/rules.md
+/// "The drains before this one"). The store keeps the last ``kept``.
+public struct DrainRecord: Sendable, Hashable {
+  /// Why a drain ended.
+  public enum Ending: String, Sendable, Hashable, CaseIterable {
+    /// It came to every write it could.
+    case finished
+    /// The instance could not be reached or an environmental failure ended it (``DrainRecord/why``).
+    case unavailable
+    /// The instance refused the key: the queue was parked.
+    case stopped
+    /// It ended with an error of its own (a full disk, the store replaced, a broken contract).
+    case failed
+    /// It has no end: it runs now, or its process ended before it did.
+    case open
+  }
+
+  /// How many drains a store keeps.
+  public static let kept = 500
+
+  /// Its number, growing with every drain the store ran.
+  public var number: Int
+  /// When it began.
+  public var startedAt: Date
+  /// When it ended; nil while it runs or when its process ended first.
+  public var endedAt: Date?
+  /// Who ran it, as its writer's record names it.
+  public var program: String
+  public var mode: String
+  public var pid: Int
+  public var host: String
+  /// The report's counts.
+  public var answered: Int
+  public var held: Int
+  public var undelivered: Int
+  public var unsent: Int
+  public var unmade: Int
+  /// How many writes reached each verdict, by wire name.
+  public var verdicts: [String: Int]
+  /// Why it ended.
+  public var ending: Ending
+  /// What it said of its end: the `unavailable` text, the refused key, the error (sanitized when shown).
+  public var why: String?
+  /// The longest `Retry-After` it met, in seconds.
+  public var retryAfterSeconds: Int?
+
+  /// Creates a record.
+  public init(
+    number: Int, startedAt: Date, endedAt: Date? = nil, program: String = "", mode: String = "", pid: Int = 0,
+    host: String = "", answered: Int = 0, held: Int = 0, undelivered: Int = 0, unsent: Int = 0, unmade: Int = 0,
+    verdicts: [String: Int] = [:], ending: Ending = .open, why: String? = nil, retryAfterSeconds: Int? = nil
+  ) {
+    self.number = number
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.program = program
+    self.mode = mode
+    self.pid = pid
+    self.host = host
+    self.answered = answered
+    self.held = held
+    self.undelivered = undelivered
+    self.unsent = unsent
+    self.unmade = unmade
+    self.verdicts = verdicts
+    self.ending = ending
+    self.why = why
+    self.retryAfterSeconds = retryAfterSeconds
+  }
+
+  /// Every write it came to.
+  public var cameTo: Int { answered + held + undelivered + unsent + unmade }
+
+  /// Writes it came to per second, from start to end; nil without an end or in its first moment.
+  public var writesPerSecond: Double? {
+    guard let endedAt else { return nil }
+    let span = endedAt.timeIntervalSince(startedAt)
+    guard span >= 0.001 else { return nil }
+    return Double(cameTo) / span
+  }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+
+/// The store's side of the drains before this one (``DrainRecord``), kept in the `drains`
+/// table: the last ``DrainRecord/kept``, the older pruned by the schema's trigger as each is
+/// begun (docs/rules.md "The drains before this one").
+extension SQLite {
+  /// Whether the store keeps the drains' history (a store of an earlier build does not until a
+  /// writer opens it).
+  func hasDrainHistory() throws -> Bool {
+    try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'drains'") == 1
+  }
+
+  /// Begins a drain's row, naming who runs it; returns its number (nil when the store keeps no history).
+  func beginDrainRecord(startedAt: Date, writer: WriterRecord?) throws -> Int? {
+    guard try hasDrainHistory() else { return nil }
+    try insert([
+      (DrainRecordColumn.startedMs, .int(Self.epochMs(startedAt))),
+      (.program, .text(writer?.program ?? "")), (.mode, .text(writer?.mode ?? "")),
+      (.pid, .int(Int(writer?.pid ?? 0))), (.host, .text(writer?.host ?? "")),
+      (.ending, .text(DrainRecord.Ending.open.rawValue)),
+    ])
+    return try scalar("SELECT max(n) FROM drains")
+  }
+
+  /// Ends a drain's row with what its report came to (`failure`: the error it ended with).
+  func endDrainRecord(_ n: Int, _ report: DrainReport, endedAt: Date, failure: String? = nil) throws {
+    var (ending, why) = DrainRecord.ending(of: report)
+    if let failure { (ending, why) = (.failed, failure) }
+    let verdicts = JSONValue.object(report.verdictCounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+    try query(
+      """
+      UPDATE drains SET ended_ms = ?, answered = ?, held = ?, undelivered = ?, unsent = ?, unmade = ?,
+        verdicts = ?, ending = ?, why = ?, retry_after = ? WHERE n = ?
+      """,
+      [
+        .int(Self.epochMs(endedAt)), .int(report.answered), .int(report.held), .int(report.undelivered),
+        .int(report.unsent), .int(report.unmade), .text(verdicts.text), .text(ending.rawValue),
+        .of(why.map(LastFailure.cut)), .of(report.retryAfterSeconds), .int(n),
+      ])
+  }
+
+  /// The kept drains, newest first: those begun at or after `since`, at most `limit`;
+  /// `answering`: only drains that answered a write.
+  func drainHistory(since: Date? = nil, limit: Int? = nil, answering: Bool = false) throws -> [DrainRecord] {
+    guard try hasDrainHistory() else { return [] }
+    var conditions: [String] = []
+    var values: [SQLValue] = []
+    if let since {
+      conditions.append("started_ms >= ?")
+      values.append(.int(Self.epochMs(since)))
+    }
+    if answering { conditions.append("answered > 0") }
+    let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    let bound = min(limit ?? DrainRecord.kept, DrainRecord.kept)
+    var out: [DrainRecord] = []
+    try query(
+      "SELECT \(DrainRecordColumn.all) FROM drains\(clause) ORDER BY n DESC LIMIT \(max(0, bound))", values,
+      reading: DrainRecordColumn.self
+    ) { out.append(readDrainRecord($0)) }
+    return out
+  }
+
+  /// One drain row, its numbers checked against ``StoredRange``.
+  private func readDrainRecord(_ r: ColumnRow<DrainRecordColumn>) -> DrainRecord {
+    var found: StoreDamage?
+    let place = "drains.\(r.int(.n).map(String.init) ?? "?")"
+    func count(_ c: DrainRecordColumn) -> Int {
+      StoredRange.read(r.int(c), StoredRange.count, clamping: true, place: place + " (\(c.name))", damage: &found) ?? 0
+    }
+    func date(_ c: DrainRecordColumn) -> Date? {
+      StoredRange.read(
+        r.int(c), StoredRange.epochMilliseconds, clamping: false, place: place + " (\(c.name))", damage: &found
+      ).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+    var verdicts: [String: Int] = [:]
+    if case .object(let members)? = r.text(.verdicts).flatMap(JSONValue.parse) {
+      for (k, v) in members { if let n = StoredJSON.int(v, StoredRange.count) { verdicts[k] = n } }
+    }
+    let record = DrainRecord(
+      number: count(.n), startedAt: date(.startedMs) ?? Date(timeIntervalSince1970: 0), endedAt: date(.endedMs),
+      program: r.text(.program) ?? "", mode: r.text(.mode) ?? "",
+      pid: r.int(.pid) == 0
+        ? 0
+        : StoredRange.read(r.int(.pid), StoredRange.pid, clamping: false, place: place + " (pid)", damage: &found)
+          ?? 0,
+      host: r.text(.host) ?? "", answered: count(.answered), held: count(.held), undelivered: count(.undelivered),
+      unsent: count(.unsent), unmade: count(.unmade), verdicts: verdicts,
+      ending: DrainRecord.Ending(rawValue: r.text(.ending) ?? "") ?? .open, why: r.text(.why),
+      retryAfterSeconds: StoredRange.read(
+        r.int(.retryAfter), StoredRange.retryAfterSeconds, clamping: false, place: place + " (retry_after)",
+        damage: &found))
+    note(found)
+    return record
+  }
+}

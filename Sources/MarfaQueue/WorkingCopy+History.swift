@@ -1,0 +1,34 @@
+import FoundationEssentials
+
+extension WorkingCopy {
+  /// The drains the store keeps (the last ``DrainRecord/kept``), newest first: those begun at
+  /// or after `since`, at most `limit`; `answering`: only those that answered a write.
+  /// Empty for a store of an earlier build no writer has opened since.
+  public func history(since: Date? = nil, limit: Int? = nil, answering: Bool = false) async throws -> [DrainRecord] {
+    try checkOpen()
+    return try await store.run { try $0.drainHistory(since: since, limit: limit, answering: answering) }
+  }
+
+  /// Whether drains keep each write's attempts and a history row (on unless a measurement turns
+  /// it off: `verdicts-bench drain`).
+  @_spi(Measurement) public var keepsHistory: Bool {
+    get { historyKept.withLock { $0 } }
+    set { historyKept.withLock { $0 = newValue } }
+  }
+
+  /// Time this copy's drains spent keeping attempts and history rows, and how many rows they wrote.
+  @_spi(Measurement) public var historyKeeping: (time: Duration, writes: Int) { historySpent.withLock { $0 } }
+
+  /// Runs `body` (a write of the history), timed into ``historyKeeping``; skipped when off.
+  func keepingHistory<T>(_ body: () throws -> T?) rethrows -> T? {
+    guard historyKept.withLock({ $0 }) else { return nil }
+    let start = ContinuousClock.now
+    let result = try body()
+    let spent = ContinuousClock.now - start
+    historySpent.withLock {
+      $0.time += spent
+      $0.writes += 1
+    }
+    return result
+  }
+}

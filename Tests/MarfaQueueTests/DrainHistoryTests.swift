@@ -1,0 +1,142 @@
+import Foundation
+import ScriptedInstance
+import Testing
+
+@testable import MarfaQueue
+
+/// The drains before this one (docs/rules.md "The drains before this one"): a bounded row per
+/// drain, one for each way a drain ends, the last 500 kept, pruned in the writer's own transaction.
+@Suite struct DrainHistoryTests {
+  @Test func aFinishedDrainIsKeptWithItsCountsItsWriterAndItsPace() async throws {
+    let h = try await DrainHarness()
+    await h.copy.describeWriter(program: "verdicts", mode: "drain")
+    for i in 0..<3 { _ = try await h.note("n\(i)") }
+    let before = Date()
+    let report = try await h.copy.queue.drain()
+    let drains = try await h.copy.history()
+    #expect(drains.count == 1)
+    let d = try #require(drains.first)
+    #expect(d.ending == .finished)
+    #expect(d.why == nil)
+    #expect(d.answered == report.answered && d.answered == 3)
+    #expect(d.held == 0 && d.undelivered == 0 && d.unsent == 0 && d.unmade == 0)
+    #expect(d.verdicts == ["accepted": 3])
+    #expect(d.program == "verdicts" && d.mode == "drain")
+    #expect(d.pid == Int(getpid()))
+    #expect(!d.host.isEmpty)
+    #expect(d.startedAt >= before.addingTimeInterval(-1))
+    let ended = try #require(d.endedAt)
+    #expect(ended >= d.startedAt)
+    #expect((d.writesPerSecond ?? 0) > 0)
+  }
+
+  @Test func aDrainWithNothingToDoIsNotKept() async throws {
+    let h = try await DrainHarness()
+    _ = try await h.copy.queue.drain()
+    _ = try await h.copy.queue.drain()
+    #expect(try await h.copy.history().isEmpty)
+  }
+
+  @Test func aDrainEndedByTheNetworkIsKeptUnavailableWithWhy() async throws {
+    let h = try await DrainHarness(rules: [.once(.write("w-gw"), .gatewayPage(status: 502))])
+    _ = try await h.note(id: "w-gw")
+    _ = try await h.note()
+    let report = try await h.copy.queue.drain()
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.ending == .unavailable)
+    #expect(d.why == report.unavailable.map(LastFailure.cut))
+    #expect(d.undelivered == 2)
+  }
+
+  @Test func aDrainEndedByARefusedKeyIsKeptStopped() async throws {
+    let h = try await DrainHarness(rules: [.once(.write("w-401"), .unauthorized)])
+    _ = try await h.note(id: "w-401")
+    let report = try await h.copy.queue.drain()
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.ending == .stopped)
+    #expect(d.why == report.stopped)
+  }
+
+  @Test func aDrainThatThrowsIsKeptFailedWithItsError() async throws {
+    let h = try await DrainHarness()
+    _ = try await h.note()
+    h.instance.switchInstance(to: "22222222-0000-7000-8000-000000000000", keepData: true)
+    await #expect(throws: QueueError.self) { _ = try await h.copy.queue.drain() }
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.ending == .failed)
+    #expect(d.why?.contains("instance") == true, "\(String(describing: d.why))")
+    #expect(d.endedAt != nil)
+  }
+
+  @Test func aDrainWhoseProcessEndedFirstStaysOpen() async throws {
+    let h = try await DrainHarness()
+    let n = try await h.copy.store.run { db in try db.beginDrainRecord(startedAt: Date(), writer: nil) }
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.number == n)
+    #expect(d.ending == .open && d.endedAt == nil)
+  }
+
+  @Test func theStoreKeepsTheLast500DrainsNewestFirst() async throws {
+    let h = try await DrainHarness()
+    let last = try await h.copy.store.run { db in
+      try db.transaction(durable: false) {
+        var n: Int?
+        for _ in 0..<(DrainRecord.kept + 7) { n = try db.beginDrainRecord(startedAt: Date(), writer: nil) }
+        return n
+      }
+    }
+    let drains = try await h.copy.history()
+    #expect(drains.count == DrainRecord.kept)
+    #expect(drains.first?.number == last)
+    #expect(drains.last?.number == (last ?? 0) - DrainRecord.kept + 1)
+    let rows = try await h.copy.store.run { try $0.scalar("SELECT count(*) FROM drains") }
+    #expect(rows == DrainRecord.kept)
+    #expect(try await h.copy.history(limit: 3).map(\.number) == [last!, last! - 1, last! - 2])
+  }
+
+  @Test func historySinceAndAnsweringChooseTheirDrains() async throws {
+    let h = try await DrainHarness(rules: [.once(.write("w-gw"), .gatewayPage(status: 502))])
+    _ = try await h.note(id: "w-gw")
+    _ = try await h.copy.queue.drain()
+    _ = try await h.copy.queue.drain()
+    let all = try await h.copy.history()
+    #expect(all.map(\.ending) == [.finished, .unavailable])
+    #expect(try await h.copy.history(answering: true).map(\.number) == [all[0].number])
+    #expect(try await h.copy.history(since: Date().addingTimeInterval(60)).isEmpty)
+    #expect(try await h.copy.history(since: Date().addingTimeInterval(-60)).count == 2)
+  }
+
+  @Test func aStoreOfAnEarlierBuildGetsTheTablesWhenAWriterOpensIt() async throws {
+    let store = TestStore()
+    var copy = try await store.open()
+    copy.close()
+    #expect(store.execute("DROP TABLE attempts; DROP TABLE drains; DROP TRIGGER IF EXISTS attempts_leave;"))
+    // A reader reads such a store as keeping none.
+    let reader = try await WorkingCopy.openReader(store: store.url)
+    #expect(try await reader.history().isEmpty)
+    reader.close()
+    copy = try await store.open()
+    defer { copy.close() }
+    let tables = try await copy.store.run {
+      try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('attempts', 'drains')")
+    }
+    #expect(tables == 2)
+  }
+
+  @Test func aDamagedDrainRowIsReadInRangeAndSaidOnce() async throws {
+    let h = try await DrainHarness()
+    _ = try await h.note()
+    _ = try await h.copy.queue.drain()
+    try await h.copy.store.run { db in
+      try db.query(
+        "UPDATE drains SET answered = ?, ended_ms = ?, pid = ?, retry_after = ?",
+        [.int(-1), .int(Int(Int64.max)), .int(Int(Int64.min)), .int(Int(Int64.max))])
+    }
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.answered == 0)
+    #expect(d.endedAt == nil)
+    #expect(d.pid == 0)
+    #expect(d.retryAfterSeconds == nil)
+    #expect(await h.copy.damage() != nil)
+  }
+}
