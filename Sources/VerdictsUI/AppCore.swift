@@ -288,6 +288,8 @@ final class AppCore {
           inbox.outcome("wrote \(texts.count) write\(texts.count == 1 ? "" : "s") to \(name)")
         case .countReasons:
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
+        case .examples(let pending):
+          inbox.post(.event(.examples(try await AppCore.examples(pending, in: inbox.source), for: pending)))
         case .goto(let typed):
           let id = try await inbox.source.resolveID(typed)
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
@@ -351,6 +353,34 @@ final class AppCore {
     return Self.why(action, w)
   }
 
+  /// How many writes a confirmation lists before `and N more`.
+  static let listedInDialog = 3
+
+  /// The first few writes an action the engine chooses would take, in send order: for a take,
+  /// answered writes that may be cleared (``QueuedWrite/allows(_:)``, as the engine's rule);
+  /// for a release by reason, the writes blocked for it.
+  static func examples(_ pending: PendingAction, in source: QueueSource) async throws -> [String] {
+    switch pending {
+    case .take:
+      var found: [String] = []
+      var offset = 0
+      // A page at a time, as far as a few pages: refused writes with content stay behind.
+      while found.count < listedInDialog, offset < 2_000 {
+        let page = try await source.page(.answered, offset: offset, limit: 200, filter: nil, order: .sendOrder)
+        found += page.writes.filter { $0.allows(.forget).isAllowed }.map(\.id)
+        if page.writes.count < 200 { break }
+        offset += 200
+      }
+      return Array(found.prefix(listedInDialog))
+    case .releaseReason(let reason, _):
+      let page = try await source.page(
+        .blocked, offset: 0, limit: listedInDialog, filter: "reason:\(reason.wireName)", order: .sendOrder)
+      return page.writes.map(\.id)
+    default:
+      return Array(pending.ids.prefix(listedInDialog))
+    }
+  }
+
   /// An effect's name for logs and messages (never a key).
   static func name(_ effect: UIEffect) -> String {
     switch effect {
@@ -366,6 +396,7 @@ final class AppCore {
     case .reorder: return "sort"
     case .goto: return "go to"
     case .countReasons: return "count reasons"
+    case .examples: return "list the first writes"
     case .copy: return "copy"
     case .export: return "export"
     case .markAll: return "mark all"

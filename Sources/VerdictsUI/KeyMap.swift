@@ -24,7 +24,7 @@ public struct KeyMap: Sendable, Hashable {
     .mark: [.char(" ")], .markAll: [.char("V")], .clear: [.escape],
     .release: [.char("r")], .releaseReason: [.char("R")], .withdraw: [.char("w")], .discard: [.char("x")],
     .take: [.char("t")], .forget: [.char("f")], .drain: [.char("d")], .autoDrain: [.char("a")],
-    .useKey: [.char("K")], .filter: [.char("/")], .sort: [.char("s")], .pause: [.char("Z")], .follow: [.char("F")],
+    .useKey: [.char("K")], .filter: [.char("/")], .refused: [.char("!")], .sort: [.char("s")], .pause: [.char("Z")], .follow: [.char("F")],
     .tail: [.char("T")],
     .goto: [.char(":")], .jump: [.char("J")], .back: [.backspace], .copyID: [.char("y")], .export: [.char("Y")],
     .help: [.char("?"), .function(1)], .repaint: [.ctrl("l")], .quit: [.char("q")],

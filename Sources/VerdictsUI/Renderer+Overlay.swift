@@ -129,12 +129,33 @@ extension Renderer {
     }
   }
 
+  /// A confirmation: how many, the first few (as read from the store where the engine chooses
+  /// them), then `and N more` only after them, what the action does and the keys.
   func drawConfirm(_ pending: PendingAction, into grid: inout Grid) {
     let n = pending.count
     let verb = pending.verb
+    let listed = AppCore.listedInDialog
     var lines: [TextLine] = []
-    for id in pending.ids.prefix(3) { lines.append(TextLine("  " + id, .dialogDanger)) }
-    if n > 3 { lines.append(TextLine("  and \(n - 3) more", .dialogDanger)) }
+    // The keys and what the action does always show: on a short screen fewer writes are listed.
+    let room = max(1, state.height - 4 - Self.confirmTextRows(pending) - 1)
+    let all = pending.engineChooses ? state.dialogExamples : Array(pending.ids.prefix(listed))
+    if let all {
+      let shown = Array(all.prefix(max(1, min(listed, room - (n > min(all.count, room) ? 1 : 0)))))
+      for id in shown { lines.append(TextLine("  " + Sanitizer.clean(id), .dialogDanger)) }
+      let more = n - shown.count
+      if !shown.isEmpty, more > 0 {
+        if case .take = pending {
+          lines.append(TextLine("  and up to \(count(more)) more", .dialogDanger))
+        } else {
+          lines.append(TextLine("  and \(count(more)) more", .dialogDanger))
+        }
+      }
+      if shown.isEmpty, case .take = pending {
+        lines.append(TextLine("  none of the first answered may be cleared", .dialogDanger))
+      }
+    } else {
+      lines.append(TextLine("  reading the first \(listed)\(glyphs.ellipsis)", .dim))
+    }
     let role: Role = pending.destructive ? .dialogDanger : .dialog
     switch pending {
     case .withdraw:
@@ -143,27 +164,43 @@ extension Renderer {
     case .discard:
       lines.append(TextLine("The write and the content it carried go.", .dialogDanger))
       lines.append(TextLine("No undo.", .dialogDanger))
-    case .release:
+    case .release, .releaseReason:
       lines.append(TextLine("Each goes again on the next drain,", role))
       lines.append(TextLine("under a fresh key.", role))
     case .forget:
       lines.append(TextLine("Their verdicts leave the queue.", role))
     case .take(let answered):
       lines.append(TextLine("Every answered write that may be cleared", role))
-      lines.append(TextLine("(of the \(answered) in Answered) leaves the queue;", role))
+      lines.append(TextLine("(of the \(count(answered)) in Answered) leaves the queue;", role))
       lines.append(TextLine("refused ones with content stay.", role))
     }
     lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", role))
     lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
     let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
     let what = n == 1 ? "write" : "writes"
-    var title = "\(verb.capitalized) \(n) \(what)?"
-    if case .take = pending { title = "Take up to \(n) answered \(what)?" }
+    var title = "\(verb.capitalized) \(count(n)) \(what)?"
+    switch pending {
+    case .take: title = "Take up to \(count(n)) answered \(what)?"
+    case .releaseReason(let reason, let counted):
+      title =
+        counted == nil
+        ? "Release every write blocked \(reason.wireName)?" : "Release \(count(n)) \(what) blocked \(reason.wireName)?"
+    default: break
+    }
     let inner = overlayBox(
       into: &grid, width: width, height: lines.count + 2,
       title: TextLine(title, role), danger: pending.destructive)
     for (i, l) in lines.enumerated() where i < inner.height {
       l.draw(into: &grid, x: inner.x + 1, y: inner.y + i, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
+    }
+  }
+
+  /// The rows a confirmation takes besides its list of writes: what the action does and the keys.
+  static func confirmTextRows(_ pending: PendingAction) -> Int {
+    switch pending {
+    case .withdraw, .discard, .release, .releaseReason: return 3
+    case .forget: return 2
+    case .take: return 4
     }
   }
 

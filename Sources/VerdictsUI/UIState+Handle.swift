@@ -87,6 +87,10 @@ extension UIState {
         }
       }
       return []
+    case .examples(let ids, let pending):
+      // Only for the confirmation still up (one cancelled meanwhile leaves nothing to list).
+      if dialog == .confirm(pending) { dialogExamples = ids }
+      return []
     case .wentTo(let id, let pane, let index): return wentTo(id: id, pane: pane, index: index)
     case .marked(let ids):
       marks.formUnion(ids)

@@ -62,11 +62,9 @@ extension UIState {
     case .withdraw: return ask(PendingAction.withdraw)
     case .discard: return ask(PendingAction.discard)
     case .take:
-      if confirmTake {
-        dialog = .confirm(.take(answered: self[.answered].total))
-        return []
-      }
-      return run(.take(answered: self[.answered].total))
+      let answered = status?.counts.answered ?? self[.answered].total
+      if confirmTake { return confirm(.take(answered: answered)) }
+      return run(.take(answered: answered))
     case .forget: return forget()
     case .drain:
       message = StatusMessage("draining…")
@@ -81,6 +79,7 @@ extension UIState {
     case .filter:
       prompt = Prompt(kind: .filter, text: filter ?? "")
       return []
+    case .refused: return showRefused()
     case .sort: return cycleOrder()
     case .pause: return togglePause()
     case .follow: return toggleFollow()
@@ -247,10 +246,7 @@ extension UIState {
 
   mutating func release() -> [UIEffect] {
     guard let ids = targets(for: .release) else { return [] }
-    if ids.count > 1, confirmBulk {
-      dialog = .confirm(.release(ids))
-      return []
-    }
+    if ids.count > 1, confirmBulk { return confirm(.release(ids)) }
     return run(.release(ids))
   }
 
@@ -267,10 +263,7 @@ extension UIState {
     case .discard: confirm = confirmDiscard
     default: confirm = confirmWithdraw
     }
-    if confirm {
-      dialog = .confirm(pending)
-      return []
-    }
+    if confirm { return self.confirm(pending) }
     return run(pending)
   }
 
@@ -279,6 +272,9 @@ extension UIState {
     case .take:
       message = StatusMessage("taking the answered writes…")
       return [.take]
+    case .releaseReason(let reason, _):
+      message = StatusMessage("releasing every write blocked \(reason.wireName)…")
+      return [.releaseReason(reason)]
     default: break
     }
     marks = []
@@ -289,16 +285,13 @@ extension UIState {
     case .discard(let ids): return ids.map(UIEffect.discard)
     case .release(let ids): return [.release(ids)]
     case .forget(let ids): return [.forget(ids)]
-    case .take: return [.take]
+    case .take, .releaseReason: return []
     }
   }
 
   mutating func forget() -> [UIEffect] {
     guard let ids = targets(for: .forget) else { return [] }
-    if ids.count > 1, confirmBulk {
-      dialog = .confirm(.forget(ids))
-      return []
-    }
+    if ids.count > 1, confirmBulk { return confirm(.forget(ids)) }
     return run(.forget(ids))
   }
 

@@ -37,6 +37,9 @@ public struct UIState: Sendable, Hashable {
   public var helpScroll = 0
   /// A confirmation or menu, if one is up.
   public var dialog: Dialog?
+  /// The first few writes an open confirmation acts on when the engine chooses them (a take, a
+  /// release by reason), as read from the store when it opened (nil: not read yet).
+  public var dialogExamples: [String]?
   /// A line of input, if one is open.
   public var prompt: Prompt?
   /// The outcome of the last action.
