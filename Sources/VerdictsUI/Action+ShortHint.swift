@@ -4,8 +4,8 @@ extension Action {
   var shortHint: String {
     switch self {
     case .release: return "rel"
-    case .releaseReason: return "by rsn"
-    case .withdraw: return "wdr"
+    case .releaseReason: return "reason"
+    case .withdraw: return "wdraw"
     case .discard: return "disc"
     case .forget: return "fgt"
     case .drain: return "drn"
@@ -15,9 +15,7 @@ extension Action {
     case .focusDetail: return "det"
     case .clear: return "clr"
     case .jump: return "jmp"
-    case .sort: return "srt"
-    case .mark: return "mk"
-    case .refused: return "refsd"
+    case .refused: return "refusd"
     default: return hint
     }
   }

@@ -291,7 +291,20 @@ final class AppCore {
         case .examples(let pending):
           inbox.post(.event(.examples(try await AppCore.examples(pending, in: inbox.source), for: pending)))
         case .goto(let typed):
-          let id = try await inbox.source.resolveID(typed)
+          let id: String
+          do {
+            id = try await inbox.source.resolveID(typed)
+          } catch QueueError.unknownID(let unknown, let closest) {
+            // Not a write's ID: a row's (item or edge), going to the writes that name it.
+            let named = try await AppCore.writes(namingRow: typed, in: inbox.source)
+            guard let first = named.first else {
+              let said = AppCore.describe(QueueError.unknownID(typed: unknown, closest: closest))
+              inbox.outcome("go to refused: \(said); no write names a row \(typed.trimmingSpaces()) either", error: true)
+              return
+            }
+            inbox.post(.event(.rowNamed(typed.trimmingSpaces(), writes: named.count, first: first.0, firstID: first.1)))
+            return
+          }
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
           inbox.post(.event(.wentTo(id: id, pane: found?.0, index: found?.1)))
         case .reorder(let pane, let id):
@@ -351,6 +364,20 @@ final class AppCore {
   static func whyNot(_ action: WriteAction, _ id: String, in source: QueueSource) async -> String {
     guard let w = try? await source.write(id) else { return "\(ShortID.of(id)) is gone" }
     return Self.why(action, w)
+  }
+
+  /// The writes that name `row` as their item, target or edge (a `row:` filter term, the ID
+  /// taken as it is, no pattern), pane by pane in send order: each with its pane, at most 200.
+  static func writes(namingRow row: String, in source: QueueSource) async throws -> [(QueuePane, String)] {
+    let id = row.trimmingSpaces()
+    guard !id.isEmpty, !id.contains(where: { $0 == " " || $0 == "*" || $0 == "?" || $0 == "[" }) else { return [] }
+    var found: [(QueuePane, String)] = []
+    for pane in QueuePane.allCases {
+      let page = try await source.page(pane, offset: 0, limit: 200, filter: "row:\(id)", order: .sendOrder)
+      found += page.writes.map { (pane, $0.id) }
+      if found.count >= 200 { break }
+    }
+    return found
   }
 
   /// How many writes a confirmation lists before `and N more`.

@@ -44,7 +44,10 @@ extension Renderer {
       actions = clearingFirst(actions, w)
       actions.append(.focusDetail)
     }
-    let general: [Action] = [.drain, .autoDrain, .filter, .refused, .sort, .mark, .follow, .pause, .help, .quit]
+    var general: [Action] = [.drain, .autoDrain, .filter, .refused, .sort, .mark, .follow, .pause, .help, .quit]
+    // `!` acts only where there are refused writes to show, or shows every write again.
+    let refused = (state.status?.refused ?? 0) > 0 || state.filter == UIState.refusedFilter
+    if !refused { general.removeAll { $0 == .refused } }
     for a in general where !actions.contains(a) { actions.append(a) }
     return state.readOnly ? actions.filter { !$0.writes } : actions
   }
@@ -68,19 +71,28 @@ extension Renderer {
     return t
   }
 
-  /// The hint line in `width` columns: every key that applies, in full words if they fit, else
-  /// with shorter words; only then the general keys go (``dropOrder``), then the selection's own
-  /// from the last; `? help` and `q quit` always stay.
+  /// The hint line in `width` columns: every key that applies in full words if they fit, else
+  /// the general keys' words shortened; only then the general keys go (``dropOrder``), each
+  /// step trying full words again; then the selection's words are shortened, and only then its
+  /// keys go, from the last. `? help` and `q quit` always stay, in full.
   func fittedHints(width: Int) -> TextLine {
     var shown = applicableActions()
-    let drops = Self.dropOrder.filter(shown.contains)
-      + shown.filter { !Self.dropOrder.contains($0) && $0 != .help && $0 != .quit }.reversed()
-    for drop in [nil] + drops.map(Optional.some) {
-      if let drop { shown.removeAll { $0 == drop } }
-      for words in HintWords.allCases {
-        let line = hints(shown, words: words)
+    func first(_ words: [HintWords]) -> TextLine? {
+      for w in words {
+        let line = hints(shown, words: w)
         if line.width <= width { return line }
       }
+      return nil
+    }
+    if let line = first([.full, .shortGeneral]) { return line }
+    for drop in Self.dropOrder where shown.contains(drop) {
+      shown.removeAll { $0 == drop }
+      if let line = first([.full, .shortGeneral]) { return line }
+    }
+    if let line = first([.short]) { return line }
+    for drop in shown.filter({ $0 != .help && $0 != .quit }).reversed() {
+      shown.removeAll { $0 == drop }
+      if let line = first([.full, .short]) { return line }
     }
     return hints(shown, words: .short)
   }

@@ -62,6 +62,13 @@ extension Renderer {
       keep[i] = true
       if !fits(keep) { keep[i] = false }
     }
+    // A part that went from the end of the line is shown cut where its start would still say
+    // something (a drain's `unavailable: …`): the draw ends it in an ellipsis.
+    let last = parts.indices.last { keep[$0] } ?? -1
+    let used = lines(keep).reduce(0) { $0 + $1.width } + max(0, lines(keep).count - 1) * separator
+    if let next = parts.indices.first(where: { $0 > last }), parts[next].priority >= 50, width - used - separator >= 24 {
+      keep[next] = true
+    }
     return (lines(keep), parts.indices.filter { keep[$0] }.map { parts[$0] })
   }
 

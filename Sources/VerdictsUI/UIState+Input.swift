@@ -130,6 +130,7 @@ extension UIState {
   mutating func confirm(_ pending: PendingAction) -> [UIEffect] {
     dialog = .confirm(pending)
     dialogExamples = nil
+    message = nil  // the dialog is what is said now (`withdraw cancelled` before it is not)
     return pending.engineChooses ? [.examples(pending)] : []
   }
 }

@@ -27,7 +27,8 @@ extension UIState {
   /// Does what an action does, as if its key had been pressed.
   public mutating func perform(_ action: Action) -> [UIEffect] {
     if action.writes, let reason = readOnlyReason {
-      message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
+      message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true, fades: true)
+      message?.seenAt = now
       return []
     }
     if keyEndsDetailHold(action) { return [] }
@@ -55,6 +56,7 @@ extension UIState {
     case .release: return release()
     case .releaseReason:
       reasonCounts = nil
+      message = nil  // the menu is what is said now (a cancelled one's words are not)
       let reasons = reasonMenu
       let current = selectedWrite?.verdict?.blockedReason.flatMap { reasons.firstIndex(of: $0) } ?? 0
       dialog = .releaseReason(selected: current)
