@@ -269,13 +269,18 @@ extension UIState {
 
   /// Lets a fading message go once ``fadeSeconds`` have passed since a clock first saw it.
   mutating func fadeMessage(at: Date) {
-    guard var m = message, m.fades else { return }
-    guard let seen = m.seenAt else {
-      m.seenAt = at
-      message = m
+    guard let clock = fadeClock, let m = message, clock.message == m else {
+      fadeClock = nil
       return
     }
-    if at.timeIntervalSince(seen) >= Self.fadeSeconds { message = nil }
+    guard let since = clock.since else {
+      fadeClock?.since = at
+      return
+    }
+    if at.timeIntervalSince(since) >= Self.fadeSeconds {
+      message = nil
+      fadeClock = nil
+    }
   }
 
   mutating func noteWriter(_ w: WriterRecord?, at: Date) {

@@ -27,8 +27,10 @@ extension UIState {
   /// Does what an action does, as if its key had been pressed.
   public mutating func perform(_ action: Action) -> [UIEffect] {
     if action.writes, let reason = readOnlyReason {
-      message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true, fades: true)
-      message?.seenAt = now
+      let refusal = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
+      message = refusal
+      // No later action of a watcher's replaces it: it fades.
+      fadeClock = FadeClock(message: refusal, since: now)
       return []
     }
     if keyEndsDetailHold(action) { return [] }

@@ -42,6 +42,8 @@ public struct UIState: Sendable, Hashable {
   public var dialogExamples: [String]?
   /// A line of input, if one is open.
   public var prompt: Prompt?
+  /// When the fading message shown now was first seen on a clock (``UIState/fadeMessage(at:)``).
+  var fadeClock: FadeClock?
   /// The outcome of the last action.
   public var message: StatusMessage?
   /// The store's damage once said on the status line (it is said only once).
