@@ -135,9 +135,28 @@ extension Renderer {
     let n = pending.count
     let verb = pending.verb
     let listed = AppCore.listedInDialog
+    let role: Role = pending.destructive ? .dialogDanger : .dialog
+    // What the action does and the keys always show, word-wrapped to the box: on a short screen
+    // fewer writes are listed, never fewer words.
+    var about: [String]
+    switch pending {
+    case .withdraw:
+      about = ["Its row goes back as the instance holds it;", "writes waiting on it are refused. No undo."]
+    case .discard: about = ["The write and the content it carried go.", "No undo."]
+    case .release, .releaseReason: about = ["Each goes again on the next drain,", "under a fresh key."]
+    case .forget: about = ["Their verdicts leave the queue."]
+    case .take(let answered):
+      about = [
+        "Every answered write that may be cleared", "(of the \(count(answered)) in Answered) leaves the queue;",
+        "refused ones with content stay.",
+      ]
+    }
+    about.append("y \(verb) \(glyphs.separator) any other key cancels")
+    let textWidth = max(10, state.width - 5)
+    about = about.flatMap { CharWidth.of($0) > textWidth ? Self.wordWrap($0, width: textWidth) : [$0] }
     var lines: [TextLine] = []
-    // The keys and what the action does always show: on a short screen fewer writes are listed.
-    let room = max(1, state.height - 4 - Self.confirmTextRows(pending) - 1)
+    // A screen too short for the words as well lists the writes and the keys alone.
+    let room = max(1, state.height - 4 - (state.height - 4 >= about.count + 2 ? about.count : 1))
     let all = pending.engineChooses ? state.dialogExamples : Array(pending.ids.prefix(listed))
     if let all {
       let shown = Array(all.prefix(max(1, min(listed, room - (n > min(all.count, room) ? 1 : 0)))))
@@ -156,25 +175,10 @@ extension Renderer {
     } else {
       lines.append(TextLine("  reading the first \(listed)\(glyphs.ellipsis)", .dim))
     }
-    let role: Role = pending.destructive ? .dialogDanger : .dialog
-    switch pending {
-    case .withdraw:
-      lines.append(TextLine("Its row goes back as the instance holds it;", .dialogDanger))
-      lines.append(TextLine("writes waiting on it are refused. No undo.", .dialogDanger))
-    case .discard:
-      lines.append(TextLine("The write and the content it carried go.", .dialogDanger))
-      lines.append(TextLine("No undo.", .dialogDanger))
-    case .release, .releaseReason:
-      lines.append(TextLine("Each goes again on the next drain,", role))
-      lines.append(TextLine("under a fresh key.", role))
-    case .forget:
-      lines.append(TextLine("Their verdicts leave the queue.", role))
-    case .take(let answered):
-      lines.append(TextLine("Every answered write that may be cleared", role))
-      lines.append(TextLine("(of the \(count(answered)) in Answered) leaves the queue;", role))
-      lines.append(TextLine("refused ones with content stay.", role))
-    }
-    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", role))
+    // Where even that is too tall (40×10), the words of what it does give way, whole, to the
+    // list and the keys (help says what the action does).
+    if lines.count + about.count > state.height - 4 { about = Array(about.suffix(1)) }
+    lines += about.map { TextLine($0, role) }
     lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
     let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
     let what = n == 1 ? "write" : "writes"
@@ -192,15 +196,6 @@ extension Renderer {
       title: TextLine(title, role), danger: pending.destructive)
     for (i, l) in lines.enumerated() where i < inner.height {
       l.draw(into: &grid, x: inner.x + 1, y: inner.y + i, limit: inner.width - 1, ellipsis: glyphs.ellipsis)
-    }
-  }
-
-  /// The rows a confirmation takes besides its list of writes: what the action does and the keys.
-  static func confirmTextRows(_ pending: PendingAction) -> Int {
-    switch pending {
-    case .withdraw, .discard, .release, .releaseReason: return 3
-    case .forget: return 2
-    case .take: return 4
     }
   }
 

@@ -58,16 +58,26 @@ extension Renderer {
       guard let i = kept.last(where: { parts[$0].priority == lowest }) else { break }
       keep[i] = false
     }
-    for i in parts.indices.filter({ !keep[$0] }).sorted(by: { parts[$0].priority > parts[$1].priority }) {
-      keep[i] = true
-      if !fits(keep) { keep[i] = false }
+    // The parts kept are said in full where that fits after all.
+    if short {
+      short = false
+      if !fits(keep) { short = true }
     }
-    // A part that went from the end of the line is shown cut where its start would still say
-    // something (a drain's `unavailable: …`): the draw ends it in an ellipsis.
-    let last = parts.indices.last { keep[$0] } ?? -1
-    let used = lines(keep).reduce(0) { $0 + $1.width } + max(0, lines(keep).count - 1) * separator
-    if let next = parts.indices.first(where: { $0 > last }), parts[next].priority >= 50, width - used - separator >= 24 {
-      keep[next] = true
+    // A part that went is put back where it still fits, most important first; one that would
+    // end the line and whose start still says something (a drain's `…: 6 answered 2 held`) is
+    // put back cut by the draw's ellipsis, and nothing is put back after it.
+    for i in parts.indices.filter({ !keep[$0] }).sorted(by: { parts[$0].priority > parts[$1].priority }) {
+      // Where even the essential parts were shortened, the line has no room for the incidental.
+      if short, parts[i].priority < 40 { continue }
+      keep[i] = true
+      if fits(keep) { continue }
+      keep[i] = false
+      let last = parts.indices.last { keep[$0] } ?? -1
+      let used = lines(keep).reduce(0) { $0 + $1.width } + max(0, lines(keep).count - 1) * separator
+      if parts[i].priority >= 50, i > last, width - used - separator >= 24 {
+        keep[i] = true
+        break
+      }
     }
     return (lines(keep), parts.indices.filter { keep[$0] }.map { parts[$0] })
   }
@@ -123,7 +133,8 @@ extension Renderer {
     // A writer that died during a drain says how far it got: the drain before is not the last.
     let diedDraining = state.writer?.state == .gone && state.writer?.drain != nil
     if let d = state.lastDrain, !writerDraining, !diedDraining {
-      parts.append(StatusPart(drainSummary(d), priority: 55))
+      // After a drain, how it went is what a watcher is there for.
+      parts.append(StatusPart(drainSummary(d), priority: 70, short: drainSummary(d, at: false)))
     }
     let first = parts
     parts = layout.status.height < 2 ? [] : readOnly.map { [$0] } ?? []
@@ -156,15 +167,15 @@ extension Renderer {
   }
 
   /// The last drain in a few words: `drain 3 answered 1 held 2 undelivered · unavailable: …`.
-  func drainSummary(_ d: DrainReport) -> TextLine {
+  func drainSummary(_ d: DrainReport, at: Bool = true) -> TextLine {
     var counts: [String] = []
     if d.answered > 0 { counts.append("\(d.answered) answered") }
     if d.held > 0 { counts.append("\(d.held) held") }
     if d.undelivered > 0 { counts.append("\(d.undelivered) undelivered") }
     if d.unsent > 0 { counts.append("\(d.unsent) unsent") }
     if d.unmade > 0 { counts.append("\(d.unmade) unmade") }
-    let at = state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? ""
-    var t = TextLine("drain\(at): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
+    let when = at ? state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? "" : ""
+    var t = TextLine("drain\(when): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
     if let u = d.unavailable { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
     if let s = d.stopped { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
     if let r = d.retryAfterSeconds { t.append(" \(glyphs.separator) retry after \(r)s", .status) }
