@@ -299,7 +299,8 @@ final class AppCore {
             let named = try await AppCore.writes(namingRow: typed, in: inbox.source)
             guard let first = named.first else {
               let said = AppCore.describe(QueueError.unknownID(typed: unknown, closest: closest))
-              inbox.outcome("go to refused: \(said); no write names a row \(typed.trimmingSpaces()) either", error: true)
+              inbox.outcome(
+                "go to refused: \(said); no write names a row \(typed.trimmingSpaces()) either", error: true)
               return
             }
             inbox.post(.event(.rowNamed(typed.trimmingSpaces(), writes: named.count, first: first.0, firstID: first.1)))

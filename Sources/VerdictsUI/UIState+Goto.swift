@@ -71,7 +71,8 @@ extension UIState {
     effects += focusPane(pane)
     let more = writes >= 200 ? "200 or more" : "\(writes)"
     message = StatusMessage(
-      "\(row) is a row; \(more) writes name it: filter row:\(row) shows them (\(keyMap.hint(.clear) ?? "esc") clears it)")
+      "\(row) is a row; \(more) writes name it: filter row:\(row) shows them (\(keyMap.hint(.clear) ?? "esc") clears it)"
+    )
     return effects
   }
 }
