@@ -15,7 +15,6 @@ extension Action {
     case .focusDetail: return "det"
     case .clear: return "clr"
     case .jump: return "jmp"
-    case .refused: return "refusd"
     default: return hint
     }
   }

@@ -30,7 +30,7 @@ extension UIState {
       let refusal = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
       message = refusal
       // No later action of a watcher's replaces it: it fades.
-      fadeClock = FadeClock(message: refusal, since: now)
+      fadeClock = FadeClock(message: refusal, since: nil)
       return []
     }
     if keyEndsDetailHold(action) { return [] }
