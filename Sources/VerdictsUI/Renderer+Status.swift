@@ -176,8 +176,10 @@ extension Renderer {
     if d.unmade > 0 { counts.append("\(d.unmade) unmade") }
     let when = at ? state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? "" : ""
     var t = TextLine("drain\(when): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
-    if let u = d.unavailable { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
-    if let s = d.stopped { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
+    // Nothing said twice: the message reporting this drain says why it stopped, so here it is not.
+    let said = state.message?.text ?? ""
+    if let u = d.unavailable, !said.contains(u) { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
+    if let s = d.stopped, !said.contains(s) { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
     if let r = d.retryAfterSeconds { t.append(" \(glyphs.separator) retry after \(r)s", .status) }
     return t
   }

@@ -43,6 +43,16 @@ import Testing
     #expect(s.message?.text == "released 3")
   }
 
+  @Test func whyADrainStoppedIsSaidOnceNotOnTheStatusLineAndInTheMessage() {
+    var s = Fixtures.state(width: 160, height: 48)
+    let why = "the instance refused the key (401 unauthorized): 1 row(s) parked until a key works"
+    _ = s.handle(.drained(DrainReport(held: 2, stopped: why)))
+    #expect(Renderer.render(s).text.components(separatedBy: "unauthorized").count == 2)
+    _ = s.handle(.outcome("drained: 0 answered, 2 held, 0 undelivered, stopped: \(why)", isError: true))
+    let text = Renderer.render(s).text.split(separator: "\n").joined(separator: " ")
+    #expect(text.components(separatedBy: "unauthorized").count == 2, "\(text)")
+  }
+
   @Test func thePausedCountSaysItCountsChanges() {
     var s = Fixtures.state(width: 120, height: 40)
     _ = s.handle(.key(.char("Z")))
