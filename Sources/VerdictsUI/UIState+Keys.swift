@@ -94,7 +94,8 @@ extension UIState {
     case .copyID:
       guard let w = selectedWrite else { return refuse("copy: nothing selected") }
       guard clipboard else { return refuse("copy is off (clipboard = off in the config); the ID: \(w.id)") }
-      message = StatusMessage("copied \(w.id) to the clipboard")
+      // Through tmux or screen the copy may stop there: say what is known, and how to let it on.
+      message = StatusMessage(clipboardRelay?.sent(w.id) ?? "copied \(w.id) to the clipboard")
       return [.copy(w.id)]
     case .export:
       let ids = targets

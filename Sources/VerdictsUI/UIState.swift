@@ -86,6 +86,8 @@ public struct UIState: Sendable, Hashable {
   public var mouseOn = true
   /// Whether `y` copies through OSC 52 (`clipboard = off` in the config turns it off).
   public var clipboard = true
+  /// A multiplexer between the screen and the terminal that may keep the copy (nil: none).
+  public var clipboardRelay: ClipboardRelay?
   /// The keys.
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.
