@@ -78,6 +78,8 @@ public struct Status: Sendable, Hashable {
   public var writer: WriterRecord?
   /// The first number out of range the store's connection read so far (``StoreDamage``).
   public var damage: StoreDamage?
+  /// How many of the answered writes were refused (nil: the store was not asked).
+  public var refused: Int?
 
   /// Creates a status.
   public init(

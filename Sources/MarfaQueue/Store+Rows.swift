@@ -88,6 +88,14 @@ extension SQLite {
   static let blockedCountsSQL =
     "SELECT \(PaneOrder.reason.sqlKey ?? "reason") AS reason, count(*) AS n FROM queue WHERE \(QueuePane.blocked.sqlTest) GROUP BY 1"
 
+  /// How many answered writes were refused, counted along the reason order's index (its value
+  /// is the verdict in Answered): the refused writes' entries alone, not the pane's.
+  func refusedCount() throws -> Int {
+    let key = PaneOrder.reason.sqlKey ?? "verdict"
+    return try scalar(
+      "SELECT count(*) FROM queue WHERE \(QueuePane.answered.sqlTest) AND \(key) = \(VerdictName.refused.sql)") ?? 0
+  }
+
   /// How many blocked writes each reason holds (reasons holding none are left out).
   ///
   /// Counted along the reason order's index (its value is the reason in Blocked): a walk of the

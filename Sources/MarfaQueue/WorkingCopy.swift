@@ -106,6 +106,7 @@ public final class WorkingCopy: Sendable {
         origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
         writer: self.sightingOfStored(writer))
+      status.refused = try db.refusedCount()
       status.damage = db.damage
       return status
     }

@@ -27,6 +27,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
   case autoDrain = "auto-drain"
   case useKey = "use-key"
   case filter
+  case refused = "show-refused"
   case sort
   case pause
   case follow
@@ -82,6 +83,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .autoDrain: return "auto-drain on/off"
     case .useKey: return "use another key"
     case .filter: return "filter"
+    case .refused: return "show only refused writes (again: every write)"
     case .sort: return "sort the pane: sent, newest, age, streak, reason, kind"
     case .pause: return "pause updates"
     case .follow: return "follow the selected write"
@@ -112,6 +114,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case .autoDrain: return "auto"
     case .useKey: return "key"
     case .filter: return "filter"
+    case .refused: return "refused"
     case .sort: return "sort"
     case .pause: return "pause"
     case .follow: return "follow"

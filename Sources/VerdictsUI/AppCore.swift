@@ -333,8 +333,24 @@ final class AppCore {
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
         case .loadHistory:
           inbox.post(.event(.history(try await inbox.source.history(limit: DrainRecord.kept))))
+        case .examples(let pending):
+          inbox.post(.event(.examples(try await AppCore.examples(pending, in: inbox.source), for: pending)))
         case .goto(let typed):
-          let id = try await inbox.source.resolveID(typed)
+          let id: String
+          do {
+            id = try await inbox.source.resolveID(typed)
+          } catch QueueError.unknownID(let unknown, let closest) {
+            // Not a write's ID: a row's (item or edge), going to the writes that name it.
+            let named = try await AppCore.writes(namingRow: typed, in: inbox.source)
+            guard let first = named.first else {
+              let said = AppCore.describe(QueueError.unknownID(typed: unknown, closest: closest))
+              inbox.outcome(
+                "go to refused: \(said); no write names a row \(typed.trimmingSpaces()) either", error: true)
+              return
+            }
+            inbox.post(.event(.rowNamed(typed.trimmingSpaces(), writes: named.count, first: first.0, firstID: first.1)))
+            return
+          }
           let found = try await inbox.source.locate(id, filter: filter, limit: 200_000, orders: orders)
           inbox.post(.event(.wentTo(id: id, pane: found?.0, index: found?.1)))
         case .reorder(let pane, let id):
@@ -396,6 +412,48 @@ final class AppCore {
     return Self.why(action, w)
   }
 
+  /// The writes that name `row` as their item, target or edge (a `row:` filter term, the ID
+  /// taken as it is, no pattern), pane by pane in send order: each with its pane, at most 200.
+  static func writes(namingRow row: String, in source: QueueSource) async throws -> [(QueuePane, String)] {
+    let id = row.trimmingSpaces()
+    guard !id.isEmpty, !id.contains(where: { $0 == " " || $0 == "*" || $0 == "?" || $0 == "[" }) else { return [] }
+    var found: [(QueuePane, String)] = []
+    for pane in QueuePane.allCases {
+      let page = try await source.page(pane, offset: 0, limit: 200, filter: "row:\(id)", order: .sendOrder)
+      found += page.writes.map { (pane, $0.id) }
+      if found.count >= 200 { break }
+    }
+    return found
+  }
+
+  /// How many writes a confirmation lists before `and N more`.
+  static let listedInDialog = 3
+
+  /// The first few writes an action the engine chooses would take, in send order: for a take,
+  /// answered writes that may be cleared (``QueuedWrite/allows(_:)``, as the engine's rule);
+  /// for a release by reason, the writes blocked for it.
+  static func examples(_ pending: PendingAction, in source: QueueSource) async throws -> [String] {
+    switch pending {
+    case .take:
+      var found: [String] = []
+      var offset = 0
+      // A page at a time, as far as a few pages: refused writes with content stay behind.
+      while found.count < listedInDialog, offset < 2_000 {
+        let page = try await source.page(.answered, offset: offset, limit: 200, filter: nil, order: .sendOrder)
+        found += page.writes.filter { $0.allows(.forget).isAllowed }.map(\.id)
+        if page.writes.count < 200 { break }
+        offset += 200
+      }
+      return Array(found.prefix(listedInDialog))
+    case .releaseReason(let reason, _):
+      let page = try await source.page(
+        .blocked, offset: 0, limit: listedInDialog, filter: "reason:\(reason.wireName)", order: .sendOrder)
+      return page.writes.map(\.id)
+    default:
+      return Array(pending.ids.prefix(listedInDialog))
+    }
+  }
+
   /// An effect's name for logs and messages (never a key).
   static func name(_ effect: UIEffect) -> String {
     switch effect {
@@ -413,6 +471,7 @@ final class AppCore {
     case .goto: return "go to"
     case .countReasons: return "count reasons"
     case .loadHistory: return "history"
+    case .examples: return "list the first writes"
     case .copy: return "copy"
     case .export: return "export"
     case .markAll: return "mark all"

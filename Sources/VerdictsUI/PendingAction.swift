@@ -1,3 +1,5 @@
+import MarfaQueue
+
 /// An action waiting for the person's `y`.
 public enum PendingAction: Sendable, Hashable {
   /// Withdraw these writes.
@@ -10,19 +12,29 @@ public enum PendingAction: Sendable, Hashable {
   case forget([String])
   /// Take every answered write that may be cleared; `answered` is how many the pane holds.
   case take(answered: Int)
+  /// Release every write blocked for `reason`; `count` is how many the store counted when the
+  /// menu opened (nil: not counted yet).
+  case releaseReason(BlockedReason, count: Int?)
 
-  /// The ids it acts on (none for a take, which the engine chooses).
+  /// Whether the engine chooses the writes (a take, a release by reason): the dialog lists the
+  /// first few as read from the store (``UIState/dialogExamples``).
+  public var engineChooses: Bool { ids.isEmpty }
+
+  /// The ids it acts on (none for a take or a release by reason, which the engine chooses).
   public var ids: [String] {
     switch self {
     case .withdraw(let ids), .discard(let ids), .release(let ids), .forget(let ids): return ids
-    case .take: return []
+    case .take, .releaseReason: return []
     }
   }
 
   /// How many writes it acts on, at most.
   public var count: Int {
-    if case .take(let answered) = self { return answered }
-    return ids.count
+    switch self {
+    case .take(let answered): return answered
+    case .releaseReason(_, let count): return count ?? 0
+    default: return ids.count
+    }
   }
 
   /// The verb.
@@ -30,7 +42,7 @@ public enum PendingAction: Sendable, Hashable {
     switch self {
     case .withdraw: return "withdraw"
     case .discard: return "discard"
-    case .release: return "release"
+    case .release, .releaseReason: return "release"
     case .forget: return "forget"
     case .take: return "take"
     }
@@ -40,7 +52,7 @@ public enum PendingAction: Sendable, Hashable {
   public var destructive: Bool {
     switch self {
     case .withdraw, .discard: return true
-    case .release, .forget, .take: return false
+    case .release, .forget, .take, .releaseReason: return false
     }
   }
 }

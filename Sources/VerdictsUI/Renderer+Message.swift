@@ -27,7 +27,7 @@ extension Renderer {
 
   /// The actions for the selected write (or the marks): the first of the hints, never cut.
   func writeActions() -> [Action] {
-    let general: Set<Action> = [.drain, .autoDrain, .filter, .mark, .follow, .pause, .help, .quit]
+    let general = Set(Self.dropOrder + [.help, .quit])
     return applicableActions().filter { !general.contains($0) }
   }
 
@@ -51,7 +51,7 @@ extension Renderer {
   /// Whether the message fits on the bottom line with the selected write's keys after it.
   var messageFitsOnBottom: Bool {
     guard let m = state.message else { return true }
-    let keys = hints(writeActions()).width
+    let keys = keptHintsWidth
     return CharWidth.of(messageText(m)) + 4 + keys <= layout.hints.width
   }
 
@@ -67,7 +67,7 @@ extension Renderer {
   /// The message cut, if it must be, to the room the write's keys leave on the bottom line.
   func fittedMessage(_ m: StatusMessage) -> String {
     let text = messageText(m)
-    let room = max(10, layout.hints.width - hints(writeActions()).width - 4)
+    let room = max(10, layout.hints.width - keptHintsWidth - 4)
     guard CharWidth.of(text) > room else { return text }
     var out = ""
     var used = 0

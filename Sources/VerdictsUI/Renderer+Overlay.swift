@@ -129,36 +129,68 @@ extension Renderer {
     }
   }
 
+  /// A confirmation: how many, the first few (as read from the store where the engine chooses
+  /// them), then `and N more` only after them, what the action does and the keys.
   func drawConfirm(_ pending: PendingAction, into grid: inout Grid) {
     let n = pending.count
     let verb = pending.verb
-    var lines: [TextLine] = []
-    for id in pending.ids.prefix(3) { lines.append(TextLine("  " + id, .dialogDanger)) }
-    if n > 3 { lines.append(TextLine("  and \(n - 3) more", .dialogDanger)) }
+    let listed = AppCore.listedInDialog
     let role: Role = pending.destructive ? .dialogDanger : .dialog
+    // What the action does and the keys always show, word-wrapped to the box: on a short screen
+    // fewer writes are listed, never fewer words.
+    var about: [String]
     switch pending {
     case .withdraw:
-      lines.append(TextLine("Its row goes back as the instance holds it;", .dialogDanger))
-      lines.append(TextLine("writes waiting on it are refused. No undo.", .dialogDanger))
-    case .discard:
-      lines.append(TextLine("The write and the content it carried go.", .dialogDanger))
-      lines.append(TextLine("No undo.", .dialogDanger))
-    case .release:
-      lines.append(TextLine("Each goes again on the next drain,", role))
-      lines.append(TextLine("under a fresh key.", role))
-    case .forget:
-      lines.append(TextLine("Their verdicts leave the queue.", role))
+      about = ["Its row goes back as the instance holds it;", "writes waiting on it are refused. No undo."]
+    case .discard: about = ["The write and the content it carried go.", "No undo."]
+    case .release, .releaseReason: about = ["Each goes again on the next drain,", "under a fresh key."]
+    case .forget: about = ["Their verdicts leave the queue."]
     case .take(let answered):
-      lines.append(TextLine("Every answered write that may be cleared", role))
-      lines.append(TextLine("(of the \(answered) in Answered) leaves the queue;", role))
-      lines.append(TextLine("refused ones with content stay.", role))
+      about = [
+        "Every answered write that may be cleared", "(of the \(count(answered)) in Answered) leaves the queue;",
+        "refused ones with content stay.",
+      ]
     }
-    lines.append(TextLine("y \(verb) \(glyphs.separator) any other key cancels", role))
+    about.append("y \(verb) \(glyphs.separator) any other key cancels")
+    let textWidth = max(10, state.width - 5)
+    about = about.flatMap { CharWidth.of($0) > textWidth ? Self.wordWrap($0, width: textWidth) : [$0] }
+    var lines: [TextLine] = []
+    // A screen too short for the words as well lists the writes and the keys alone.
+    let room = max(1, state.height - 4 - (state.height - 4 >= about.count + 2 ? about.count : 1))
+    let all = pending.engineChooses ? state.dialogExamples : Array(pending.ids.prefix(listed))
+    if let all {
+      let shown = Array(all.prefix(max(1, min(listed, room - (n > min(all.count, room) ? 1 : 0)))))
+      for id in shown { lines.append(TextLine("  " + Sanitizer.clean(id), .dialogDanger)) }
+      let more = n - shown.count
+      if !shown.isEmpty, more > 0 {
+        if case .take = pending {
+          lines.append(TextLine("  and up to \(count(more)) more", .dialogDanger))
+        } else {
+          lines.append(TextLine("  and \(count(more)) more", .dialogDanger))
+        }
+      }
+      if shown.isEmpty, case .take = pending {
+        lines.append(TextLine("  none of the first answered may be cleared", .dialogDanger))
+      }
+    } else {
+      lines.append(TextLine("  reading the first \(listed)\(glyphs.ellipsis)", .dim))
+    }
+    // Where even that is too tall (40×10), the words of what it does give way, whole, to the
+    // list and the keys (help says what the action does).
+    if lines.count + about.count > state.height - 4 { about = Array(about.suffix(1)) }
+    lines += about.map { TextLine($0, role) }
     lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
     let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
     let what = n == 1 ? "write" : "writes"
-    var title = "\(verb.capitalized) \(n) \(what)?"
-    if case .take = pending { title = "Take up to \(n) answered \(what)?" }
+    var title = "\(verb.capitalized) \(count(n)) \(what)?"
+    switch pending {
+    case .take: title = "Take up to \(count(n)) answered \(what)?"
+    case .releaseReason(let reason, let counted):
+      title =
+        counted == nil
+        ? "Release every write blocked \(reason.wireName)?" : "Release \(count(n)) \(what) blocked \(reason.wireName)?"
+    default: break
+    }
     let inner = overlayBox(
       into: &grid, width: width, height: lines.count + 2,
       title: TextLine(title, role), danger: pending.destructive)

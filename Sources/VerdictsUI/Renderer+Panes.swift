@@ -8,6 +8,10 @@ extension Renderer {
     // A count not read yet is `…`, never `0`.
     let shown = p.loaded ? count(p.total) : unknownCount
     if state.filter == nil { t.append(" \(shown)", focused ? .titleFocus : .title) }
+    // The refused among the answered, which a tail of accepted ones hides: `Answered 601 · 1 refused`.
+    if pane == .answered, state.filter == nil, let refused = state.status?.refused, refused > 0 {
+      t.append(" \(glyphs.separator) \(count(refused)) refused", .refused)
+    }
     if state.filter != nil {
       // How many the filter let through of how many the pane holds: `(12 of 300)`.
       let all = state.status.map { count($0.counts[pane]) } ?? unknownCount

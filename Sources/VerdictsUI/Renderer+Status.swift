@@ -2,16 +2,24 @@ import FoundationEssentials
 import MarfaQueue
 
 extension Renderer {
-  /// The status line: who we are, where we drain to, how the last drain went.
+  /// The status line: who we are, where we drain to, how the last drain went; on a terminal too
+  /// narrow for every part, what matters most stays (``fitted(_:width:)``).
   func drawStatus(into grid: inout Grid) {
     let r = layout.status
     grid.fill(r, role: .status)
     let (first, second) = statusParts()
+    // One leading blank: the room each row has for its parts.
+    let room = r.width - 1
     if r.height >= 2 {
-      joined(first).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
-      joined(second).draw(into: &grid, x: r.x, y: r.y + 1, limit: r.width, ellipsis: glyphs.ellipsis)
+      let top = fitted(first, width: room)
+      // What the first row had no room for goes to the second, before the rest.
+      let left = first.filter { part in !top.kept.contains(part) }
+      let bottom = fitted(left + second, width: room)
+      joined(top.lines).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+      joined(bottom.lines).draw(into: &grid, x: r.x, y: r.y + 1, limit: r.width, ellipsis: glyphs.ellipsis)
     } else {
-      joined(first + second).draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+      joined(fitted(first + second, width: room).lines).draw(
+        into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
     }
   }
 
@@ -24,79 +32,154 @@ extension Renderer {
     return line
   }
 
-  /// The status line's parts: what matters most (role, reachability, drains), then the rest
-  /// (fill, instance, store, pause, follow, filter, marks).
-  func statusParts() -> ([TextLine], [TextLine]) {
-    var parts: [TextLine] = []
+  /// The parts that fit in `width` columns, in their order: first the least important of those
+  /// below ``StatusPart/essential`` go, then the essential ones are said in their short forms,
+  /// then the least important of them go; a part that went is put back where it still fits
+  /// (most important first). A single part left too long is cut by the draw.
+  func fitted(_ parts: [StatusPart], width: Int) -> (lines: [TextLine], kept: [StatusPart]) {
+    let separator = CharWidth.of(" \(glyphs.separator) ")
+    var keep = Array(repeating: true, count: parts.count)
+    var short = false
+    func lines(_ keep: [Bool]) -> [TextLine] {
+      parts.indices.filter { keep[$0] }.map { short ? (parts[$0].short ?? parts[$0].line) : parts[$0].line }
+    }
+    func fits(_ keep: [Bool]) -> Bool {
+      let l = lines(keep)
+      return l.reduce(0) { $0 + $1.width } + max(0, l.count - 1) * separator <= width
+    }
+    while !fits(keep), keep.filter({ $0 }).count > 1 {
+      let kept = parts.indices.filter { keep[$0] }
+      let lowest = kept.map { parts[$0].priority }.min() ?? 0
+      if lowest >= StatusPart.essential, !short {
+        short = true
+        continue
+      }
+      // The last of the least important goes first.
+      guard let i = kept.last(where: { parts[$0].priority == lowest }) else { break }
+      keep[i] = false
+    }
+    // The parts kept are said in full where that fits after all.
+    if short {
+      short = false
+      if !fits(keep) { short = true }
+    }
+    // A part that went is put back where it still fits, most important first; one that would
+    // end the line and whose start still says something (a drain's `…: 6 answered 2 held`) is
+    // put back cut by the draw's ellipsis, and nothing is put back after it.
+    for i in parts.indices.filter({ !keep[$0] }).sorted(by: { parts[$0].priority > parts[$1].priority }) {
+      // Where even the essential parts were shortened, the line has no room for the incidental.
+      if short, parts[i].priority < 40 { continue }
+      keep[i] = true
+      if fits(keep) { continue }
+      keep[i] = false
+      let last = parts.indices.last { keep[$0] } ?? -1
+      let used = lines(keep).reduce(0) { $0 + $1.width } + max(0, lines(keep).count - 1) * separator
+      if parts[i].priority >= 50, i > last, width - used - separator >= 24 {
+        keep[i] = true
+        break
+      }
+    }
+    return (lines(keep), parts.indices.filter { keep[$0] }.map { parts[$0] })
+  }
+
+  /// The status line's parts: what matters most (role, writer, drain, reachability), then the
+  /// rest (fill, instance, store, pause, follow, filter, marks).
+  func statusParts() -> ([StatusPart], [StatusPart]) {
+    var parts: [StatusPart] = []
     if state.paused {
-      parts.append(
-        TextLine("PAUSED" + (state.pendingChanges > 0 ? " (\(state.pendingChanges) waiting)" : ""), .statusError))
+      // The changes the paused panes do not show yet (not writes: the Waiting pane's word).
+      let held = state.pendingChanges
+      let text = "PAUSED" + (held > 0 ? " (\(held) change\(held == 1 ? "" : "s") not shown)" : "")
+      parts.append(StatusPart(TextLine(text, .statusError), priority: 95, short: TextLine("PAUSED", .statusError)))
     }
     // With the writer's record shown, its line comes first and read-only (with its reason where
     // there is a second row) after it.
-    var readOnly: TextLine?
+    var readOnly: StatusPart?
     if let reason = state.readOnlyReason {
       let line = TextLine(
         layout.status.height < 2 && state.writer != nil ? "read-only" : "read-only (\(reason))", .statusError)
-      if state.writer == nil || layout.status.height < 2 { parts.append(line) } else { readOnly = line }
+      let short = TextLine("read-only", .statusError)
+      if state.writer == nil {
+        parts.append(StatusPart(line, priority: 100, short: short))
+      } else if layout.status.height < 2 {
+        readOnly = StatusPart(line, priority: 60)
+      } else {
+        readOnly = StatusPart(line, priority: 60, short: short)
+      }
     } else if state.writer == nil {
-      parts.append(TextLine("writer", .statusOK))
+      parts.append(StatusPart(TextLine("writer", .statusOK), priority: 100))
     }
-    parts += writerParts()  // the published writer, its auto-drain and its drain in progress
+    var writer = writerParts()  // the published writer, its drain in progress, its auto-drain
+    // The writer's auto-drain goes after reachability (the screen's own reachable, below).
+    let writerAutoDrain = writer.last.flatMap { $0.line.plain.hasPrefix("auto-drain ") ? $0 : nil }
+    if writerAutoDrain != nil { writer.removeLast() }
+    parts += writer
     // The writer's own words about its instance (on its record) stand for reachability when it has them.
     switch state.writer?.instance == nil ? state.reachable : nil {
-    case true?: parts.append(TextLine("reachable", .statusOK))
-    case false?: parts.append(TextLine("unreachable", .statusError))
+    case true?: parts.append(StatusPart(TextLine("reachable", .statusOK), priority: 85))
+    case false?: parts.append(StatusPart(TextLine("unreachable", .statusError), priority: 85))
     case nil: break
     }
-    // A store another program owns is drained by its owner: no auto-drain there.
-    if state.writer == nil, state.status?.kind.isOwned != false {
-      parts.append(TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status))
+    if let writerAutoDrain { parts.append(writerAutoDrain) }
+    if let readOnly, layout.status.height < 2 { parts.append(readOnly) }
+    // A store another program owns is drained by its owner: no auto-drain there. A watcher with
+    // no writer's record has no auto-drain to tell: its own setting is not a writer's.
+    if state.writer == nil, !state.readOnly, state.status?.kind.isOwned != false {
+      parts.append(
+        StatusPart(
+          TextLine("auto-drain " + (state.autoDrain ? "on" : "off"), state.autoDrain ? .statusOK : .status),
+          priority: 50))
     }
     // A writer that died during a drain says how far it got: the drain before is not the last.
     let diedDraining = state.writer?.state == .gone && state.writer?.drain != nil
-    if let d = state.lastDrain, !writerDraining, !diedDraining { parts.append(drainSummary(d)) }
+    if let d = state.lastDrain, !writerDraining, !diedDraining {
+      // After a drain, how it went is what a watcher is there for.
+      parts.append(StatusPart(drainSummary(d), priority: 70, short: drainSummary(d, at: false)))
+    }
     let first = parts
-    parts = readOnly.map { [$0] } ?? []
+    parts = layout.status.height < 2 ? [] : readOnly.map { [$0] } ?? []
     if let s = state.status {
       switch s.fill {
-      case .never: parts.append(TextLine("never filled", .statusError))
-      case .underway: parts.append(TextLine("fill under way", .statusError))
-      case .complete: parts.append(TextLine("filled", .status))
-      case .expired: parts.append(TextLine("expired (\(s.expiredReason ?? "?"))", .statusError))
+      case .never: parts.append(StatusPart(TextLine("never filled", .statusError), priority: 65))
+      case .underway: parts.append(StatusPart(TextLine("fill under way", .statusError), priority: 65))
+      case .complete: parts.append(StatusPart(TextLine("filled", .status), priority: 20))
+      case .expired:
+        parts.append(StatusPart(TextLine("expired (\(s.expiredReason ?? "?"))", .statusError), priority: 65))
       }
     }
     if let url = state.instanceURL ?? state.status?.origin {
       let instance =
         state.status?.instanceId.map { " (\(ShortID.instance(Sanitizer.clean($0), ellipsis: glyphs.ellipsis)))" } ?? ""
-      parts.append(TextLine(abbreviate(url, 40) + instance, .status))
+      parts.append(StatusPart(TextLine(abbreviate(url, 40) + instance, .status), priority: 25))
     } else {
-      parts.append(TextLine("no instance", .status))
+      parts.append(StatusPart(TextLine("no instance", .status), priority: 25))
     }
     if let s = state.status {
-      parts.append(TextLine("store " + abbreviate(s.store.lastPathPart, 24), .status))
+      parts.append(StatusPart(TextLine("store " + abbreviate(s.store.lastPathPart, 24), .status), priority: 15))
     }
-    if state.tailing { parts.append(TextLine("tailing Answered", .status)) }
+    if state.tailing { parts.append(StatusPart(TextLine("tailing Answered", .status), priority: 30)) }
     if let f = state.following {
-      parts.append(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status))
+      parts.append(StatusPart(TextLine("following \(ShortID.of(f, ellipsis: glyphs.ellipsis))", .status), priority: 40))
     }
-    if let f = state.filter { parts.append(TextLine("filter \"\(f)\"", .status)) }
-    if !state.marks.isEmpty { parts.append(TextLine("\(state.marks.count) marked", .status)) }
+    if let f = state.filter { parts.append(StatusPart(TextLine("filter \"\(f)\"", .status), priority: 58)) }
+    if !state.marks.isEmpty { parts.append(StatusPart(TextLine("\(state.marks.count) marked", .status), priority: 57)) }
     return (first, parts)
   }
 
   /// The last drain in a few words: `drain 3 answered 1 held 2 undelivered · unavailable: …`.
-  func drainSummary(_ d: DrainReport) -> TextLine {
+  func drainSummary(_ d: DrainReport, at: Bool = true) -> TextLine {
     var counts: [String] = []
     if d.answered > 0 { counts.append("\(d.answered) answered") }
     if d.held > 0 { counts.append("\(d.held) held") }
     if d.undelivered > 0 { counts.append("\(d.undelivered) undelivered") }
     if d.unsent > 0 { counts.append("\(d.unsent) unsent") }
     if d.unmade > 0 { counts.append("\(d.unmade) unmade") }
-    let at = state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? ""
-    var t = TextLine("drain\(at): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
-    if let u = d.unavailable { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
-    if let s = d.stopped { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
+    let when = at ? state.status?.lastDrainAt.flatMap(clockTime).map { " at \($0)" } ?? "" : ""
+    var t = TextLine("drain\(when): " + (counts.isEmpty ? "nothing to send" : counts.joined(separator: " ")), .status)
+    // Nothing said twice: the message reporting this drain says why it stopped, so here it is not.
+    let said = state.message?.text ?? ""
+    if let u = d.unavailable, !said.contains(u) { t.append(" \(glyphs.separator) unavailable: \(u)", .statusError) }
+    if let s = d.stopped, !said.contains(s) { t.append(" \(glyphs.separator) stopped: \(s)", .statusError) }
     if let r = d.retryAfterSeconds { t.append(" \(glyphs.separator) retry after \(r)s", .status) }
     return t
   }
@@ -134,56 +217,7 @@ extension Renderer {
       line.append(" " + fittedMessage(m) + " ", m.isError ? .statusError : .statusOK)
       line.append("  ")
     }
-    line = line + hints()
+    line = line + fittedHints(width: r.width - line.width)
     line.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
-  }
-
-  /// The actions that apply to what is selected now, then the general ones.
-  func applicableActions() -> [Action] {
-    var actions: [Action] = []
-    if state.detailFocused {
-      if let w = state.selectedWrite, w.waiting, w.follows ?? w.dependsOn.first != nil {
-        return [.down, .up, .jump, .clear, .help, .quit]
-      }
-      return [.down, .up, .focusDetail, .help, .quit]
-    }
-    // The engine's rule says which of the four write actions apply (QueuedWrite.allows).
-    let ruled: [(WriteAction, Action)] = [
-      (.release, .release), (.withdraw, .withdraw), (.discard, .discard), (.forget, .forget),
-    ]
-    if !state.marks.isEmpty {
-      // An action the rule allows for some marked write (one not loaded may be any).
-      let marked = state.marks.map { state.loadedWrite($0) }
-      actions += ruled.filter { rule in marked.contains { $0?.allows(rule.0).isAllowed ?? true } }.map(\.1)
-      actions.append(.clear)
-    } else if let w = state.selectedWrite {
-      actions += ruled.filter { w.allows($0.0).isAllowed }.map(\.1)
-      if w.verdict?.blockedReason == .credentialRefused { actions.append(.useKey) }
-      if w.verdict?.blockedReason != nil { actions.append(.releaseReason) }
-      if w.allows(.forget).isAllowed, w.verdict?.refusal == nil { actions.append(.take) }
-      actions = clearingFirst(actions, w)
-      actions.append(.focusDetail)
-    }
-    for a in [Action.drain, .autoDrain, .filter, .sort, .mark, .follow, .pause, .help, .quit] where !actions.contains(a)
-    {
-      actions.append(a)
-    }
-    return actions
-  }
-
-  func hints(_ actions: [Action]? = nil) -> TextLine {
-    var t = TextLine()
-    for action in actions ?? applicableActions() {
-      // In the detail of a held write, `enter` is the jump (the key map's own jump key works too).
-      let detailJump = state.detailFocused && action == .jump
-      guard let key = detailJump ? state.keyMap.hint(.focusDetail) : state.keyMap.hint(action) else { continue }
-      let greyed = action.writes && state.readOnly
-      if !t.spans.isEmpty { t.append(" ") }
-      t.append(key, greyed ? .dim : .key)
-      // In the detail, `esc` leaves it: the word is "back", not "clear".
-      let word = state.detailFocused && action == .clear ? "back" : action.hint
-      t.append(" " + word, greyed ? .dim : .text)
-    }
-    return t
   }
 }

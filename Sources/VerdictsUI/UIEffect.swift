@@ -34,6 +34,9 @@ public enum UIEffect: Sendable, Hashable {
   case copy(String)
   /// Write these writes' detail text to a file in the current folder.
   case export([String])
+  /// Read the first few writes a confirmation acts on where the engine chooses them (a take, a
+  /// release by reason), for the dialog to list.
+  case examples(PendingAction)
   /// Count the blocked writes per reason, for the `R` menu.
   case countReasons
   /// Read the drains the store keeps, for the history view (`H`).

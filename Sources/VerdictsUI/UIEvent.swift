@@ -29,6 +29,10 @@ public enum UIEvent: Sendable, Hashable {
   case reordered(id: String, pane: QueuePane, order: PaneOrder, index: Int?)
   /// The ids of every write in a pane (for `V`).
   case marked([String])
+  /// A go-to's typed ID is a row's: how many writes name it, and the first (its pane and ID).
+  case rowNamed(String, writes: Int, first: QueuePane, firstID: String)
+  /// The first few writes the open confirmation acts on, read from the store (``UIEffect/examples(_:)``).
+  case examples([String], for: PendingAction)
   /// How many blocked writes each reason holds (for the `R` menu).
   case reasonCounts([BlockedReason: Int])
   /// Where a write gone to (`:`, `J`, backspace) is: its full ID, pane and index; nil pane and

@@ -128,6 +128,21 @@ final class UILoop {
         let ms = Self.milliseconds(left)
         timeout = timeout < 0 ? ms : min(timeout, ms)
       }
+      // A fading message (a watcher's refusal) goes at its time, even on an idle screen: the
+      // first look starts its clock, the next comes when it is due.
+      if let fading = core.state.fadeClock, core.state.message == fading.message {
+        guard let since = fading.since else {
+          core.apply(.tick(Date()))
+          continue
+        }
+        let left = since.addingTimeInterval(UIState.fadeSeconds).timeIntervalSinceNow
+        if left <= 0 {
+          core.apply(.tick(Date()))
+          continue
+        }
+        let ms = Self.milliseconds(.milliseconds(Int((left * 1000).rounded(.up))))
+        timeout = timeout < 0 ? ms : min(timeout, ms)
+      }
       if core.state.writer != nil {
         let now = clock.now
         if now >= nextTick {

@@ -55,4 +55,24 @@ extension UIState {
     }
     return effects
   }
+
+  /// A go-to's ID named a row, not a write: one write naming it is selected; several are the
+  /// choice, shown as the filter `row:<id>` (every pane narrowed to them, the first pane holding
+  /// one focused), `esc` clearing it.
+  mutating func rowNamed(_ row: String, writes: Int, first pane: QueuePane, id: String) -> [UIEffect] {
+    if writes == 1 {
+      // Its pane and index under the filter are asked of the store, as for a write's ID.
+      message = StatusMessage("\(row) is a row; going to the one write naming it, \(ShortID.of(id))…")
+      return [.goto(id)]
+    }
+    gotoFrom = nil
+    if let from = selectedWrite?.id { trail.append(from) }
+    var effects = applyFilter("row:\(row)")
+    effects += focusPane(pane)
+    let more = writes >= 200 ? "200 or more" : "\(writes)"
+    message = StatusMessage(
+      "\(row) is a row; \(more) writes name it: filter row:\(row) shows them (\(keyMap.hint(.clear) ?? "esc") clears it)"
+    )
+    return effects
+  }
 }

@@ -45,9 +45,13 @@ extension UIState {
       return []
     case .writer(let w, let at):
       noteWriter(w, at: at)
+      // `auto-drain: next try in 1s` is no longer true once a drain runs.
+      if w?.drain != nil, message?.text.hasPrefix(Self.nextTryWords) == true { message = nil }
+      fadeMessage(at: at)
       return []
     case .tick(let at):
       now = at
+      fadeMessage(at: at)
       return []
     case .detailRested(let moves):
       detailRested(moves: moves)
@@ -59,6 +63,7 @@ extension UIState {
       return []
     case .drained(let report):
       lastDrain = report
+      if message?.text.hasPrefix(Self.nextTryWords) == true { message = nil }
       return []
     case .outcome(let text, let isError):
       var told = StatusMessage(
@@ -101,6 +106,11 @@ extension UIState {
           dialog = .releaseReason(selected: chosen.flatMap(menu.firstIndex(of:)) ?? 0)
         }
       }
+      return []
+    case .rowNamed(let row, let writes, let pane, let id): return rowNamed(row, writes: writes, first: pane, id: id)
+    case .examples(let ids, let pending):
+      // Only for the confirmation still up (one cancelled meanwhile leaves nothing to list).
+      if dialog == .confirm(pending) { dialogExamples = ids }
       return []
     case .wentTo(let id, let pane, let index): return wentTo(id: id, pane: pane, index: index)
     case .marked(let ids):
@@ -266,6 +276,28 @@ extension UIState {
   }
 
   /// Keeps the writer's record and when it was last seen live.
+  /// How auto-drain's wait for its next try begins (AppCore's words): said until a drain runs.
+  static let nextTryWords = "auto-drain: next try"
+
+  /// How long a fading message stays once a clock saw it.
+  static let fadeSeconds: Double = 5
+
+  /// Lets a fading message go once ``fadeSeconds`` have passed since a clock first saw it.
+  mutating func fadeMessage(at: Date) {
+    guard let clock = fadeClock, let m = message, clock.message == m else {
+      fadeClock = nil
+      return
+    }
+    guard let since = clock.since else {
+      fadeClock?.since = at
+      return
+    }
+    if at.timeIntervalSince(since) >= Self.fadeSeconds {
+      message = nil
+      fadeClock = nil
+    }
+  }
+
   mutating func noteWriter(_ w: WriterRecord?, at: Date) {
     writer = w
     now = at

@@ -116,9 +116,21 @@ extension UIState {
     }
   }
 
+  /// A reason chosen in the `R` menu: more than one write (or a count not read yet) asks first,
+  /// listing the first few, as `r` on marks does; one goes at once.
   mutating func releaseReason(_ reason: BlockedReason) -> [UIEffect] {
+    let pending = PendingAction.releaseReason(reason, count: reasonCounts?[reason])
+    if confirmBulk, (reasonCounts?[reason] ?? 2) > 1 { return confirm(pending) }
     dialog = nil
-    message = StatusMessage("releasing every write blocked \(reason.wireName)…")
-    return [.releaseReason(reason)]
+    return run(pending)
+  }
+
+  /// Puts up the confirmation for `pending`; where the engine chooses its writes, asks the store
+  /// for the first few to list.
+  mutating func confirm(_ pending: PendingAction) -> [UIEffect] {
+    dialog = .confirm(pending)
+    dialogExamples = nil
+    message = nil  // the dialog is what is said now (`withdraw cancelled` before it is not)
+    return pending.engineChooses ? [.examples(pending)] : []
   }
 }

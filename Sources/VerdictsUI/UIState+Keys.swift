@@ -37,7 +37,10 @@ extension UIState {
   /// Does what an action does, as if its key had been pressed.
   public mutating func perform(_ action: Action) -> [UIEffect] {
     if action.writes, let reason = readOnlyReason {
-      message = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
+      let refusal = StatusMessage("read-only: \(action.summary) is not allowed (\(reason))", isError: true)
+      message = refusal
+      // No later action of a watcher's replaces it: it fades.
+      fadeClock = FadeClock(message: refusal, since: nil)
       return []
     }
     if keyEndsDetailHold(action) { return [] }
@@ -65,6 +68,7 @@ extension UIState {
     case .release: return release()
     case .releaseReason:
       reasonCounts = nil
+      message = nil  // the menu is what is said now (a cancelled one's words are not)
       let reasons = reasonMenu
       let current = selectedWrite?.verdict?.blockedReason.flatMap { reasons.firstIndex(of: $0) } ?? 0
       dialog = .releaseReason(selected: current)
@@ -72,11 +76,9 @@ extension UIState {
     case .withdraw: return ask(PendingAction.withdraw)
     case .discard: return ask(PendingAction.discard)
     case .take:
-      if confirmTake {
-        dialog = .confirm(.take(answered: self[.answered].total))
-        return []
-      }
-      return run(.take(answered: self[.answered].total))
+      let answered = status?.counts.answered ?? self[.answered].total
+      if confirmTake { return confirm(.take(answered: answered)) }
+      return run(.take(answered: answered))
     case .forget: return forget()
     case .undo: return undo()
     case .drain:
@@ -92,6 +94,7 @@ extension UIState {
     case .filter:
       prompt = Prompt(kind: .filter, text: filter ?? "")
       return []
+    case .refused: return showRefused()
     case .sort: return cycleOrder()
     case .pause: return togglePause()
     case .follow: return toggleFollow()
@@ -102,7 +105,8 @@ extension UIState {
     case .copyID:
       guard let w = selectedWrite else { return refuse("copy: nothing selected") }
       guard clipboard else { return refuse("copy is off (clipboard = off in the config); the ID: \(w.id)") }
-      message = StatusMessage("copied \(w.id) to the clipboard")
+      // Through tmux or screen the copy may stop there: say what is known, and how to let it on.
+      message = StatusMessage(clipboardRelay?.sent(w.id) ?? "copied \(w.id) to the clipboard")
       return [.copy(w.id)]
     case .export:
       let ids = targets
@@ -262,10 +266,7 @@ extension UIState {
 
   mutating func release() -> [UIEffect] {
     guard let ids = targets(for: .release) else { return [] }
-    if ids.count > 1, confirmBulk {
-      dialog = .confirm(.release(ids))
-      return []
-    }
+    if ids.count > 1, confirmBulk { return confirm(.release(ids)) }
     return run(.release(ids))
   }
 
@@ -282,10 +283,7 @@ extension UIState {
     case .discard: confirm = confirmDiscard
     default: confirm = confirmWithdraw
     }
-    if confirm {
-      dialog = .confirm(pending)
-      return []
-    }
+    if confirm { return self.confirm(pending) }
     return run(pending)
   }
 
@@ -309,6 +307,9 @@ extension UIState {
     case .take:
       message = StatusMessage("taking the answered writes…")
       return [.take]
+    case .releaseReason(let reason, _):
+      message = StatusMessage("releasing every write blocked \(reason.wireName)…")
+      return [.releaseReason(reason)]
     default: break
     }
     marks = []
@@ -319,16 +320,13 @@ extension UIState {
     case .discard(let ids): return ids.map(UIEffect.discard)
     case .release(let ids): return [.release(ids)]
     case .forget(let ids): return [.forget(ids)]
-    case .take: return [.take]
+    case .take, .releaseReason: return []
     }
   }
 
   mutating func forget() -> [UIEffect] {
     guard let ids = targets(for: .forget) else { return [] }
-    if ids.count > 1, confirmBulk {
-      dialog = .confirm(.forget(ids))
-      return []
-    }
+    if ids.count > 1, confirmBulk { return confirm(.forget(ids)) }
     return run(.forget(ids))
   }
 

@@ -45,8 +45,13 @@ public struct UIState: Sendable, Hashable {
   public var historyScroll = 0
   /// A confirmation or menu, if one is up.
   public var dialog: Dialog?
+  /// The first few writes an open confirmation acts on when the engine chooses them (a take, a
+  /// release by reason), as read from the store when it opened (nil: not read yet).
+  public var dialogExamples: [String]?
   /// A line of input, if one is open.
   public var prompt: Prompt?
+  /// When the fading message shown now was first seen on a clock (``UIState/fadeMessage(at:)``).
+  var fadeClock: FadeClock?
   /// The outcome of the last action.
   public var message: StatusMessage?
   /// What `u` puts back: the last discard, forget or take, until another action changes the queue.
@@ -91,6 +96,8 @@ public struct UIState: Sendable, Hashable {
   public var mouseOn = true
   /// Whether `y` copies through OSC 52 (`clipboard = off` in the config turns it off).
   public var clipboard = true
+  /// A multiplexer between the screen and the terminal that may keep the copy (nil: none).
+  public var clipboardRelay: ClipboardRelay?
   /// The keys.
   public var keyMap: KeyMap = .defaults
   /// Draw with ASCII borders and glyphs.

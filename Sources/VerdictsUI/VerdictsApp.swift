@@ -89,6 +89,7 @@ public enum VerdictsApp {
     state.confirmTake = config.confirmTake
     state.confirmBulk = config.confirmBulk
     state.clipboard = config.clipboard
+    state.clipboardRelay = ClipboardRelay.from(environment: options.environment)
     state.mouseOn = config.mouse && !options.noMouse
     state.keyHint = options.keyHint
     if let pane = options.startPane { state.focus = pane }

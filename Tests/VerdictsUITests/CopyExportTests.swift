@@ -38,3 +38,28 @@ import Testing
     #expect(d.core.rawOut == [OSC52.sequence("w-accept")])
   }
 }
+
+/// Issue 25, item 6: `y` is honest where the terminal's answer cannot be known.
+@Suite struct CopyThroughARelayTests {
+  @Test func underTmuxYSaysItSentTheIDToTheTerminalAndHowToLetItOn() {
+    var s = Fixtures.state()
+    s.clipboardRelay = ClipboardRelay.from(environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
+    #expect(s.handle(.key(.char("y"))) == [.copy("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b")])
+    let text = s.message?.text ?? ""
+    #expect(text.hasPrefix("sent 0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b to the terminal"), "\(text)")
+    #expect(text.contains("set -g set-clipboard on"))
+    #expect(!text.contains("copied"))
+  }
+
+  @Test func underScreenYSaysTheCopyStopsThere() {
+    var s = Fixtures.state()
+    s.clipboardRelay = ClipboardRelay.from(environment: ["STY": "1234.pts-0.host"])
+    _ = s.handle(.key(.char("y")))
+    #expect(s.message?.text.contains("GNU screen does not pass it") == true)
+  }
+
+  @Test func withNoRelayTheEnvironmentNamesNone() {
+    #expect(ClipboardRelay.from(environment: ["TERM": "xterm"]) == nil)
+    #expect(ClipboardRelay.from(environment: ["TMUX": ""]) == nil)
+  }
+}

@@ -68,7 +68,12 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
       let matching = order.sorted(
         writes.filter { w in
           w.pane == pane
-            && (filter.map { f in w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f) }
+            && (filter.map { f in
+              // Field terms (`row:note-1`, `verdict:refused`) as the store reads them; plain words as before.
+              f.contains(":")
+                ? WriteFilter(f)?.matches(w) ?? true
+                : w.id.contains(f) || w.kind.wireName.contains(f) || VerdictText.word(w).contains(f)
+            }
               ?? true)
         })
       let start = min(max(0, offset), matching.count)

@@ -33,9 +33,10 @@ import Testing
     if size.0 >= 80 {
       for key in keys { #expect(bottom.contains(key), "\(size): \(key) missing from \(bottom)") }
     } else {
-      // At 40 columns the first key, what clears it, is always there.
-      #expect(bottom.hasPrefix(keys[0]), "\(bottom)")
+      // At 40 columns the first key, what clears it, is always there (its word maybe shortened).
+      #expect(bottom.hasPrefix(String(keys[0].prefix { $0 != " " }) + " "), "\(bottom)")
     }
+    #expect(bottom.hasSuffix("? help q quit"), "\(size): \(bottom)")
     Golden.check("long-message-\(size.0)x\(size.1)", ScreenTests.screen(s))
   }
 

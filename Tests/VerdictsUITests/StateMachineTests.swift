@@ -222,10 +222,19 @@ import Testing
     _ = press(&s, .char("j"), .down, .down)
     #expect(s.dialog == .releaseReason(selected: 5))
     _ = press(&s, .char("k"))
-    #expect(press(&s, .enter) == [.releaseReason(.failingAlone)])
+    // Before the counts come, a reason chosen asks first: it may hold many writes.
+    #expect(press(&s, .enter) == [.examples(.releaseReason(.failingAlone, count: nil))])
+    #expect(s.dialog == .confirm(.releaseReason(.failingAlone, count: nil)))
+    #expect(press(&s, .char("y")) == [.releaseReason(.failingAlone)])
     #expect(s.dialog == nil)
+    // Counted: one write goes at once, more than one asks.
     _ = press(&s, .char("R"))
+    _ = s.handle(.reasonCounts([.credentialRefused: 1, .failingAlone: 2]))
     #expect(press(&s, .char("1")) == [.releaseReason(.credentialRefused)])
+    _ = press(&s, .char("R"))
+    _ = s.handle(.reasonCounts([.credentialRefused: 1, .failingAlone: 2]))
+    #expect(press(&s, .char("2")) == [.examples(.releaseReason(.failingAlone, count: 2))])
+    #expect(press(&s, .char("n")) == [])
     _ = press(&s, .char("R"))
     #expect(press(&s, .escape) == [])
     #expect(s.dialog == nil && s.message?.text == "release by reason cancelled")
@@ -295,7 +304,7 @@ import Testing
 
   @Test func takeForgetAndDrain() {
     var s = Fixtures.state(focus: .answered, select: 1)
-    #expect(press(&s, .char("t")) == [])
+    #expect(press(&s, .char("t")) == [.examples(.take(answered: 5))])
     #expect(s.dialog == .confirm(.take(answered: 5)))
     #expect(press(&s, .char("y")) == [.take])
     #expect(press(&s, .char("f")) == [.forget(["w-merged"])])

@@ -37,7 +37,7 @@ final class DemoDriver: Sendable {
 
   /// Fills, queues the tour's writes and walks its drains (DESIGN 6.1: within ten seconds every
   /// pane has writes and every blocked reason is on screen). `say` hears each step in words.
-  func walkTour(pause: Double = 0.4, say: @Sendable (String) -> Void) async {
+  func walkTour(pause: Double = 0.4, plain: Bool = false, say: @Sendable (String) -> Void) async {
     do {
       try await copy.fill()
       say("filled from the tour instance at \(url.absoluteString)")
@@ -62,7 +62,11 @@ final class DemoDriver: Sendable {
       // A write the first key may not make: the queue is parked until the second key.
       _ = try await Scenario.tourKeyedWrite.queue(on: copy)
       _ = try? await copy.queue.drain()
-      say("the tour is on screen: press K and give \(Self.secondKey) to send the parked write")
+      // A line mode has no screen and no K: it says what is left and where it can be done.
+      say(
+        plain
+          ? "the tour is done: one write is parked until another key (run `verdicts demo` in a terminal and press K)"
+          : "the tour is on screen: press K and give \(Self.secondKey) to send the parked write")
     } catch {
       say("the tour stopped: \(error)")
     }

@@ -126,7 +126,7 @@ enum ScreenCommands {
     let held = Task {
       for await _ in demo.copy.updates() {}
     }
-    await demo.walkTour { output.out("# \($0)\n") }
+    await demo.walkTour(plain: true) { output.out("# \($0)\n") }
     let wait = Double(seconds ?? 10)
     let end = Date().addingTimeInterval(wait)
     while Date() < end { try? await Task.sleep(nanoseconds: 100_000_000) }
