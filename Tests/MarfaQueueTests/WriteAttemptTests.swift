@@ -167,14 +167,19 @@ import Testing
     #expect(rows == WriteAttempt.kept)
   }
 
-  @Test func aWriteThatLeavesTheQueueTakesItsAttemptsWithIt() async throws {
+  @Test func aDepartedWriteKeepsItsAttemptsWhileTheArchiveKeepsItAndNotAfter() async throws {
     let h = try await DrainHarness()
     let w = try await h.note(id: "w-gone")
     _ = try await h.copy.queue.drain()
     #expect(try await h.copy.queue.attempts(of: w.id).list.count == 1)
     #expect(try await h.copy.queue.forgetAnswered(ids: [w.id]) == 1)
-    let rows = try await h.copy.store.run { try $0.scalar("SELECT count(*) FROM attempts") }
-    #expect(rows == 0)
+    let count = { try await h.copy.store.run { try $0.scalar("SELECT count(*) FROM attempts") } }
+    // Kept with the archived write, for `undo` to put back and `show` to list.
+    #expect(try await count() == 1)
+    // Pruned from the archive (its age past the limit): its attempts go with it.
+    let later = Int(Date().timeIntervalSince1970 * 1000) + ArchiveLimits.standard.maxAgeMilliseconds + 60_000
+    try await h.copy.store.run { db in try db.transaction(durable: false) { try db.pruneArchive(nowMs: later) } }
+    #expect(try await count() == 0)
   }
 
   @Test func aDamagedAttemptRowIsReadInRangeAndSaidOnce() async throws {

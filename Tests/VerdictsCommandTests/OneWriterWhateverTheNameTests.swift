@@ -12,14 +12,15 @@ import Testing
 /// (its device and inode), so every other name of a held store (a symbolic link, a hard link, a
 /// relative path, `./`, `//`, `..`, a bind mount) opens as a reader.
 @Suite(.serialized) struct OneWriterWhateverTheNameTests {
-  /// A store with one write, held by `verdicts hold` until the returned process is killed.
+  /// A store with one write, held by `verdicts hold` until the returned process is killed (its own
+  /// limit, 600 s, far past the test: the whole suite once took 71 s and a 60 s hold ran out).
   static func heldStore(_ t: TempFolder, name: String = "A.store") throws -> (store: String, holder: Spawned) {
     let store = t.file(name)
     let created = try Binary.run(
       ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: store, home: t.path)
     #expect(created.code == 0, "\(created)")
     let holder = try Spawned(
-      ["--json", "hold", "--seconds", "60"], environment: Binary.environment(store: store, home: t.path, [:]))
+      ["--json", "hold", "--seconds", "600"], environment: Binary.environment(store: store, home: t.path, [:]))
     #expect(holder.waitForLine(timeout: 20), "hold printed nothing: \(holder.stderr)")
     return (store, holder)
   }
