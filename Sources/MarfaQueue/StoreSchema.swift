@@ -80,11 +80,11 @@ enum StoreSchema {
     CREATE TRIGGER attempts_prune AFTER INSERT ON attempts WHEN NEW.k > \(WriteAttempt.kept) BEGIN
       DELETE FROM attempts WHERE write_id = NEW.write_id AND k <= NEW.k - \(WriteAttempt.kept);
     END;
-    CREATE TRIGGER attempts_leave AFTER DELETE ON queue
+    CREATE TRIGGER IF NOT EXISTS attempts_leave AFTER DELETE ON queue
     WHEN NOT EXISTS (SELECT 1 FROM archive WHERE id = OLD.id) BEGIN
       DELETE FROM attempts WHERE write_id = OLD.id;
     END;
-    CREATE TRIGGER attempts_leave_archive AFTER DELETE ON archive
+    CREATE TRIGGER IF NOT EXISTS attempts_leave_archive AFTER DELETE ON archive
     WHEN NOT EXISTS (SELECT 1 FROM queue WHERE id = OLD.id) AND NOT EXISTS (SELECT 1 FROM archive WHERE id = OLD.id) BEGIN
       DELETE FROM attempts WHERE write_id = OLD.id;
     END;

@@ -110,7 +110,10 @@ import Testing
     let store = TestStore()
     var copy = try await store.open()
     copy.close()
-    #expect(store.execute("DROP TABLE attempts; DROP TABLE drains; DROP TRIGGER IF EXISTS attempts_leave;"))
+    #expect(
+      store.execute(
+        "DROP TABLE attempts; DROP TABLE drains; DROP TRIGGER IF EXISTS attempts_leave; DROP TRIGGER IF EXISTS attempts_leave_archive;"
+      ))
     // A reader reads such a store as keeping none.
     let reader = try await WorkingCopy.openReader(store: store.url)
     #expect(try await reader.history().isEmpty)
