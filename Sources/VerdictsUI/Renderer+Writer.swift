@@ -9,7 +9,9 @@ extension Renderer {
   func writerParts() -> [StatusPart] {
     var file: [StatusPart] = []
     if let text = WriterText.storeFile(state.storeFile, at: state.storeFileChangedAt, following: state.readOnly) {
-      file.append(StatusPart(TextLine(text, .statusError), priority: 99))
+      // Above the writer itself: with the file gone, who wrote it last matters less (at 80 columns
+      // `writer: none since …` and the last drain pushed `store removed at …` off the line).
+      file.append(StatusPart(TextLine(text, .statusError), priority: 101))
     }
     guard let w = state.writer else { return file }
     let now = state.now ?? w.updatedAt

@@ -103,7 +103,8 @@ def main():
         corners_all_boxed(bs)
         titles = [b[4] for b in bs]
         for p in PANES:
-            if not any(re.match(rf"^{p} \d+$", t) for t in titles):
+            # Answered's title may count its refused writes: "Answered 601 · 1 refused".
+            if not any(re.match(rf"^{p} [\d,]+( · [\d,]+ refused)?$", t) for t in titles):
                 bad(f"no whole box titled {p} N (titles: {titles})")
         if not any(t.startswith("Detail") for t in titles):
             bad(f"no Detail box (titles: {titles})")
@@ -120,10 +121,10 @@ def main():
     elif layout == "stacked":
         rules = {}
         for i, l in enumerate(lines):
-            m = re.match(r"^─ (\w+) (\d+) ─", l)
+            m = re.match(r"^─ (\w+) ([\d,]+)( · [\d,]+ refused)? ─", l)
             if m:
                 rules[m.group(1)] = i
-                if width(l) != w or not re.match(r"^─ \w+ \d+ ─+( .+ ─)?$", l):
+                if width(l) != w or not re.match(r"^─ \w+ [\d,]+( · [\d,]+ refused)? ─+( .+ ─)?$", l):
                     bad(f"title rule at line {i + 1} not whole: {l!r}")
         for p in PANES:
             if p not in rules:

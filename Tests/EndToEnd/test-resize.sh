@@ -50,7 +50,7 @@ type_line "$VERDICTS demo"
 wait_re '┌─ Blocked 7 '
 wait_for "credential_refused"
 # The first drain has ended (stopped by the refused key; the line's end may be cut at 120 columns).
-wait_re '^ writer: verdicts demo \(pid [0-9]+\) · auto-drain on · key refused · instance reachable · drain at [0-9:]+: '
+wait_re '^ writer: verdicts demo \(pid [0-9]+\) · .*key refused · .*instance reachable · .*drain at [0-9:]+: '
 check_size grid 120 40
 cp "$E2E_TMP/stable.txt" "$E2E_TMP/first.txt"
 
