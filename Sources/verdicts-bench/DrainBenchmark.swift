@@ -49,7 +49,8 @@ struct DrainBenchmark: Benchmark {
 
   /// DESIGN 7: publishing the writer record costs at most 3 % of the drain's time.
   static let publishTarget = 0.03
-  /// Issue 23: keeping each write's attempts and the drain's history row costs at most 3 % of the drain's time.
+  /// Keeping each write's attempts and the drain's history row costs at most 3 % of the drain's time
+  /// (docs/performance.md).
   static let historyTarget = 0.03
 
   /// A queued write as it goes on the wire.
@@ -128,7 +129,7 @@ struct DrainBenchmark: Benchmark {
       "  for reference, whole drains: median \(Stats.fixed(median(\.drain), 3)) s publishing, \(Stats.fixed(unpublished, 3)) s not"
         + " (the same writes to another store, same round); median per-round difference \(Stats.fixed(cost * 100, 1)) %"
     )
-    // Issue 23, judged as publishing is: the time spent in the store keeping the rows, measured around each.
+    // Judged as publishing is: the time spent in the store keeping the rows, measured around each.
     let keepShare = Stats.median(rounds.map { $0.keeping / $0.drain })
     let keepMet = keepShare <= Self.historyTarget
     lines.append(

@@ -7,7 +7,7 @@ import Testing
 @testable import VerdictsCommand
 
 /// Through the built binary: a night of failures, a refused write discarded by mistake, then
-/// `departed`, `show`, `undo` and `report` (issue 23 items 3 and 4).
+/// `departed`, `show`, `undo` and `report` (docs/cli.md, "After the fact").
 @Suite(.serialized) struct AfterTheFactBinaryTests {
   static let key = "k-night-secret-7f3a"
   static let password = "hunter2-pw-91c"

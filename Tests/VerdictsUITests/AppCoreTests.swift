@@ -92,7 +92,7 @@ import Testing
     let core = d.core
     await d.settle()
     await d.keys(.char("2"), .down, .down, .down, .char("x"), .char("y"))
-    // Each says how to take it back (`u`, issue 23).
+    // Each says how to take it back (`u`).
     #expect(core.state.message == StatusMessage("discarded w-refused · u undoes the discard"))
     await d.keys(.char("g"), .char("f"))
     #expect(core.state.message == StatusMessage("forgot 1 · u undoes the forget"))

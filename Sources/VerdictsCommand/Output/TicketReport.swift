@@ -24,11 +24,11 @@ struct TicketReport {
   /// How far back the departed writes go.
   static let departedDays = 7
 
-  /// What a store of this build does not keep yet, said in the report (issue 23 items 1 and 2
-  /// add each write's attempts and the drains before the last: their sections go here).
+  /// What the store keeps that this report does not carry yet, said in the report (their
+  /// sections go here: each write's attempts in its entry, the drain history beside the last).
   static let notKeptByThisBuild = [
-    "each write's attempts (only its last failure and streak are kept)",
-    "the drains before the last one (only the last drain's report is kept)",
+    "each write's attempts (the store keeps them: verdicts show ID; not yet in this report)",
+    "the drains before the last one (the store keeps them: verdicts history; not yet in this report)",
   ]
 
   /// Reads the report from an open copy (a reader: it never takes the writer role).
@@ -189,8 +189,8 @@ struct TicketReport {
       ("problem_writes", .array(problems)),
       ("last_drain", s.lastDrain?.wireJSON ?? .null),
       ("last_drain_at", str(s.lastDrainAt)),
-      // Issue 23 items 1 and 2: each write's attempts ride in its entry above (`attempts`), and
-      // the drains before the last go here as `drain_history`, bounded as the lists above.
+      // Each write's attempts are to ride in its entry above (`attempts`), and the drains before
+      // the last to go here as `drain_history`, bounded as the lists above.
       ("departed_last_7_days", .array(departed)),
       ("left_out", .array(leftOut.map(JSONValue.string))),
       ("not_kept", .array(notKept.map(JSONValue.string))),
