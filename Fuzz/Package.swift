@@ -27,6 +27,9 @@ let package = Package(
     target("events", [.product(name: "MarfaQueue", package: "verdicts")]),
     target("filter", [.product(name: "MarfaQueue", package: "verdicts")]),
     target("config", [.product(name: "VerdictsUI", package: "verdicts")]),
+    target("scenario", [.product(name: "ScriptedInstance", package: "verdicts")]),
+    target("resolver", [.product(name: "MarfaQueue", package: "verdicts")]),
+    target("corestore", [.product(name: "MarfaQueue", package: "verdicts")]),
     target(
       "arguments",
       [

@@ -18,6 +18,9 @@ public struct WriteIDResolver: Sendable {
   public static let minimumPart = 6
   /// How many IDs an ambiguous or unknown answer lists at most.
   public static let listed = 5
+  /// The longest typed text the nearest IDs are looked for (the CLI takes IDs of at most 256
+  /// bytes): past it no ID is suggested, so a long paste costs no edit distances.
+  static let longestSuggested = 256
 
   /// The IDs to choose among.
   let ids: [String]
@@ -75,10 +78,11 @@ public struct WriteIDResolver: Sendable {
   }
 
   /// Up to ``listed`` IDs nearest to `wanted`: by the fewest edits between it and the ID's end
-  /// (or start) of the same length, at most a third of its length (at least 2).
+  /// (or start) of the same length, at most a third of its length (at least 2); none for a text
+  /// longer than ``longestSuggested``.
   func closest(to wanted: String) -> [String] {
-    guard !wanted.isEmpty else { return [] }
     let w = Array(wanted.unicodeScalars)
+    guard !w.isEmpty, w.count <= Self.longestSuggested else { return [] }
     let limit = max(2, w.count / 3)
     var scored: [(distance: Int, index: Int)] = []
     for (i, id) in ids.enumerated() {

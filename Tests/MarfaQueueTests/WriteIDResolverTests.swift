@@ -70,4 +70,14 @@ import Testing
     #expect(unknown.code == "not_found")
     #expect(unknown.message == "the queue holds no write …aaab43da; the closest: \(Self.a)")
   }
+
+  @Test func aLongPasteIsAnsweredAtOnceWithNoSuggestion() {
+    // A paste into `:` (which takes text of any length) among thousands of long IDs: no edit
+    // distance is worked out past 256 characters, where each would cost the text's length squared.
+    let ids = (0..<2_000).map { "\($0)-" + String(repeating: "ab", count: 300) }
+    let typed = String(repeating: "ab", count: 50_000)
+    let started = ContinuousClock.now
+    #expect(WriteIDResolver(ids: ids).resolve(typed) == .unknown(closest: []))
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
 }
