@@ -40,7 +40,7 @@ let package = Package(
     // Tests
     // What more than one test target uses: a seeded generator, the soak switch, golden files,
     // core-store fixtures.
-    .target(name: "TestSupport", dependencies: ["CSQLite"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["CSQLite", "MarfaWire"], path: "Tests/TestSupport"),
     .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
     .testTarget(
       name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "Digest", "TestSupport"]),

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// Fans each ``Change`` out to every open `changes()` stream.
 final class ChangeHub: Sendable {

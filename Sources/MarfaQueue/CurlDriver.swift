@@ -1,6 +1,6 @@
 import CCurl
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// One libcurl multi handle and the thread that runs it. Every transfer of one ``HTTPClient``
 /// goes through its own driver, which keeps the connections alive between requests; event

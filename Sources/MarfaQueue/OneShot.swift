@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// A value that arrives once, from another thread, and is awaited by one task.
 ///

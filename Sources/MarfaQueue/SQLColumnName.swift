@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// How a Swift case name becomes a column name, worked out once per column type.
 enum SQLColumnName {

@@ -1,7 +1,7 @@
 import CSQLite
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// Who listens for events on a reader's store files (``WorkingCopy/storeFileEvents()``).
 final class StoreFileWatchers: Sendable {

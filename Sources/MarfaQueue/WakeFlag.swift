@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// A flag a task can sleep on: raising it wakes every sleeper at once, without polling.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// A weak reference from the queue back to its copy (the copy owns the queue), set once the
 /// copy is made.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// A device's working copy: the SQLite store, its write queue, and the instance it drains to.
 ///

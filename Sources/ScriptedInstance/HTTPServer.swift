@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// An HTTP/1.1 server on 127.0.0.1 with a thread per connection, keep-alive and server-sent events.
 final class HTTPServer: Sendable {

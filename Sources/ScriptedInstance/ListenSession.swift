@@ -1,7 +1,6 @@
 import Dispatch
 import FoundationEssentials
 import MarfaWire
-import Synchronization
 
 /// One period of listening: the listener, a wake pipe every thread of the period watches, and its connections.
 final class ListenSession: Sendable {

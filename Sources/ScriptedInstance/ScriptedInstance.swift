@@ -1,6 +1,5 @@
 import FoundationEssentials
 import MarfaWire
-import Synchronization
 
 /// A Marfa instance on 127.0.0.1 that answers as scripted, over real HTTP/1.1.
 ///

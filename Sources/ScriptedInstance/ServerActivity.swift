@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// Counts a server's live threads and open descriptors, so a test can prove a stop leaves none behind.
 final class ServerActivity: Sendable {

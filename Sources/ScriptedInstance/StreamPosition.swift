@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// Where one held event stream is: the last cursor sent and the instance it named.
 ///

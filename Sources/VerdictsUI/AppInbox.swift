@@ -1,5 +1,5 @@
 import MarfaQueue
-import Synchronization
+import MarfaWire
 
 /// What the UI thread shares with the tasks it starts: the inbox they post to, the count of queue
 /// calls running, and the coalescing of change notes into at most about thirty re-reads a second,

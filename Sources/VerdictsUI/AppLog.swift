@@ -1,6 +1,5 @@
 import FoundationEssentials
 import MarfaWire
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc

@@ -34,7 +34,7 @@ struct BenchOptions {
   /// Every benchmark this build has, by section name, in the order `all` runs them.
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
-    DrainBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
+    DrainBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(), FiftyWatchersBenchmark(),
   ]
 
   static var usage: String {

@@ -1,4 +1,5 @@
 import Foundation
+import MarfaWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,8 +23,8 @@ final class PseudoTerminal: Sendable {
   let width: Int
   let height: Int
   private let master: Int32
-  private let chunks = Mutex<[Chunk]>([])
-  private let link: Mutex<SSHLink?>
+  private let chunks = MarfaWire.Mutex<[Chunk]>([])
+  private let link: MarfaWire.Mutex<SSHLink?>
   private let origin = ContinuousClock.now
   private let closed = Atomic<Bool>(false)
 
@@ -43,7 +44,7 @@ final class PseudoTerminal: Sendable {
     master = m
     self.width = width
     self.height = height
-    self.link = Mutex(link)
+    self.link = MarfaWire.Mutex(link)
     var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(m, UInt(TIOCSWINSZ), &size)
     let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)

@@ -1,6 +1,6 @@
 import Foundation
 import MarfaQueue
-import Synchronization
+import MarfaWire
 
 /// Makes big stores quickly: the schema through `WorkingCopy.open` (so it is the store's own),
 /// then every row through the store's bulk-insert door (`StoreBulkInsert`: one transaction, one

@@ -1,7 +1,7 @@
 import Foundation
 import MarfaQueue
+import MarfaWire
 import ScriptedInstance
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc

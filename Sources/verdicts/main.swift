@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 import VerdictsCommand
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MarfaWire
 import Testing
 
 @testable import MarfaQueue

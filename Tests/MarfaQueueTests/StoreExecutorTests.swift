@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import MarfaWire
 import Testing
 
 @testable import MarfaQueue

@@ -1,6 +1,6 @@
 import Foundation
 import MarfaQueue
-import Synchronization
+import MarfaWire
 import Testing
 
 /// A reader hears of its store's files being removed, made again, or closed by a writer that

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MarfaWire
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 /// A value a test shares with a task or a callback, behind a `Mutex`: the one box tests use
 /// instead of an `@unchecked Sendable` class of their own.

@@ -1,5 +1,5 @@
 import MarfaQueue
-import Synchronization
+import MarfaWire
 import Testing
 
 @testable import VerdictsUI

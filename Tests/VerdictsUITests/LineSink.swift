@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MarfaWire
 import Testing
 
 /// Collects lines from another task, and lets a test wait for them without a fixed sleep.

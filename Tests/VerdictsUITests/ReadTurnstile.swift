@@ -1,5 +1,5 @@
 import MarfaQueue
-import Synchronization
+import MarfaWire
 
 /// Page reads held at a turnstile: each waits there until the test lets it through, so a test
 /// chooses the order reads come back in, one at a time.

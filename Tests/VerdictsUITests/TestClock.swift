@@ -1,4 +1,4 @@
-import Synchronization
+import MarfaWire
 
 @testable import VerdictsUI
 

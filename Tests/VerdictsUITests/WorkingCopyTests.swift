@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import MarfaWire
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// A store the Marfa core wrote, opened to read only: its queue read into the same values as this
 /// project's own store, so the screens do not know which kind they show.

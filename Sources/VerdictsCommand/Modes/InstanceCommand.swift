@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import MarfaWire
 import ScriptedInstance
 import Synchronization
 

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import MarfaWire
 
 /// Output kept in memory, for running commands in-process (tests, and callers that want the text).
 public final class CapturedOutput: CommandOutput, Sendable {
