@@ -2,8 +2,8 @@
 // The fuzz targets: a package of its own beside the project's, so the project's own build and
 // `swift build --build-tests` never build them, and they build with `--sanitize=fuzzer
 // --sanitize=address` without instrumenting the `verdicts` executable (whose `main` would meet
-// libFuzzer's). Each target is one `LLVMFuzzerTestOneInput` over the project's modules (debug
-// builds are testable, so `@testable import` reaches internal readers). `make fuzz`, `make
+// libFuzzer's). Each target is one `LLVMFuzzerTestOneInput` over the project's modules (built
+// optimized with `-enable-testing`, so `@testable import` reaches internal readers). `make fuzz`, `make
 // fuzz-smoke`; docs/reliability.md, "Fuzzing".
 import PackageDescription
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=$1 seconds=$2
-binary=Fuzz/.build/debug/fuzz-$target
+binary=Fuzz/.build/release/fuzz-$target
 log=.build/fuzz-$target.log
 mkdir -p ".build/fuzz-corpus/$target" .build/fuzz-crashes
 if ! "$binary" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -max_len=65536 \
