@@ -16,14 +16,15 @@ package struct InFlightRequest: Sendable {
     } onCancel: {
       driver.cancel(transfer)
     }
-    let began = collector.headCame ? collector.status : nil
-    if let cut = collector.cut { throw TransportError.cut(cut, status: began) }
+    let answer = collector.answer
+    let began = answer.headCame ? answer.status : nil
+    if let cut = answer.cut { throw TransportError.cut(cut, status: began) }
     if let cut = outcome.cut { throw TransportError.cut(cut, status: began) }
     guard outcome.ok else { throw TransportError(message: outcome.message) }
     // libcurl ends a transfer "whole" when the connection closes inside the head.
-    guard collector.headCame else {
+    guard answer.headCame else {
       throw TransportError(message: "the connection was dropped (it closed before the answer's head was whole)")
     }
-    return HTTPAnswer(status: collector.status, headers: collector.headers, body: collector.bytes)
+    return HTTPAnswer(status: answer.status, headers: answer.headers, body: answer.bytes)
   }
 }
