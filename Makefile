@@ -152,8 +152,16 @@ e2e: build
 	bash Tests/EndToEnd/run.sh
 
 ## lint: the house style (.swift-format), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
+## It also keeps the house's map: no folder under Sources holds more than 30 .swift files (role
+## folders, docs/architecture.md "Map"), and no comment cites a design section or an issue number
+## (name the doc in docs/, or say the rule).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
+	@over=$$(find Sources -type d | while read -r d; do n=$$(find "$$d" -maxdepth 1 -name '*.swift' | wc -l); \
+	  [ "$$n" -gt 30 ] && echo "$$d ($$n files)"; done); \
+	  if [ -n "$$over" ]; then echo "lint: folders over 30 .swift files (give them role folders): $$over"; exit 1; fi
+	@if grep -rnE 'DESIGN [0-9]|DESIGN\.md|[Ii]ssues? #?[0-9]+' Sources Tests --include='*.swift'; then \
+	  echo "lint: the lines above cite a design section or an issue number: name the doc in docs/ or say the rule"; exit 1; fi
 
 test: lint unit e2e fuzz-smoke
 

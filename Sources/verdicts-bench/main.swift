@@ -1,6 +1,6 @@
 import Foundation
 
-// verdicts-bench: measures what DESIGN.md section 7 promises, on this machine, in a release build.
+// verdicts-bench: measures what docs/performance.md sets as targets, on this machine, in a release build.
 // Figures are printed with the machine and the date; nothing here is a timed unit test.
 
 /// Prints a line at once, unbuffered, so a run piped into a file shows each round as it ends.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// A 2xx must be about the write it answers (issue 26, item 6): one that names another row,
+/// A 2xx must be about the write it answers: one that names another row,
 /// another blob, or says two things (a member name given twice) is no verdict. The write stays
 /// unanswered under its key, nothing is counted, nothing of the answer enters the copy, and its
 /// `lastFailure` says what was wrong.

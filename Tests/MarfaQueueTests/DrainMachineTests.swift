@@ -2,7 +2,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// The drain's decisions with no sockets and no store (issue 11, point 3): every way an answer
+/// The drain's decisions with no sockets and no store: every way an answer
 /// is classified, the set-aside, the end, the stop, held writes and `failingAlone` at the end.
 @Suite struct DrainMachineTests {
   static let refusal = Refusal(reason: "validation_error")

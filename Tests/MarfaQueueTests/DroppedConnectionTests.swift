@@ -5,7 +5,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// A server that drops the connection mid-exchange (issue 11, point 6; issue 24, item 8): a
+/// A server that drops the connection mid-exchange: a
 /// request that went out and met a dropped connection, before any answer or after part of one,
 /// is an environmental failure at once; the pass ends, the write stays unanswered under its key,
 /// and it is never sent twice (libcurl's own silent resend on a fresh connection is refused),

@@ -6,7 +6,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// A fill against item pages that never end (issue 26, item 5): a cursor given again ends it at
+/// A fill against item pages that never end: a cursor given again ends it at
 /// once, every fill has a ceiling of pages and rows, the rows go into the store page by page,
 /// and a fill that stops says how far it got and leaves the copy's rows as they were.
 @Suite struct FillBoundTests {

@@ -120,7 +120,7 @@ struct HostileCase {
     if !success { return .counted }
     switch meaning.success {
     // A 2xx the drain cannot read may have been applied: never counted, taken as the network's
-    // failure (issue 26; docs/failing-alone.md).
+    // failure (docs/failing-alone.md).
     case .unreadable: return .environmental(status: status)
     case .accepted: return .accepted
     case .merged(let f): return .merged(f)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// Pages and positions under each ``PaneOrder`` (issue 10 point 4), read from a real store.
+/// Pages and positions under each ``PaneOrder``, read from a real store.
 @Suite struct PaneOrderTests {
   static let kinds: [WriteKind] = [.updateItem, .addTag, .createItem, .deleteItem, .mergeMetadata]
   static let reasons: [BlockedReason] = [.keySpent, .credentialRefused, .instanceChanged, .keySpent, .failingAlone]

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// Issue 25, item 3: the status counts the refused among the answered writes, so a screen can
+/// The status counts the refused among the answered writes, so a screen can
 /// say `Answered 601 · 1 refused` where one refused write hides among accepted ones.
 @Suite struct RefusedCountTests {
   @Test func theStatusCountsTheRefusedAmongTheAnsweredWrites() async throws {

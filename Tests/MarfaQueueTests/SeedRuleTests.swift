@@ -8,7 +8,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The seed page's rules as DESIGN section 3 defines them: failingAlone, instanceChanged,
+/// The seed page's rules as docs/rules.md defines them: failingAlone, instanceChanged,
 /// the fill's preconditions, withdraw's read-back, restart safety, updates().
 @Suite struct SeedRuleTests {
   @Test func aWriteFailingWhileOthersAreAcceptedIsBlockedFailingAloneAfterThreeDrains() async throws {

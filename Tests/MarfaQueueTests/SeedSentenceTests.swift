@@ -4,7 +4,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// The seed page's sentences where the queue once parted from it (issue 11, point 7), and the
+/// The seed page's sentences where the queue once parted from it, and the
 /// sentences no test covered before: each test names the sentence it holds the queue to.
 @Suite struct SeedSentenceTests {
   /// Reads the copy's changes until the marker's `.local(.addTag)`, which every test queues

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// A store whose queue holds a kind this build does not know (issue 26, item 6: a hostile or
+/// A store whose queue holds a kind this build does not know (a hostile or
 /// newer store): the write is read as unreadable, never as another kind, and a drain refuses it
 /// unsent.
 @Suite struct UnknownKindTests {

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, items 5, 6 and the drain's part of 8, as users meet them, through the built binary:
+/// A fill's bounds, answers about their own write, unknown kinds and the drain's words, as users meet them, through the built binary:
 /// a fill whose pages never end, an answer about another row, an unreadable 2xx counted once,
 /// a kind the store holds that this build does not know, a drain stopped past its deadline.
 @Suite(.serialized) struct AnswersBinaryTests {

@@ -306,7 +306,7 @@ import Testing
     let summary = try #require(r.stdout.split(separator: "\n").last { $0.hasPrefix("# summary:") })
     for reason in BlockedReason.allCases { #expect(summary.contains(reason.wireName), "\(reason)") }
     #expect(!r.stdout.contains("\u{1b}"))
-    // A line mode has no screen: it never says the tour is on one (issue 25, item 5).
+    // A line mode has no screen: it never says the tour is on one.
     #expect(!r.stdout.contains("on screen"), "\(r.stdout)")
     #expect(r.stdout.contains("# the tour is done: one write is parked until another key"), "\(r.stdout)")
   }

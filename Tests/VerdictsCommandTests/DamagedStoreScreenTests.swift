@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, item 1: a store whose numbers were set to anything (`sqlite3 S "update pane_counts
+/// A store whose numbers were set to anything (`sqlite3 S "update pane_counts
 /// set n=-9223372036854775808"`) never ends the screen or a command by a signal: each number is
 /// checked where it is read, the damage is said once, and the panes draw from what can be read.
 /// Through the built binary; the screen on a pseudo-terminal of its own (``ScreenPty``).

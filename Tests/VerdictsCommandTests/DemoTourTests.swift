@@ -13,7 +13,7 @@ import Testing
     // The walk's own pauses come to about 2 s; alone it takes under 1 s. The bound catches a hang or
     // a step that waits out a timeout, not speed (the demo's speed is for the bench): 10 s failed
     // on two cores shared with the other suites' process-spawning tests (12–18 s seen), and 30 s
-    // once issue 26's suites (a drain stopped 12 s, forty-second lock probes) ran beside it (69 s
+    // once the hostile-input suites (a drain stopped 12 s, forty-second lock probes) ran beside it (69 s
     // seen, 4.5 s alone): 120 s still catches a hang.
     #expect(Date().timeIntervalSince(started) < 120)
     let all = try await demo.copy.queue.all()

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, items 1 and 8: a trap anywhere gives the person's terminal back before the process
+/// A trap anywhere gives the person's terminal back before the process
 /// ends, never hands it to Swift's interactive backtracer (which waited 30 s on it), and says
 /// where the crash report went; a binary started where `/proc` is not mounted says what it
 /// lacks and ends (exit 3) rather than trap at its first line. Through the built binary, on a pseudo-terminal of its own (``ScreenPty``).

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, item 4, through the built binary: the files a store owns (its blob folder and
+/// Through the built binary: the files a store owns (its blob folder and
 /// blobs, its lock, its log and index) are opened as its own, never through a symbolic link; a
 /// blob is checked against its hash before it is queued over or sent; a lock file of another
 /// owner is refused; a store others can write is warned about.

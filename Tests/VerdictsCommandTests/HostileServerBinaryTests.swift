@@ -4,7 +4,7 @@ import ScriptedInstance
 import TestSupport
 import Testing
 
-/// `verdicts drain` as users run it, against a server whose write answer never ends (issue 14):
+/// `verdicts drain` as users run it, against a server whose write answer never ends:
 /// the process stays small and ends within its deadline.
 @Suite(.serialized) struct HostileServerBinaryTests {
   /// The most the drain's process may hold at its peak.

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, items 7 and 8, the screen's parts: a terminal larger than the screen draws says so
+/// The screen's parts: a terminal larger than the screen draws says so
 /// in one line and waits for a size it draws (a 65535×65535 one took 25 s and 1.19 GB to a
 /// first frame, or was refused with "TERM=xterm-256color cannot address the cursor… use a TERM
 /// such as xterm-256color"); a refused write with a huge answer is laid out by its start, so

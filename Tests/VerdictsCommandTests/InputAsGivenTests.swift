@@ -8,8 +8,8 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 14, "Input that must arrive as given, and only where it is meant", through the built
-/// binary: path segments, argument bytes, odd store paths, a race of two creates, ports,
+/// Input that must arrive as given, and only where it is meant, through the built binary: path
+/// segments, argument bytes, odd store paths, a race of two creates, ports,
 /// scenarios, the writer's pid.
 @Suite(.serialized) struct InputAsGivenTests {
   @Test func everyDotOrEmptyPathSegmentIsRefusedExitTwoAndNothingIsQueued() async throws {

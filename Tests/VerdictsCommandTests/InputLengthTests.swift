@@ -6,7 +6,7 @@ import Testing
 
 @testable import VerdictsCommand
 
-/// Sizes bounded on the way in and out (issue 26, item 7, the command line's half): an id, a
+/// Sizes bounded on the way in and out: an id, a
 /// type, a tag, a namespace, a source or a MIME type past its limit is refused before anything
 /// is stored, and a huge id a store holds anyway costs `queue` and `drain` one bounded row.
 @Suite(.serialized) struct InputLengthTests {

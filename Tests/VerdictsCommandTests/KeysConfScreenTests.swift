@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, item 8: with every action bound to `q` in keys.conf the status line said `q was
+/// With every action bound to `q` in keys.conf the status line said `q was
 /// quit's; now next-pane (quit has no key left)` while `q` quit. Now the words say what the
 /// file left, and the key does what they say. Through the built binary on a terminal of its own.
 @Suite(.serialized) struct KeysConfScreenTests {

@@ -5,7 +5,7 @@ import VerdictsUI
 
 @testable import MarfaQueue
 
-/// One rule for the four write actions (issue 11, point 1): the engine (a real store), the
+/// One rule for the four write actions: the engine (a real store), the
 /// command line and the screen (its state machine, with and without marks) give the same
 /// answer for every verdict × action, and it is ``QueuedWrite/allows(_:)``'s.
 ///

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 24, item 4: every view names a write's state with the same one word (`queued`, `sent`,
+/// Every view names a write's state with the same one word (`queued`, `sent`,
 /// `undelivered`, `waiting`, or the verdict), asked of the same store through the built binary:
 /// `queue`, `queue --json` (`state`), `show`, `show --json`, `watch --plain` and its `--json`.
 /// (The screen's panes and detail: `OneWordScreenTests` in VerdictsUITests.)

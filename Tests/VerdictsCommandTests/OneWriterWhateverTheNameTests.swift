@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 26, item 3, through the built binary: the writer role is taken on the store file itself
+/// Through the built binary: the writer role is taken on the store file itself
 /// (its device and inode), so every other name of a held store (a symbolic link, a hard link, a
 /// relative path, `./`, `//`, `..`, a bind mount) opens as a reader.
 @Suite(.serialized) struct OneWriterWhateverTheNameTests {

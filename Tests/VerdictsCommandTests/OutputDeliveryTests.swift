@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// Nothing is cleared before it is delivered, and output that cannot be written is a failure
-/// (issue 26, item 2): the built binary with its standard output on `/dev/full`, closed, or a
-/// pipe whose reader is gone.
+/// (the built binary with its standard output on `/dev/full`, closed, or a
+/// pipe whose reader is gone).
 @Suite(.serialized) struct OutputDeliveryTests {
   /// A store holding `answered` accepted writes (filled, queued and drained against a scripted
   /// instance), and the instance, to drain more.

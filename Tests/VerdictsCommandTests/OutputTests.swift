@@ -56,7 +56,7 @@ import Testing
     #expect(lines[3].contains("refused") && lines[3].contains("validation␛[31m"))
     #expect(lines[4].contains("dead") && lines[4].hasSuffix("  5"))
     #expect(lines[5].contains("merged") && lines[5].contains("fields title"))
-    // A write that met an environmental failure is `undelivered`, as every view says (issue 24).
+    // A write that met an environmental failure is `undelivered`, as every view says.
     #expect(lines[6].contains("undelivered") && lines[6].hasSuffix("no answer"))
     // Columns line up: every row's VERDICT starts where the header's does.
     let column = lines[0].range(of: "VERDICT")!.lowerBound.utf16Offset(in: lines[0])

@@ -3,7 +3,7 @@ import MarfaQueue
 import TestSupport
 import Testing
 
-/// Issue 24, item 5: `queue --filter` says what it did. A filter that lets nothing through says
+/// `queue --filter` says what it did. A filter that lets nothing through says
 /// so, with how many writes there were (never `the queue is empty` over a full queue); a filter
 /// naming a field there is not is refused as a usage error (exit 2) naming the fields there are,
 /// on this project's stores and the Marfa core's alike.

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 14, "Reports that must be true", through the built binary: a full disk, `/dev/full`
+/// Through the built binary: a full disk, `/dev/full`
 /// as the log, a read-only file system under a held store.
 @Suite(.serialized) struct ReportsMustBeTrueTests {
   @Test(.enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 14, "Secrets", through the built binary: no password in a URL, the key from a file or
+/// Through the built binary: no password in a URL, the key from a file or
 /// standard input, a warning when it is on the command line.
 @Suite(.serialized) struct SecretsTests {
   /// Runs `verdicts` with `input` on standard input.

@@ -3,7 +3,7 @@ import MarfaQueue
 import ScriptedInstance
 import Testing
 
-/// The three seed sentences the queue once parted from (issue 11, point 7), through the built
+/// The three seed sentences the queue once parted from, through the built
 /// binary as a person runs it: fill, queue, drain, act, read the queue back as JSON.
 @Suite(.serialized) struct SeedSentenceBinaryTests {
   func env(_ url: URL) -> [String: String] { ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"] }

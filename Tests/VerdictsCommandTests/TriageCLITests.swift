@@ -49,7 +49,7 @@ extension TriageCLITests {
     #expect(r.json?.arrayValue?.compactMap { $0["item_id"]?.stringValue } == ["tour-a"])
     let none = try Binary.run(
       ["queue", "--pane", "waiting", "--filter", "kind:delete_item"], store: folder.store, home: folder.path)
-    // What matched nothing is said, with how many there were (issue 24, item 5).
+    // What matched nothing is said, with how many there were.
     #expect(none.stdout == "no waiting write matches kind:delete_item (3 waiting of 3 in the queue)\n")
   }
 }

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 24, items 6 and 7, through the binary with two and three processes on one store:
+/// Through the binary with two and three processes on one store:
 /// `watch --plain` follows a store deleted and made again at its path (as the screen's watcher
 /// does), and on a Marfa core store names the app holding the core's writer lock as it comes and
 /// goes, and says in `--json` what the core does not keep.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 25, item 2: every action that takes more than one write asks, saying how many and
+/// Every action that takes more than one write asks, saying how many and
 /// listing the first few, `R` included; `and N more` only ever follows the writes listed (the
 /// `t` dialog read `Take up to 600 answered writes?` with `and 597 more` and no write above it).
 @Suite struct ConfirmListsItsWritesTests {

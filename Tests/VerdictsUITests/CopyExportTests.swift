@@ -39,7 +39,7 @@ import Testing
   }
 }
 
-/// Issue 25, item 6: `y` is honest where the terminal's answer cannot be known.
+/// `y` is honest where the terminal's answer cannot be known.
 @Suite struct CopyThroughARelayTests {
   @Test func underTmuxYSaysItSentTheIDToTheTerminalAndHowToLetItOn() {
     var s = Fixtures.state()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 24, item 5, on the screen: a filter naming a field there is not is said under the `/`
+/// On the screen: a filter naming a field there is not is said under the `/`
 /// prompt as it is typed, is never applied (what was applied stays), and enter does not take it.
 @Suite struct FilterProblemScreenTests {
   @Test(arguments: [(80, 24), (160, 48), (40, 10)])

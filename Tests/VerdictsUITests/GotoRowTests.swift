@@ -4,7 +4,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 25, item 4: `:` takes what a person is given: a write's ID, or a row's (item or edge),
+/// `:` takes what a person is given: a write's ID, or a row's (item or edge),
 /// going to the writes that name it; several are the choice, shown as the filter `row:<id>`.
 @Suite struct GotoRowTests {
   @Test func aRowNamedByOneWriteGoesToThatWrite() async {

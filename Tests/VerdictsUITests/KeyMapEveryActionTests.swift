@@ -2,7 +2,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 26, item 8: every action bound to one key. The status line said `q was quit's; now
+/// Every action bound to one key. The status line said `q was quit's; now
 /// next-pane (quit has no key left)` while `q` quit: the words now say what the whole file left.
 @Suite struct KeyMapEveryActionTests {
   /// A key file binding every action to `key`, in `order`.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 25, item 1: at every width from 40 columns the bottom line keeps `? help` and
+/// At every width from 40 columns the bottom line keeps `? help` and
 /// `q quit`, offers only the keys that can act in this mode and on this selection (a watcher
 /// none that changes the queue), and shortens words before it drops a key; the status line keeps
 /// a watcher's essentials (writer, draining N of M, rate, time left, reachable) and cuts the

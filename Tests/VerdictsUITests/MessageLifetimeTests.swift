@@ -4,7 +4,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 25, item 5: a message goes when what it reports is no longer true or another action
+/// A message goes when what it reports is no longer true or another action
 /// replaces it; a watcher's refusal fades; the paused count names what it counts; a watcher
 /// with no writer's record shows no auto-drain of its own as if it were a writer's.
 @Suite struct MessageLifetimeTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 24, item 4, on the screen: a write's row and its detail's verdict line name its state with
+/// On the screen: a write's row and its detail's verdict line name its state with
 /// the one word `queue`, `show`, `watch --plain` and `--json` give it (`OneWordPerStateTests` asks
 /// those of the same kind of store through the binary).
 @Suite struct OneWordScreenTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 25, item 3: a refused write among hundreds of accepted ones is seen: Answered's title
+/// A refused write among hundreds of accepted ones is seen: Answered's title
 /// counts them (`Answered 601 · 1 refused`) and `!` shows only them (again, every write).
 @Suite struct RefusedAreSeenTests {
   static func withRefused(_ n: Int, answered: Int = 5, width: Int = 120, height: Int = 40) -> UIState {

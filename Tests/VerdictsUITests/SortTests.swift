@@ -3,7 +3,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// `s` cycles the focused pane's order (issue 10 point 4), the title names it, the selection
+/// `s` cycles the focused pane's order, the title names it, the selection
 /// stays on its write, and Blocked by reason labels each group with its count.
 @Suite struct SortTests {
   static let blocked = Fixtures.blockedWrites + [Fixtures.escapeLaden]

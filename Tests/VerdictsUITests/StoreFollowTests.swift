@@ -4,7 +4,7 @@ import Testing
 @testable import VerdictsUI
 
 /// A watcher whose store file goes away says so, waits for it, and reads a new file at the path
-/// from its start (issue 9 point 4).
+/// from its start.
 @Suite struct StoreFollowTests {
   @Test func aWatcherSaysItsStoreWentWaitsAndReadsTheNewOneFromTheStart() async {
     let old = FakeQueue(writes: AppCoreTests.allWrites(), handle: .reader(reason: "another process writes"))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// Issue 26, items 7 and 8: past 1000×1000 cells the screen lays out nothing and draws one line
+/// Past 1000×1000 cells the screen lays out nothing and draws one line
 /// on a grid no larger than it draws; curses refusing a terminal whose TERM is known says the
 /// size, never "use a TERM such as xterm-256color" to a person using xterm-256color.
 @Suite struct TooLargeTerminalTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VerdictsUI
 
-/// A write whose stored kind this build does not know (issue 26, item 6) is shown as unreadable
+/// A write whose stored kind this build does not know is shown as unreadable
 /// in the panes, the detail and `watch --plain`, never as the placeholder kind it is read with.
 @Suite struct UnknownKindScreenTests {
   static func odd(_ stored: String) -> QueuedWrite {

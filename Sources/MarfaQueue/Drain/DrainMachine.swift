@@ -1,4 +1,4 @@
-/// The decisions of one drain pass, with no I/O (contract 5 with DESIGN 3.1 to 3.3): which write
+/// The decisions of one drain pass, with no I/O (contract 5 with docs/rules.md): which write
 /// goes, how each answer is counted, when a write is set aside, when the pass ends or stops, and
 /// which set-aside writes are blocked `failingAlone` at its end.
 ///

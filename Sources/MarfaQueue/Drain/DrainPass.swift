@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// One pass of the drain (contract section 5, with DESIGN 3.1 to 3.3).
+/// One pass of the drain (contract section 5, with docs/rules.md).
 struct DrainPass {
   let copy: WorkingCopy
   let store: Store
@@ -123,7 +123,7 @@ struct DrainPass {
       }
     }
 
-    // The pass's bookkeeping commits in groups (DESIGN 2.2); Queue.drain commits the last one.
+    // The pass's bookkeeping commits in groups (docs/architecture.md, "The store's door"); Queue.drain commits the last one.
     try await store.run { try $0.beginGroup() }
     try await beginProgress(total: pendingCount)
     var lastSeq = 0

@@ -1,7 +1,7 @@
 /// HTTP statuses as the queue reads them.
 enum HTTPStatus {
   /// Whether an answer with this status, from an instance naming the contract, is the network's
-  /// rather than the instance's verdict (contract 3.3, DESIGN 3.1): any 5xx, 408, 425 and 429.
+  /// rather than the instance's verdict (contract 3.3, docs/rules.md): any 5xx, 408, 425 and 429.
   /// Such an answer counts nothing against the ceiling; the request may be made again.
   ///
   /// An answer that names no contract (a proxy's or gateway's page) is environmental whatever

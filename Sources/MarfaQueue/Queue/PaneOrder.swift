@@ -1,4 +1,4 @@
-/// How a pane's writes are ordered (issue 10 point 4); each order breaks its ties by send order.
+/// How a pane's writes are ordered; each order breaks its ties by send order.
 ///
 /// The raw value is the order's short name, as the pane title and `queue --sort` spell it.
 public enum PaneOrder: String, Sendable, Hashable, CaseIterable {

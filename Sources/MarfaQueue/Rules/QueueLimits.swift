@@ -3,7 +3,7 @@ public enum QueueLimits {
   /// Counted refusals that make a write dead (the contract's ceiling of five).
   public static let ceiling = 5
   /// Drains in a row with an environmental failure that set a write aside and then block it
-  /// `failingAlone` (DESIGN 3.2), fixed like the ceiling.
+  /// `failingAlone` (docs/rules.md), fixed like the ceiling.
   public static let failingAloneStreak = 3
   /// How much of an answer a screen reads (bytes, through SQLite's incremental I/O): a page of
   /// writes never holds more of one, however large a hostile store made it; the detail says how

@@ -1,4 +1,4 @@
-/// Whether a write may go now (contract 5 `readiness`, with DESIGN 3.2's set-aside and
+/// Whether a write may go now (contract 5 `readiness`, with docs/rules.md's set-aside and
 /// failing-alone holds): decided from what the writes it follows and depends on stand at, with
 /// no I/O; the drain reads those from the store (``SQLite/gate(_:)``).
 enum Readiness: Sendable, Equatable {

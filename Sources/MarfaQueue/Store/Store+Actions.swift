@@ -148,7 +148,7 @@ extension SQLite {
   }
 
   /// Refuses unsent, transitively, every write still waiting on `id`, which was withdrawn:
-  /// those that name it in `depends_on` and those that only follow it (DESIGN 3.4), with the
+  /// those that name it in `depends_on` and those that only follow it (docs/rules.md), with the
   /// reason `the <kind> it waits for was withdrawn`, `<kind>` the withdrawn write's wire name.
   func refuseBehindWithdrawn(_ id: String, kind: WriteKind, now: String) throws {
     let refusal = Refusal(reason: "the \(kind.wireName) it waits for was withdrawn")

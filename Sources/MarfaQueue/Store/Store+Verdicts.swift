@@ -4,7 +4,7 @@ extension SQLite {
   /// when the verdict is an answer.
   ///
   /// With `clearFailure`, the last failure and the streak go back to nil and 0 in the same
-  /// statement (an answer, a refusal: DESIGN 3.1).
+  /// statement (an answer, a refusal: docs/rules.md).
   func recordVerdict(
     id: String, verdict: Verdict?, sent: Bool, answer: String?, now: String, replayed: Bool = false,
     clearFailure: Bool = false

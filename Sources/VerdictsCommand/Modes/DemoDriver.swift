@@ -35,7 +35,7 @@ final class DemoDriver: Sendable {
     return DemoDriver(instance: instance, folder: folder, copy: copy, url: url)
   }
 
-  /// Fills, queues the tour's writes and walks its drains (DESIGN 6.1: within ten seconds every
+  /// Fills, queues the tour's writes and walks its drains (docs/tui.md: within ten seconds every
   /// pane has writes and every blocked reason is on screen). `say` hears each step in words.
   func walkTour(pause: Double = 0.4, plain: Bool = false, say: @Sendable (String) -> Void) async {
     do {

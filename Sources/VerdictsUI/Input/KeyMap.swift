@@ -1,7 +1,7 @@
 import FoundationEssentials
 import MarfaWire
 
-/// Which key does what: the defaults of DESIGN 6.2, remapped by a key file.
+/// Which key does what: the defaults of docs/tui.md, remapped by a key file.
 ///
 /// A key file (`$XDG_CONFIG_HOME/verdicts/keys.conf`) holds lines `action = key [key…]`
 /// (`# comments`; `action = none` unbinds). A line replaces that action's default keys; a key

@@ -122,7 +122,7 @@ extension UIState {
 
   /// A drain's own report (`auto-drain: …`, `drain stopped: …`) often arrives in the same frame
   /// as the outcome of the action that woke it (a release, a new key); it is put after that
-  /// outcome rather than over it, so the action still says what it did (DESIGN 6.2). Progress
+  /// outcome rather than over it, so the action still says what it did (docs/tui.md). Progress
   /// messages (`releasing 1…`) and earlier drain reports are replaced.
   static func outcome(_ new: StatusMessage, after old: StatusMessage?) -> StatusMessage {
     guard isDrainReport(new.text), let old, !old.text.hasSuffix("…") else { return new }

@@ -6,11 +6,11 @@ import ScriptedInstance
   import Glibc
 #endif
 
-/// DESIGN 7, row 1: a drain of N creates to the in-process scripted instance over loopback,
+/// A drain of N creates to the in-process scripted instance over loopback,
 /// against the same HTTP client sending the same N requests with no queue, in the same run.
 /// Target: drain time ≤ 1.3 × baseline time.
 ///
-/// Beside it (issue 11, point 6): the floor, a raw keep-alive HTTP/1.1 client on plain sockets
+/// Beside it: the floor, a raw keep-alive HTTP/1.1 client on plain sockets
 /// sending the same requests one at a time (target: drain ≤ 2.5 × floor), and URLSession, the
 /// client the drain used before libcurl, on the same requests, so the two clients are compared.
 struct DrainBenchmark: Benchmark {
@@ -18,7 +18,7 @@ struct DrainBenchmark: Benchmark {
   let summary =
     "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3×) and a raw socket client (target ≤ 2.5×)"
   static let target = 1.3
-  /// The drain against the raw keep-alive client (issue 11).
+  /// The drain against the raw keep-alive client.
   static let floorTarget = 2.5
   static let key = "bench-key"
   static let timeout = 10.0
@@ -47,7 +47,7 @@ struct DrainBenchmark: Benchmark {
     var keepWrites: Int
   }
 
-  /// DESIGN 7: publishing the writer record costs at most 3 % of the drain's time.
+  /// Publishing the writer record costs at most 3 % of the drain's time.
   static let publishTarget = 0.03
   /// Keeping each write's attempts and the drain's history row costs at most 3 % of the drain's time
   /// (docs/performance.md).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12, row 1–3: the built `verdicts watch` on a 120×40 pty, from `exec` to the last byte of
+/// The built `verdicts watch` on a 120×40 pty, from `exec` to the last byte of
 /// the first complete frame (the pane titles show the store's true counts), on generated and
 /// drained stores at every size; warm (the store's pages cached) and cold (evicted with
 /// `posix_fadvise` DONTNEED first). Peak RSS is the process's `ru_maxrss` from `wait4`.

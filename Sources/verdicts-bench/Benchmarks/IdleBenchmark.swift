@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12, row 11: an idle `verdicts watch` on the generated "1M" store, 120×40: bytes sent
+/// An idle `verdicts watch` on the generated "1M" store, 120×40: bytes sent
 /// and wakeups a second (voluntary + nonvoluntary context switches summed over
 /// /proc/PID/task/*/status) over `idleSeconds` with nothing changing, twice: from 1 s after its
 /// first frame (the start's tail: libdispatch's worker threads end 5 s after their last job) and

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12, rows 6–7: `verdicts watch` on a 120×40 pty follows a `verdicts drain` of `--writes`
+/// `verdicts watch` on a 120×40 pty follows a `verdicts drain` of `--writes`
 /// creates (a fresh store, a fresh instance for each run). Bytes a second the watcher sends while
 /// the drain runs, read straight off the pty; then the SSH model: the pty read behind a 2 MiB
 /// buffer that a link empties at 10 KB/s and at 2.5 KB/s (``SSHLink``; 1 KB = 1,024 B). The lag

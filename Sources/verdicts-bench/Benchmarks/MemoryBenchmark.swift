@@ -4,7 +4,7 @@ import Foundation
   import Glibc
 #endif
 
-/// Issue 12, rows 9–10: peak RSS (`wait4` `ru_maxrss`) of `verdicts watch --plain` on the
+/// Peak RSS (`wait4` `ru_maxrss`) of `verdicts watch --plain` on the
 /// generated "1M" store (after its first listing; then with `--from now`, when the binary has
 /// it), and of `verdicts drain` at the "100k" and "1M" drained stores (measured when the store was
 /// drained; a reused store says when and with which build).

@@ -3,7 +3,7 @@ import Foundation
 import MarfaQueue
 import VerdictsUI
 
-/// DESIGN 7, rows 2–4: stores of 100,000 and 1,000,000 writes with mixed verdicts; the time
+/// Stores of 100,000 and 1,000,000 writes with mixed verdicts; the time
 /// from opening the store to the first frame at 120×40, the peak memory, and the time from a
 /// verdict committed by another connection to the frame that shows it.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12, rows 4–5: `verdicts watch` on the generated "1M" store (many waiting writes, the
+/// `verdicts watch` on the generated "1M" store (many waiting writes, the
 /// first one in the detail pane) on a 120×40 pty; another connection commits an `accepted`
 /// verdict on the first waiting write, one at a time. For each: the commit's return → the last
 /// byte of the first frame whose titles show the new counts, and every byte sent for it (until

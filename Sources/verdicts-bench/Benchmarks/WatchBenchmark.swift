@@ -7,7 +7,7 @@ import ScriptedInstance
   import Glibc
 #endif
 
-/// DESIGN 7, row 6: a writer process drains (the built `verdicts drain` against the in-process
+/// A writer process drains (the built `verdicts drain` against the in-process
 /// scripted instance) while a `verdicts watch --plain` process follows. For every write, the
 /// time from its verdict's commit (its `answered_at`, stamped by the drain just before the
 /// commit) to the moment the watch's line naming it arrives on this process's pipe. Target:

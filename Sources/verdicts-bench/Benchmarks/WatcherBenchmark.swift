@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12, row 8: a watcher following a drain after a big earlier drain. A copy of the drained
+/// A watcher following a drain after a big earlier drain. A copy of the drained
 /// "100k" store (its report that drain's) gets `--writes` creates queued; `verdicts drain` sends
 /// them with a `verdicts watch` on a 120×40 pty following, and, on another copy, with none. The
 /// watcher's CPU over the drain (from /proc/PID/stat) and the drain's time against the one
