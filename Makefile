@@ -173,7 +173,7 @@ SANITIZE_TARGETS ?= $(TEST_TARGETS)
 asan tsan: deps
 	$(SWIFT) build --build-tests --sanitize=$(if $(filter asan,$@),address,thread) --scratch-path .build/$@
 	@set -e; for t in $(SANITIZE_TARGETS); do echo "== $@ $$t"; \
-	  ASAN_OPTIONS=detect_leaks=0 TSAN_OPTIONS=halt_on_error=0 timeout 2400 $(SWIFT) test --skip-build \
+	  VERDICTS_SANITIZER=$@ ASAN_OPTIONS=detect_leaks=0 TSAN_OPTIONS=halt_on_error=0 timeout 2400 $(SWIFT) test --skip-build \
 	  --sanitize=$(if $(filter asan,$@),address,thread) --scratch-path .build/$@ --filter "^$$t\\." ; done
 
 ## fuzz: every fuzz target (Fuzz/Package.swift: libFuzzer, AddressSanitizer) for FUZZ_SECONDS each
