@@ -47,7 +47,8 @@ import Testing
   @Test func theThemeTheTUIWouldUseIsReadLineByLine() throws {
     let f = try folder(config: nil, keys: nil)
     let theme = f.path + "/odd.theme"
-    try "header = red blue bold\nnot-a-role = red\nstatus = purple\n".write(toFile: theme, atomically: true, encoding: .utf8)
+    try "header = red blue bold\nnot-a-role = red\nstatus = purple\n".write(
+      toFile: theme, atomically: true, encoding: .utf8)
     let r = try check(f, ["--theme", theme])
     #expect(r.code == 2, "\(r)")
     #expect(r.stdout.contains("\(theme):2: "), "\(r.stdout)")

@@ -10,7 +10,8 @@ import Testing
     let dir = FileManager.default.temporaryDirectory.path + "/config-check-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try FileManager.default.createDirectory(atPath: dir + "/verdicts/themes", withIntermediateDirectories: true)
-    try "clipboard = maybe\nfoo = 1\ntheme = odd\n".write(toFile: dir + "/verdicts/config", atomically: true, encoding: .utf8)
+    try "clipboard = maybe\nfoo = 1\ntheme = odd\n".write(
+      toFile: dir + "/verdicts/config", atomically: true, encoding: .utf8)
     try "bogus = x\n".write(toFile: dir + "/verdicts/keys.conf", atomically: true, encoding: .utf8)
     try "nope = red\n".write(toFile: dir + "/verdicts/themes/odd.theme", atomically: true, encoding: .utf8)
     let options = AppOptions(environment: ["XDG_CONFIG_HOME": dir])

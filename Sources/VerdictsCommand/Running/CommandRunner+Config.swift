@@ -10,7 +10,8 @@ extension CommandRunner {
     if json {
       let problems = outcome.findings.map { f in
         JSONValue.object([
-          ("file", .string(f.file)), ("line", f.line.map { .number(JSONNumber($0)) } ?? .null), ("message", .string(f.message)),
+          ("file", .string(f.file)), ("line", f.line.map { .number(JSONNumber($0)) } ?? .null),
+          ("message", .string(f.message)),
         ])
       }
       context.printJSON(
