@@ -1,3 +1,4 @@
+import FoundationEssentials
 import MarfaQueue
 import Testing
 
@@ -55,7 +56,33 @@ import Testing
     var s = Fixtures.state()
     s.clipboardRelay = ClipboardRelay.from(environment: ["STY": "1234.pts-0.host"])
     _ = s.handle(.key(.char("y")))
-    #expect(s.message?.text.contains("GNU screen does not pass it") == true)
+    #expect(s.message?.text.contains("GNU screen's passthrough") == true)
+    #expect(s.message?.text.contains("cannot be known") == true)
+  }
+
+  @Test func underTmuxTheCopyIsSentPlainAndInTmuxsPassthroughWithEveryEscDoubled() {
+    let plain = Array("\u{1B}]52;c;dy0x\u{07}".utf8)
+    let wrapped = Array("\u{1B}Ptmux;\u{1B}\u{1B}]52;c;dy0x\u{07}\u{1B}\\".utf8)
+    #expect(OSC52.sequence("w-1", through: .tmux) == plain + wrapped)
+    #expect(OSC52.sequence("w-1", through: nil) == plain)
+  }
+
+  @Test func underScreenTheCopyGoesInScreensPassthroughInChunks() {
+    #expect(OSC52.sequence("w-1", through: .screen) == Array("\u{1B}P\u{1B}]52;c;dy0x\u{07}\u{1B}\\".utf8))
+    let long = String(repeating: "a", count: 60)  // 80 base64 characters: a chunk of 76 and one of 4
+    let b64 = Array(Data(long.utf8).base64EncodedString().utf8)
+    let expected =
+      Array("\u{1B}P\u{1B}]52;c;".utf8) + b64[0..<76] + Array("\u{1B}\\\u{1B}P".utf8) + b64[76...]
+      + Array("\u{07}\u{1B}\\".utf8)
+    #expect(OSC52.sequence(long, through: .screen) == expected)
+  }
+
+  @Test func theAppSendsTheCopyThroughTheRelayItWasGiven() async {
+    let d = CoreDriver(FakeQueue(writes: AppCoreTests.allWrites()))
+    d.core.state.clipboardRelay = .tmux
+    await d.settle()
+    await d.keys(.char("2"), .char("y"))
+    #expect(d.core.rawOut == [OSC52.sequence("w-accept", through: .tmux)])
   }
 
   @Test func withNoRelayTheEnvironmentNamesNone() {

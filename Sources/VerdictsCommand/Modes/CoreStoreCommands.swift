@@ -109,7 +109,7 @@ enum CoreStoreCommands {
         message:
           "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")
     case .fill, .catchUp: throw core.refusal("hydrate")
-    case .demo, .instance, .completion, .complete, .manual:
+    case .demo, .instance, .completion, .complete, .manual, .configCheck:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,

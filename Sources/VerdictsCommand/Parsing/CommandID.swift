@@ -4,6 +4,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case fill, catchUp, status, queue, show, drain, history
   case release, withdraw, discard, forget, takeAnswered
   case departed, undo, report
+  case configCheck
   case itemsCreate, itemsUpdate, itemsDelete, itemsRestore, itemsTransition
   case edgesCreate, edgesUpdate, edgesDelete
   case tagsAdd, tagsRemove

@@ -146,6 +146,21 @@ enum CommandTable {
           report and the writes departed in the last 7 days. Never a key, a credential or a URL's userinfo; at most
           1 MB, saying what it left out. Reads the store only: safe on a store another process writes.
           """),
+      CommandSpec(
+        name: "config", summary: "the files the TUI reads at start", id: nil,
+        subcommands: [
+          CommandSpec(
+            name: "check",
+            summary: "read the config, keys.conf and the theme the TUI would use; print every problem with file:line",
+            id: .configCheck,
+            discussion: """
+              Reads $XDG_CONFIG_HOME/verdicts/config (else ~/.config/verdicts/config), keys.conf beside it and the
+              theme the TUI would use (--theme, VERDICTS_THEME, the config's theme, or default; a name in themes/ or
+              a file), as the TUI does at start, and prints each problem as FILE:LINE: what is wrong, the whole list
+              (the TUI's status line shows the first). Exit 0 when there is none, 2 when there are problems. Opens no
+              store. With --json: {"clean","theme","files","problems":[{"file","line","message"}]}.
+              """)
+        ]),
       items, edges, tags, metadata, extensions, blobs,
       CommandSpec(
         name: "completion", summary: "print the completion script for a shell (bash, zsh or fish)", id: .completion,

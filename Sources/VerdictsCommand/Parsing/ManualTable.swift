@@ -28,6 +28,11 @@ enum ManualTable {
       "LC_ALL, LC_CTYPE, LANG",
       "the first one set names the locale; outside a UTF-8 locale every byte printed is ASCII, as with --ascii"),
     ManualEntry("TERM", "the terminal the TUI draws on (ncurses)"),
+    ManualEntry("TERMINFO", "where ncurses finds the terminal's description, when it is not in the system's"),
+    ManualEntry(
+      "TMUX, STY",
+      "set inside tmux or GNU screen: y sends its OSC 52 copy also in the multiplexer's passthrough and says it "
+        + "was sent to the terminal (and how to let it on), never that it was copied"),
     ManualEntry(
       "VERDICTS_INSTANCE_WRITE_DELAY_MS",
       "verdicts instance waits this long before answering each write (up to 10,000 ms), so a drain lasts long "
@@ -41,6 +46,10 @@ enum ManualTable {
       "VERDICTS_TEST_TRAP",
       "tests only: 1, the screen traps after its first frame; thread, another thread traps while it draws (the "
         + "terminal is given back either way)"),
+    ManualEntry(
+      "VERDICTS_CRASH_REPORT",
+      "set by verdicts itself when it starts itself again with SWIFT_BACKTRACE: the crash report's file, which the "
+        + "screen names after giving the terminal back"),
     ManualEntry(
       "VERDICTS_TEST_LINGER_SECONDS",
       "tests only: a write command waits this long after printing the queued write, so a test can kill -9 it "

@@ -12,7 +12,7 @@ struct CommandRunner {
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
     // A store the Marfa core wrote is read as any store and never written (CoreStoreCommands).
-    let opensNoStore: Set<CommandID> = [.demo, .instance, .completion, .complete, .manual]
+    let opensNoStore: Set<CommandID> = [.demo, .instance, .completion, .complete, .manual, .configCheck]
     if !opensNoStore.contains(id), let core = try CoreStoreCommands.store(context) {
       defer { core.close() }
       return try await CoreStoreCommands.run(id, core, context)
@@ -40,6 +40,7 @@ struct CommandRunner {
     case .undo: return try await undo()
     case .report: return try await report()
     case .hold: return try await hold()
+    case .configCheck: return configCheck()
     case .completion: return completion()
     case .complete: return await complete()
     case .manual: return manual()

@@ -176,7 +176,7 @@ final class AppCore {
       case .quit: quitting = true
       case .repaint: repaintRequested = true
       case .toggleAutoDrain(let on): setAutoDrain(on)
-      case .copy(let text): rawOut.append(OSC52.sequence(text))
+      case .copy(let text): rawOut.append(OSC52.sequence(text, through: state.clipboardRelay))
       default: perform(effect)
       }
     }

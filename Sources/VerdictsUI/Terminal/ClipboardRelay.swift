@@ -1,10 +1,11 @@
 /// A terminal multiplexer between the screen and the terminal, which may keep an OSC 52 copy
 /// to itself: then whether the copy reached the clipboard cannot be known, and `y` says so.
 public enum ClipboardRelay: String, Sendable, Hashable {
-  /// tmux (`TMUX` set): it passes OSC 52 on only with `set -g set-clipboard on`; its default,
-  /// `external`, keeps a copy sent from inside it.
+  /// tmux (`TMUX` set): it takes OSC 52 into its buffer (and on) only with `set -g set-clipboard on`;
+  /// its default, `external`, drops it; its passthrough reaches the outer terminal only with
+  /// `set -g allow-passthrough on`.
   case tmux
-  /// GNU screen (`STY` set): it does not pass OSC 52 on.
+  /// GNU screen (`STY` set): it does not pass OSC 52 on, only its own passthrough (`ESC P … ESC \`).
   case screen
 
   /// The relay the environment names, nil when there is none.
@@ -18,11 +19,11 @@ public enum ClipboardRelay: String, Sendable, Hashable {
   func sent(_ id: String) -> String {
     switch self {
     case .tmux:
-      return "sent \(id) to the terminal (OSC 52); tmux passes it to the clipboard only with "
-        + "`set -g set-clipboard on` (its default keeps it)"
+      return "sent \(id) to the terminal through tmux (OSC 52, and in its passthrough); it reaches the "
+        + "clipboard with `set -g set-clipboard on` (tmux's buffer) or `set -g allow-passthrough on`"
     case .screen:
-      return "sent \(id) to the terminal (OSC 52); GNU screen does not pass it to the clipboard: "
-        + "select the ID in the detail instead (shift-drag)"
+      return "sent \(id) to the terminal through GNU screen's passthrough (OSC 52); whether the terminal "
+        + "took it cannot be known: else select the ID in the detail (shift-drag)"
     }
   }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// first one in the detail pane) on a 120×40 pty; another connection commits an `accepted`
 /// verdict on the first waiting write, one at a time. For each: the commit's return → the last
 /// byte of the first frame whose titles show the new counts, and every byte sent for it (until
-/// 300 ms pass without one). The answered writes are put back afterwards, so the kept store stays.
+/// 300 ms pass without one); then verdicts at each cadence (`--cadences`), every byte from one
+/// commit to the next counted. The answered writes are put back afterwards, so the kept store stays.
 struct VerdictBenchmark: Benchmark {
   let name = "verdict"
   let summary = "one verdict → screen at 1M (commit → last byte on the pty, ≤ 50 ms median); bytes per verdict (≤ 1 KB)"
@@ -12,8 +13,6 @@ struct VerdictBenchmark: Benchmark {
   static let targetBytes = 1024.0
   /// Longer than the held detail's rest (`UIState.detailRest`, 1 s), so it has caught up.
   static let restMargin: Duration = .milliseconds(1_600)
-  /// How many verdicts go that far apart after the timed run.
-  static let apartVerdicts = 5
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
     let cache = try StoreCache(options)
@@ -67,26 +66,40 @@ struct VerdictBenchmark: Benchmark {
     // Every byte of the run, the held detail's catch-up after the last verdict included.
     try await Task.sleep(for: Self.restMargin)
     let runBytes = Double(session.pty.bytes(from: runStart ?? .now, to: .now))
-    // Verdicts far enough apart that the detail catches up after each: every byte until the next.
-    var apart: [Double] = []
-    for i in 0..<Self.apartVerdicts {
-      let committed = try await verdict()
+    // At each cadence, verdicts that far apart: every byte from one commit to the next (the last
+    // one's until the held detail has caught up), so whatever a verdict sets off is counted once.
+    var cadenceRows: [Row] = []
+    for cadence in options.cadences {
+      let gap = Duration.milliseconds(Int(cadence * 1000))
+      var each: [Double] = []
       try await Task.sleep(for: Self.restMargin)
-      apart.append(Double(session.pty.bytes(from: committed, to: .now)))
-      keep("apart-\(i + 1)", from: committed, to: .now)
+      for i in 0..<options.updates {
+        let committed = try await verdict()
+        let last = i == options.updates - 1
+        let next = committed + (last ? max(gap, Self.restMargin) : gap)
+        try await Task.sleep(until: next, clock: .continuous)
+        each.append(Double(session.pty.bytes(from: committed, to: .now)))
+        keep("cadence-\(Stats.fixed(cadence, 1))-\(i + 1)", from: committed, to: .now)
+      }
+      let m = Stats.median(each)
+      cadenceRows.append(
+        Row(
+          name: "bytes per verdict, 120×40, verdicts \(Stats.fixed(cadence, 1)) s apart",
+          figure:
+            "median \(Stats.whole(m)) B (\(Stats.whole(each.min() ?? 0))–\(Stats.whole(each.max() ?? 0))) over \(each.count)",
+          target: "≤ 1 KB median", met: m <= Self.targetBytes))
     }
     let median = Stats.median(latencies)
     let bytesMedian = Stats.median(bytes)
     notes.append(
       "`verdicts watch` on the generated \(Stats.whole(Double(options.middle))) store (\(truth)), 120×40;"
         + " \(options.updates) verdicts 0.3–0.6 s apart, each on the first waiting write (latency over those and"
-        + " \(Self.apartVerdicts) more)")
+        + " the cadences' verdicts)")
     notes.append(
       "the whole run of \(options.updates): \(Stats.whole(runBytes)) B, \(Stats.whole(runBytes / Double(max(1, options.updates))))"
-        + " B a verdict, with the detail catching up 1 s after the last; \(Self.apartVerdicts) verdicts"
-        + " \(Stats.fixed(Stats.seconds(Self.restMargin), 1)) s apart (the detail catches up after each):"
-        + " median \(Stats.whole(Stats.median(apart))) B (\(Stats.whole(apart.min() ?? 0))–\(Stats.whole(apart.max() ?? 0)))"
-        + " a verdict")
+        + " B a verdict, with the detail catching up 1 s after the last; then \(options.updates) verdicts at each"
+        + " cadence (\(options.cadences.map { Stats.fixed($0, 1) }.joined(separator: ", ")) s apart), each counted"
+        + " from its commit to the next")
     return Row.outcome(
       [
         Row(
@@ -99,6 +112,6 @@ struct VerdictBenchmark: Benchmark {
           figure:
             "median \(Stats.whole(bytesMedian)) B (\(Stats.whole(bytes.min() ?? 0))–\(Stats.whole(bytes.max() ?? 0)))",
           target: "≤ 1 KB median", met: bytesMedian <= Self.targetBytes),
-      ], notes: notes)
+      ] + cadenceRows, notes: notes)
   }
 }

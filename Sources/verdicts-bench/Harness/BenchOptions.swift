@@ -10,6 +10,8 @@ struct BenchOptions {
   var sizes = [100_000, 1_000_000, 5_000_000]
   /// Verdicts timed one at a time.
   var updates = 20
+  /// Seconds between verdicts in `verdict`'s bytes-per-verdict rows, one row each.
+  var cadences = [0.3, 1, 2, 5]
   /// Seconds an idle screen is watched.
   var idleSeconds = 10
   /// Drained stores up to this size are drained whole; above it only their last `drainTail` writes.
@@ -41,7 +43,7 @@ struct BenchOptions {
     var text = """
       usage: verdicts-bench [SECTION...|all|selfcheck] [--quick] [--sizes N,N,N] [--rounds N] [--writes N]
                             [--updates N] [--dir PATH] [--rebuild] [--full-drain N] [--drain-tail N]
-                            [--shapes generated,drained]
+                            [--shapes generated,drained] [--cadences S,S,...]
 
       sections:
       """
@@ -66,6 +68,8 @@ struct BenchOptions {
         --drain-tail N  above that, the last N writes are drained for real on top of a generated
                         store (default 100000)
         --shapes S,S    the store shapes frame measures: generated, drained (default both)
+        --cadences S,S  seconds between verdicts in verdict's bytes-per-verdict rows, a row each
+                        (default 0.3,1,2,5; --updates verdicts at each)
 
       The pty sections run the built `verdicts` beside the bench (`make bench` builds it).
       Exit: 0 every target met, 3 a target missed, 2 usage, 1 a benchmark or the self-check failed.
@@ -112,6 +116,13 @@ struct BenchOptions {
           throw UsageError(message: "--shapes takes generated, drained or both separated by a comma, not \(text)")
         }
         o.shapes = shapes
+      case "--cadences":
+        let text = try value(a)
+        let cadences = text.split(separator: ",").compactMap { Double($0) }.filter { $0 > 0 && $0 <= 60 }
+        guard !cadences.isEmpty, cadences.count == text.split(separator: ",").count else {
+          throw UsageError(message: "--cadences takes seconds above 0 (at most 60) separated by commas, not \(text)")
+        }
+        o.cadences = cadences
       case "--sizes":
         let text = try value(a)
         let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
