@@ -44,6 +44,17 @@ import Testing
     #expect(ids("ALONE") == ["w-alone"])
   }
 
+  @Test func aSpaceOrATabBeforeACombiningMarkStillPartsTwoWordsAndAMinusBeforeOneNegates() {
+    // Found by the filter fuzz target: " \u{301}" is one Character, so words split by Character
+    // ran together where a tab before the same mark parted them, and the filter printed back
+    // from its terms read as another.
+    let accent = "\u{301}"
+    let parted = WriteFilter("alone \(accent)x")
+    #expect(parted == WriteFilter("alone\t\(accent)x"))
+    #expect(parted?.terms.count == 2)
+    #expect(WriteFilter("-\(accent)x")?.terms.first?.negated == true)
+  }
+
   @Test func theLenientInitReadsAnUnknownFieldOrABadNumberAsPlainText() {
     #expect(ids("colour:red").isEmpty)
     #expect(WriteFilter("status:abc") == WriteFilter("status:abc"))

@@ -60,17 +60,21 @@ public struct WriteFilter: Sendable, Hashable {
     terms: [(negated: Bool, term: Term)]?, problem: WriteFilterProblem?
   ) {
     guard let text else { return (nil, nil) }
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    // Words part at every space and tab, and a minus negates, as scalars: a space or a minus
+    // followed by a combining mark is one Character, and would otherwise join two words.
+    let words = text.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }).map {
+      String(String.UnicodeScalarView($0))
+    }
     var terms: [(negated: Bool, term: Term)] = []
     for word in words {
-      var w = Substring(word)
+      var w = word
       var negated = false
-      if w.hasPrefix("-"), w.count > 1 {
+      if w.unicodeScalars.first == "-", w.unicodeScalars.count > 1 {
         negated = true
-        w = w.dropFirst()
+        w = String(String.UnicodeScalarView(w.unicodeScalars.dropFirst()))
       }
-      if strict, let problem = Self.problem(String(w)) { return (nil, problem) }
-      terms.append((negated, Self.term(String(w))))
+      if strict, let problem = Self.problem(w) { return (nil, problem) }
+      terms.append((negated, Self.term(w)))
     }
     return (terms.isEmpty ? nil : terms, nil)
   }
