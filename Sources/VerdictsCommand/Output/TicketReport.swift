@@ -3,12 +3,13 @@ import Glibc
 import MarfaQueue
 
 /// `verdicts report`: one self-contained value for a support ticket, read without the writer
-/// role (docs/cli.md, "After the fact").
+/// role (docs/cli.md, "After the fact: the archive, undo and the report").
 ///
 /// Nothing secret travels: the store never holds the key; the origin and every text are cut of
 /// a URL's userinfo (``Redaction``), and the key this process was given, if any, is replaced.
-/// Bodies and answers only with `--with-bodies`. Bounded: each list stops at its share of
-/// ``maxBytes`` and says how many it left out.
+/// Bodies and answers only with `--with-bodies`. Bounded: each list (the problem writes with
+/// their newest ``attemptsPerWrite`` attempts, the drains, the departed writes) stops at its
+/// share of ``maxBytes`` and says how many it left out.
 struct TicketReport {
   /// The report as one JSON value; the text form is made from it.
   var json: JSONValue
