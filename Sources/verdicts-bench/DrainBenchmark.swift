@@ -46,9 +46,10 @@ struct DrainBenchmark: Benchmark {
     /// Time the drain spent keeping each write's attempt and its history row (in-process), and how many rows.
     var keeping: Double
     var keepWrites: Int
-    /// The same drain of a third store with no attempt and no history row kept (recording off,
-    /// ``WorkingCopy/keepsHistory``), run beside the drain, before it in one round and after it
-    /// in the next.
+    /// The same drain of two more stores made alike, one recording each write's attempts and the
+    /// drain's history row (as every drain does), one not (``WorkingCopy/keepsHistory`` off, the
+    /// bench's switch), back to back, the recording one first in one round and second in the next.
+    var drainRecorded: Double
     var drainUnrecorded: Double
   }
 
@@ -142,7 +143,7 @@ struct DrainBenchmark: Benchmark {
         + " \(Stats.whole(Stats.median(rounds.map { Double($0.keepWrites) }))) rows per drain (in-process),"
         + " \(Stats.fixed(keepShare * 100, 2)) % of the drain's time; target ≤ \(Stats.fixed(Self.historyTarget * 100, 0)) %:"
         + " \(keepMet ? "met" : "MISSED")")
-    let recording = RecordingCost(rounds.map { ($0.drain, $0.drainUnrecorded) }, inProcess: keepShare)
+    let recording = RecordingCost(rounds.map { ($0.drainRecorded, $0.drainUnrecorded) }, inProcess: keepShare)
     lines.append(recording.row)
     lines.append(recording.detail)
     return BenchOutcome(lines: lines, metTargets: met && floorMet && publishMet && keepMet && recording.acceptable)
@@ -189,25 +190,19 @@ struct DrainBenchmark: Benchmark {
       _ = try await quiet.createItem(
         type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
     }
-    // The same writes in a third store whose drain keeps no attempt and no history row.
-    let unrecordedInstance = ScriptedInstance(scenario: Self.scenario)
-    let unrecordedURL = try unrecordedInstance.start()
-    defer { unrecordedInstance.stop() }
-    let unrecorded = try await WorkingCopy.open(
-      store: URL(fileURLWithPath: folder + "/unrecorded.store"),
-      server: Server(url: unrecordedURL.absoluteString, key: Self.key, timeout: Self.timeout))
-    defer { unrecorded.close() }
+    // The same writes in two more stores made alike, one drained with recording attempts and
+    // drains, one without, back to back, alternating which goes first.
+    let (recorded, recordedInstance) = try await twin(folder + "/recorded.store", writes: n)
+    defer {
+      recorded.close()
+      recordedInstance.stop()
+    }
+    let (unrecorded, unrecordedInstance) = try await twin(folder + "/unrecorded.store", writes: n)
+    defer {
+      unrecorded.close()
+      unrecordedInstance.stop()
+    }
     unrecorded.keepsHistory = false
-    try await unrecorded.fill()
-    for i in 0..<n {
-      _ = try await unrecorded.createItem(
-        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
-    }
-    var drainUnrecorded = 0.0
-    func runUnrecorded() async throws {
-      settle()
-      drainUnrecorded = try await runDrain(unrecorded, instance: unrecordedInstance, writes: n)
-    }
 
     var drainUnpublished = 0.0
     if !baselineFirst {
@@ -220,13 +215,11 @@ struct DrainBenchmark: Benchmark {
     if baselineFirst {
       settle()
       baseline = try await Self.withCPU { try await runBaseline(wires) }
-      try await runUnrecorded()
       settle()
       drain = try await Self.withCPU { try await runDrain(copy, instance: drainInstance, writes: n) }
     } else {
       settle()
       drain = try await Self.withCPU { try await runDrain(copy, instance: drainInstance, writes: n) }
-      try await runUnrecorded()
       // The store's last checkpoint and its dirty pages are the drain's work, not the baseline's.
       copy.close()
       settle()
@@ -235,6 +228,16 @@ struct DrainBenchmark: Benchmark {
     if baselineFirst {
       settle()
       drainUnpublished = try await runDrain(quiet, instance: quietInstance, writes: n)
+    }
+    var drainRecorded = 0.0
+    var drainUnrecorded = 0.0
+    for recording in baselineFirst ? [true, false] : [false, true] {
+      settle()
+      if recording {
+        drainRecorded = try await runDrain(recorded, instance: recordedInstance, writes: n)
+      } else {
+        drainUnrecorded = try await runDrain(unrecorded, instance: unrecordedInstance, writes: n)
+      }
     }
     settle()
     let floor = try await Self.withCPU { try await runFloor(wires) }
@@ -248,7 +251,22 @@ struct DrainBenchmark: Benchmark {
       publishing: Stats.seconds(copy.progressPublishing.time - publishedBefore.time),
       publishWrites: copy.progressPublishing.writes - publishedBefore.writes,
       keeping: Stats.seconds(copy.historyKeeping.time - keptBefore.time),
-      keepWrites: copy.historyKeeping.writes - keptBefore.writes, drainUnrecorded: drainUnrecorded)
+      keepWrites: copy.historyKeeping.writes - keptBefore.writes, drainRecorded: drainRecorded,
+      drainUnrecorded: drainUnrecorded)
+  }
+
+  /// A fresh store of `n` creates, filled from a fresh instance of its own.
+  func twin(_ path: String, writes n: Int) async throws -> (WorkingCopy, ScriptedInstance) {
+    let instance = ScriptedInstance(scenario: Self.scenario)
+    let url = try instance.start()
+    let copy = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: path), server: Server(url: url.absoluteString, key: Self.key, timeout: Self.timeout))
+    try await copy.fill()
+    for i in 0..<n {
+      _ = try await copy.createItem(
+        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
+    }
+    return (copy, instance)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.

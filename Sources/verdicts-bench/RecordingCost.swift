@@ -60,7 +60,7 @@ struct RecordingCost {
   /// The figures behind the row.
   var detail: String {
     "  median drain \(Stats.fixed(recorded, 3)) s recording, \(Stats.fixed(unrecorded, 3)) s not (the same writes to"
-      + " a third store, same round, alternating which goes first); per round "
+      + " two stores made alike, back to back in each round, alternating which goes first); per round "
       + differences.map { Stats.fixed($0 * 100, 1) + " %" }.joined(separator: ", ")
   }
 }

@@ -170,7 +170,7 @@ import Testing
     #expect(holder.waitForLine(timeout: 20), "hold printed nothing: \(holder.stderr)")
     let r = try Binary.run(["--json", "report"], store: t.store, home: t.path)
     #expect(r.code == 0, "\(r)")
-    #expect(r.json?["store"]?["opened_as"]?.stringValue?.hasPrefix("reader") == true)
+    #expect(r.json?["store"]?["opened_as"]?.stringValue?.hasPrefix("reader") == true, "\(r.stdout.prefix(600))")
   }
 }
 
