@@ -130,7 +130,7 @@ struct TicketReport {
         "the writer's record (the Marfa core store names no writer)",
         "departed writes (the Marfa core store keeps no archive of discarded, withdrawn or forgotten writes)",
         "the last drain's report",
-        "each write's attempts (the Marfa core store keeps only each write's last failure)",
+        "each write's attempts (the Marfa core store keeps no attempt, nor a last failure or a streak)",
         "the drains before this one (the Marfa core store keeps no history of its drains)",
       ]
     return TicketReport(
