@@ -111,14 +111,25 @@ import Testing
     #expect(report["counts"]?["blocked"] == .number(1))
     #expect(report["blocked_reasons"]?["ancestor_unavailable"] == .number(1))
     let problems = try #require(report["problem_writes"]?.arrayValue)
-    #expect(problems.contains { $0["item_id"] == .string("anc") })
+    let anc = try #require(problems.first { $0["item_id"] == .string("anc") })
+    // The blocked write's attempts, as `show --json` gives them, and the drains, as `history --json`.
+    let shownAnc = try Binary.run(["--json", "show", try id(of: "anc", t)], store: t.store, home: t.path)
+    #expect(anc["attempts"]?.arrayValue?.first?["result"] == .string("blocked"))
+    #expect(anc["attempts"] == shownAnc.json?["attempts"])
+    #expect(anc["attempts_omitted"] == .int(0))
+    let history = try Binary.run(["--json", "history"], store: t.store, home: t.path)
+    #expect(report["drain_history"] == history.json)
+    #expect(report["drain_history"]?.arrayValue?.count == 1)
     #expect(report["departed_last_7_days"]?.arrayValue?.first?["id"] == .string(bad))
     #expect(report["departed_last_7_days"]?.arrayValue?.first?["body"] == .null)
     #expect(report["last_drain"]?["answered"] != nil)
-    #expect(report["not_kept"]?.arrayValue?.isEmpty == false)
+    #expect(report["not_kept"] == .array([]))
     let text = try Binary.run(["report"], store: t.store, home: t.path, environment: e)
     #expect(text.code == 0)
     #expect(text.stdout.contains("== problem writes =="))
+    #expect(text.stdout.contains("== drain history =="))
+    #expect(text.stdout.contains(" #1 blocked "), "\(text.stdout)")
+    #expect(!text.stdout.contains("not yet in this report"))
     for out in [json.stdout, text.stdout] {
       #expect(!out.contains(Self.key), "the key travelled")
       #expect(!out.contains(Self.password), "a URL's password travelled")
@@ -159,7 +170,7 @@ import Testing
     #expect(holder.waitForLine(timeout: 20), "hold printed nothing: \(holder.stderr)")
     let r = try Binary.run(["--json", "report"], store: t.store, home: t.path)
     #expect(r.code == 0, "\(r)")
-    #expect(r.json?["store"]?["opened_as"]?.stringValue?.hasPrefix("reader") == true)
+    #expect(r.json?["store"]?["opened_as"]?.stringValue?.hasPrefix("reader") == true, "\(r.stdout.prefix(600))")
   }
 }
 
@@ -175,6 +186,9 @@ extension AfterTheFactBinaryTests {
     #expect(r.json?["store"]?["kind"] == .string("marfa_core"))
     let notKept = r.json?["not_kept"]?.arrayValue?.compactMap(\.stringValue) ?? []
     #expect(notKept.contains { $0.contains("keeps no archive") }, "\(notKept)")
+    #expect(notKept.contains { $0.contains("keeps no attempt") }, "\(notKept)")
+    #expect(notKept.contains { $0.contains("keeps no history of its drains") }, "\(notKept)")
+    #expect(r.json?["drain_history"] == .array([]))
     #expect(r.json?["problem_writes"]?.arrayValue?.isEmpty == false)
     let text = try Binary.run(["report"], store: path, home: t.path)
     #expect(text.code == 0 && text.stdout.contains("== not kept =="))

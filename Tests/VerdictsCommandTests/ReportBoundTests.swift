@@ -1,9 +1,10 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
-/// `verdicts report` stays at most 1 MB, as JSON and as text, whatever the store holds, and says
-/// what it left out.
+/// `verdicts report` stays at most 1 MB, as JSON and as text, whatever the store holds (writes,
+/// their attempts, the drains kept), and says what it left out.
 @Suite(.serialized) struct ReportBoundTests {
   /// A store of `n` writes: a third blocked failing alone with a 200-character last failure, a
   /// sixth refused with content, a sixth dead, the rest accepted.
@@ -40,7 +41,26 @@ import Testing
     try bulk.finish()
   }
 
-  @Test func theReportStaysUnderOneMegabyteOnABigStoreAndSaysWhatItLeftOut() throws {
+  /// The first 3,000 blocked writes each with the 20 attempts a store keeps (a 200-character
+  /// gateway page each), and 520 drains kept (the store keeps the last 500), each with a
+  /// 2,000-character reason it ended.
+  static func addHistory(_ path: String) throws {
+    let page = String(repeating: "<html>502 Bad Gateway</html> ", count: 7).prefix(200)
+    try SQLiteScript.run(
+      """
+      WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < 20)
+      INSERT INTO attempts (write_id, k, at_ms, drain, result, status, code, replayed, ms, text)
+      SELECT q.id, k.x, 1767225600000 + k.x * 60000, k.x, 'failed', 502, NULL, 0, 31, '\(page)'
+      FROM (SELECT id FROM queue WHERE verdict = 'blocked' ORDER BY seq LIMIT 3000) q, k;
+      WITH RECURSIVE d(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM d WHERE x < 520)
+      INSERT INTO drains (started_ms, ended_ms, program, mode, pid, host, answered, verdicts, ending, why)
+      SELECT 1767225600000 + x * 60000, 1767225600000 + x * 60000 + 5000, 'verdicts', 'drain', 4242, 'dev', x,
+        '{"accepted":1}', 'unavailable', replace(hex(zeroblob(1000)), '00', 'ab')
+      FROM d;
+      """, on: path)
+  }
+
+  @Test func theReportStaysUnderOneMegabyteOnABigStoreWithItsAttemptsAndDrainsAndSaysWhatItLeftOut() throws {
     let t = TempFolder()
     // Made by a writer first (the schema, the archive), then filled in bulk.
     _ = try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
@@ -48,6 +68,7 @@ import Testing
     // the issue's million.
     let n = ProcessInfo.processInfo.environment["VERDICTS_REPORT_WRITES"].flatMap { Int($0) } ?? 200_000
     try Self.generate(t.store, writes: n)
+    try Self.addHistory(t.store)
     _ = try Binary.run(["forget"], store: t.store, home: t.path, timeout: 600)
     for args in [["--json", "report"], ["report"], ["--json", "report", "--with-bodies"]] {
       let r = try Binary.run(args, store: t.store, home: t.path, timeout: 600)
@@ -57,7 +78,23 @@ import Testing
       #expect(r.stdout.utf8.count > 500_000, "\(args): \(r.stdout.utf8.count) bytes")
       #expect(r.stdout.contains(" blocked writes (the list stops at"), "\(args)")
       #expect(r.stdout.contains("departed writes, the oldest"), "\(args)")
-      if args.first == "--json" { #expect(r.json?["left_out"]?.arrayValue?.isEmpty == false) }
+      #expect(r.stdout.contains("attempts of the problem writes, past the newest 5 of each"), "\(args)")
+      #expect(r.stdout.contains("oldest of the last 50 drains (the list stops at 80000 bytes"), "\(args)")
+      guard args.first == "--json" else {
+        #expect(r.stdout.contains("== drain history =="))
+        #expect(r.stdout.contains("#20 failed HTTP 502 "), "\(args)")
+        continue
+      }
+      let report = try #require(r.json)
+      #expect(report["left_out"]?.arrayValue?.isEmpty == false)
+      // Each listed blocked write carries its newest 5 attempts and counts the 15 others.
+      let first = try #require(report["problem_writes"]?.arrayValue?.first)
+      let attempts = try #require(first["attempts"]?.arrayValue)
+      #expect(attempts.map { $0["drain"] } == [20, 19, 18, 17, 16].map { JSONValue.int($0) })
+      #expect(first["attempts_omitted"] == .int(15))
+      let drains = try #require(report["drain_history"]?.arrayValue)
+      #expect(!drains.isEmpty && drains.count < 50, "\(drains.count) drains")
+      #expect(drains.first?["number"] == .int(520))
     }
   }
 }

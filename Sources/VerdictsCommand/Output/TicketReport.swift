@@ -3,12 +3,13 @@ import Glibc
 import MarfaQueue
 
 /// `verdicts report`: one self-contained value for a support ticket, read without the writer
-/// role (docs/cli.md, "After the fact").
+/// role (docs/cli.md, "After the fact: the archive, undo and the report").
 ///
 /// Nothing secret travels: the store never holds the key; the origin and every text are cut of
 /// a URL's userinfo (``Redaction``), and the key this process was given, if any, is replaced.
-/// Bodies and answers only with `--with-bodies`. Bounded: each list stops at its share of
-/// ``maxBytes`` and says how many it left out.
+/// Bodies and answers only with `--with-bodies`. Bounded: each list (the problem writes with
+/// their newest ``attemptsPerWrite`` attempts, the drains, the departed writes) stops at its
+/// share of ``maxBytes`` and says how many it left out.
 struct TicketReport {
   /// The report as one JSON value; the text form is made from it.
   var json: JSONValue
@@ -24,12 +25,13 @@ struct TicketReport {
   /// How far back the departed writes go.
   static let departedDays = 7
 
-  /// What the store keeps that this report does not carry yet, said in the report (their
-  /// sections go here: each write's attempts in its entry, the drain history beside the last).
-  static let notKeptByThisBuild = [
-    "each write's attempts (the store keeps them: verdicts show ID; not yet in this report)",
-    "the drains before the last one (the store keeps them: verdicts history; not yet in this report)",
-  ]
+  /// The share of the drains before this one (``drainsKept`` of them).
+  static let drainsBudget = 80_000
+  /// How many of the kept drains the report carries, newest first (as `history --limit` does).
+  static let drainsKept = 50
+  /// How many of a problem write's attempts the report carries, newest first (`show ID` lists
+  /// all the store keeps); the rest are counted in its `attempts_omitted`.
+  static let attemptsPerWrite = 5
 
   /// Reads the report from an open copy (a reader: it never takes the writer role).
   static func gather(_ copy: WorkingCopy, path: String, withBodies: Bool, key: String?) async throws -> TicketReport {
@@ -38,6 +40,7 @@ struct TicketReport {
     var leftOut: [String] = []
     var problems: [JSONValue] = []
     var used = 0
+    var attemptsCut = 0
     for (pane, filter) in [(QueuePane.blocked, nil), (.dead, nil), (.answered, "verdict:refused")]
       as [(QueuePane, String?)]
     {
@@ -48,7 +51,8 @@ struct TicketReport {
         let page = try await copy.queue.page(pane, offset: offset, limit: 500, filter: filter)
         for summary in page.writes {
           let write = withBodies ? (try? await copy.queue.shownWrite(summary.id)) ?? summary : summary
-          let value = entry(write.wireJSON, withBodies: withBodies)
+          let attempts = try await copy.queue.attempts(of: summary.id)
+          let value = entry(write.wireJSON, attempts: attempts, withBodies: withBodies)
           let size = value.text.utf8.count + 2
           if used + size > writesBudget {
             full = true
@@ -57,6 +61,7 @@ struct TicketReport {
           used += size
           listed += 1
           problems.append(value)
+          attemptsCut += max(0, attempts.list.count - attemptsPerWrite)
         }
         if page.writes.count < 500 { break }
         offset += page.writes.count
@@ -69,6 +74,12 @@ struct TicketReport {
             ?? "the \(name) writes after the first \(listed) (the list stops at \(writesBudget) bytes)")
       }
     }
+    if attemptsCut > 0 {
+      leftOut.append(
+        "\(attemptsCut) attempts of the problem writes, past the newest \(attemptsPerWrite) of each "
+          + "(each write's attempts_omitted counts them; verdicts show ID lists the last \(WriteAttempt.kept))")
+    }
+    let drains = try await drainHistory(copy, leftOut: &leftOut)
     let since = Date().addingTimeInterval(-Double(departedDays) * 86_400)
     var departed: [JSONValue] = []
     var departedUsed = 0
@@ -88,8 +99,8 @@ struct TicketReport {
     if !withBodies { leftOut.append("the writes' bodies and answers (--with-bodies includes them)") }
     return TicketReport(
       json: body(
-        status: status, path: path, reasons: reasons, problems: problems, departed: departed,
-        lastDrainVerdicts: nil, leftOut: leftOut, notKept: notKeptByThisBuild, withBodies: withBodies, key: key))
+        status: status, path: path, reasons: reasons, problems: problems, drains: drains, departed: departed,
+        leftOut: leftOut, notKept: [], withBodies: withBodies, key: key))
   }
 
   /// Reads the report from a Marfa core store, saying what that store does not keep.
@@ -119,17 +130,25 @@ struct TicketReport {
         "the writer's record (the Marfa core store names no writer)",
         "departed writes (the Marfa core store keeps no archive of discarded, withdrawn or forgotten writes)",
         "the last drain's report",
-      ] + notKeptByThisBuild
+        "each write's attempts (the Marfa core store keeps no attempt, nor a last failure or a streak)",
+        "the drains before this one (the Marfa core store keeps no history of its drains)",
+      ]
     return TicketReport(
       json: body(
-        status: status, path: path, reasons: reasons, problems: problems, departed: [], lastDrainVerdicts: nil,
+        status: status, path: path, reasons: reasons, problems: problems, drains: [], departed: [],
         leftOut: leftOut, notKept: notKept, withBodies: withBodies, key: key))
   }
 
   /// A write's JSON as the report carries it: without its body and answer unless asked, and
   /// with each cut to ``bodyLimit`` when asked.
-  static func entry(_ value: JSONValue, withBodies: Bool) -> JSONValue {
+  static func entry(_ value: JSONValue, attempts: WriteAttempts? = nil, withBodies: Bool) -> JSONValue {
     var v = value
+    if let attempts {
+      let carried = WriteAttempts(
+        list: Array(attempts.list.prefix(attemptsPerWrite)),
+        omitted: attempts.omitted + max(0, attempts.list.count - attemptsPerWrite))
+      for (k, member) in carried.wireMembers { v = v.setting(k, member) }
+    }
     for field in ["body", "answer"] {
       guard let part = v[field], !part.isNull else { continue }
       if !withBodies {
@@ -144,8 +163,8 @@ struct TicketReport {
 
   /// The whole value, sections in a fixed order.
   static func body(
-    status s: Status, path: String, reasons: [BlockedReason: Int], problems: [JSONValue], departed: [JSONValue],
-    lastDrainVerdicts: JSONValue?, leftOut: [String], notKept: [String], withBodies: Bool, key: String?
+    status s: Status, path: String, reasons: [BlockedReason: Int], problems: [JSONValue], drains: [JSONValue],
+    departed: [JSONValue], leftOut: [String], notKept: [String], withBodies: Bool, key: String?
   ) -> JSONValue {
     func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
     let schema: JSONValue
@@ -189,8 +208,7 @@ struct TicketReport {
       ("problem_writes", .array(problems)),
       ("last_drain", s.lastDrain?.wireJSON ?? .null),
       ("last_drain_at", str(s.lastDrainAt)),
-      // Each write's attempts are to ride in its entry above (`attempts`), and the drains before
-      // the last to go here as `drain_history`, bounded as the lists above.
+      ("drain_history", .array(drains)),
       ("departed_last_7_days", .array(departed)),
       ("left_out", .array(leftOut.map(JSONValue.string))),
       ("not_kept", .array(notKept.map(JSONValue.string))),
@@ -219,7 +237,10 @@ struct TicketReport {
     case .object(let members):
       if members.isEmpty { lines.append(pad + "(none)") }
       for (k, v) in members {
-        if let scalar = scalarText(v, ascii: ascii) {
+        if k == "attempts", let attempts = v.arrayValue, !attempts.isEmpty {
+          lines.append("\(pad)\(k):")
+          for a in attempts { lines.append("\(pad)  - " + attemptLine(a, ascii: ascii)) }
+        } else if let scalar = scalarText(v, ascii: ascii) {
           lines.append("\(pad)\(k): \(scalar)")
         } else {
           lines.append("\(pad)\(k):")

@@ -6,13 +6,14 @@ import ScriptedInstance
   import Glibc
 #endif
 
-/// A drain of N creates to the in-process scripted instance over loopback,
-/// against the same HTTP client sending the same N requests with no queue, in the same run.
-/// Target: drain time ≤ 1.3 × baseline time.
+/// The drain benchmark (docs/performance.md, "The drain benchmark"): a drain of N creates to the
+/// in-process scripted instance over loopback, against the same HTTP client sending the same N
+/// requests with no queue, in the same run. Target: drain time ≤ 1.3 × baseline time.
 ///
-/// Beside it: the floor, a raw keep-alive HTTP/1.1 client on plain sockets
-/// sending the same requests one at a time (target: drain ≤ 2.5 × floor), and URLSession, the
-/// client the drain used before libcurl, on the same requests, so the two clients are compared.
+/// Beside it: the floor, a raw keep-alive HTTP/1.1 client on plain sockets sending the same
+/// requests one at a time (target: drain ≤ 2.5 × floor), URLSession, the client the drain used
+/// before libcurl, on the same requests, so the two clients are compared, and the same drain
+/// with recording attempts and drains off (``RecordingCost``).
 struct DrainBenchmark: Benchmark {
   let name = "drain"
   let summary =
@@ -45,6 +46,11 @@ struct DrainBenchmark: Benchmark {
     /// Time the drain spent keeping each write's attempt and its history row (in-process), and how many rows.
     var keeping: Double
     var keepWrites: Int
+    /// The same drain of two more stores made alike, one recording each write's attempts and the
+    /// drain's history row (as every drain does), one not (``WorkingCopy/keepsHistory`` off, the
+    /// bench's switch), back to back, the recording one first in one round and second in the next.
+    var drainRecorded: Double
+    var drainUnrecorded: Double
   }
 
   /// Publishing the writer record costs at most 3 % of the drain's time.
@@ -137,7 +143,10 @@ struct DrainBenchmark: Benchmark {
         + " \(Stats.whole(Stats.median(rounds.map { Double($0.keepWrites) }))) rows per drain (in-process),"
         + " \(Stats.fixed(keepShare * 100, 2)) % of the drain's time; target ≤ \(Stats.fixed(Self.historyTarget * 100, 0)) %:"
         + " \(keepMet ? "met" : "MISSED")")
-    return BenchOutcome(lines: lines, metTargets: met && floorMet && publishMet && keepMet)
+    let recording = RecordingCost(rounds.map { ($0.drainRecorded, $0.drainUnrecorded) }, inProcess: keepShare)
+    lines.append(recording.row)
+    lines.append(recording.detail)
+    return BenchOutcome(lines: lines, metTargets: met && floorMet && publishMet && keepMet && recording.acceptable)
   }
 
   /// Queues `writes` creates into a fresh store, then times the baseline and the drain (in
@@ -181,6 +190,20 @@ struct DrainBenchmark: Benchmark {
       _ = try await quiet.createItem(
         type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
     }
+    // The same writes in two more stores made alike, one drained with recording attempts and
+    // drains, one without, back to back, alternating which goes first.
+    let (recorded, recordedInstance) = try await twin(folder + "/recorded.store", writes: n)
+    defer {
+      recorded.close()
+      recordedInstance.stop()
+    }
+    let (unrecorded, unrecordedInstance) = try await twin(folder + "/unrecorded.store", writes: n)
+    defer {
+      unrecorded.close()
+      unrecordedInstance.stop()
+    }
+    unrecorded.keepsHistory = false
+
     var drainUnpublished = 0.0
     if !baselineFirst {
       settle()
@@ -206,6 +229,16 @@ struct DrainBenchmark: Benchmark {
       settle()
       drainUnpublished = try await runDrain(quiet, instance: quietInstance, writes: n)
     }
+    var drainRecorded = 0.0
+    var drainUnrecorded = 0.0
+    for recording in baselineFirst ? [true, false] : [false, true] {
+      settle()
+      if recording {
+        drainRecorded = try await runDrain(recorded, instance: recordedInstance, writes: n)
+      } else {
+        drainUnrecorded = try await runDrain(unrecorded, instance: unrecordedInstance, writes: n)
+      }
+    }
     settle()
     let floor = try await Self.withCPU { try await runFloor(wires) }
     settle()
@@ -218,7 +251,22 @@ struct DrainBenchmark: Benchmark {
       publishing: Stats.seconds(copy.progressPublishing.time - publishedBefore.time),
       publishWrites: copy.progressPublishing.writes - publishedBefore.writes,
       keeping: Stats.seconds(copy.historyKeeping.time - keptBefore.time),
-      keepWrites: copy.historyKeeping.writes - keptBefore.writes)
+      keepWrites: copy.historyKeeping.writes - keptBefore.writes, drainRecorded: drainRecorded,
+      drainUnrecorded: drainUnrecorded)
+  }
+
+  /// A fresh store of `n` creates, filled from a fresh instance of its own.
+  func twin(_ path: String, writes n: Int) async throws -> (WorkingCopy, ScriptedInstance) {
+    let instance = ScriptedInstance(scenario: Self.scenario)
+    let url = try instance.start()
+    let copy = try await WorkingCopy.open(
+      store: URL(fileURLWithPath: path), server: Server(url: url.absoluteString, key: Self.key, timeout: Self.timeout))
+    try await copy.fill()
+    for i in 0..<n {
+      _ = try await copy.createItem(
+        type: "note", properties: .object([("title", .string("write \(i)")), ("n", .int(i))]))
+    }
+    return (copy, instance)
   }
 
   /// The drain, timed from the call to its report; every write must come back accepted, once.
