@@ -3,7 +3,7 @@ import Foundation
 /// Whether the suite runs under a sanitizer: `make asan` and `make tsan` set `VERDICTS_SANITIZER`.
 ///
 /// A test whose assertion is a wall-clock bound (an answer within its request's 3 s deadline, a
-/// drop met "at once") is off there, with ``reason``: AddressSanitizer slows the code about 2×,
+/// drop met "at once") is off there, with the reason written beside it (``reason``'s words): AddressSanitizer slows the code about 2×,
 /// ThreadSanitizer 5–20×, so the bound says nothing about the code. Its behaviour is still run by
 /// the plain suite in `make test`.
 public enum SanitizerRun {
