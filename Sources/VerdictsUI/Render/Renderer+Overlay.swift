@@ -139,16 +139,21 @@ extension Renderer {
     // What the action does and the keys always show, word-wrapped to the box: on a short screen
     // fewer writes are listed, never fewer words.
     var about: [String]
+    // What can be put back says how (the archive keeps it whole); a withdraw cannot be.
+    let undo = state.keyMap.hint(.undo) ?? "verdicts undo ID"
     switch pending {
     case .withdraw:
-      about = ["Its row goes back as the instance holds it;", "writes waiting on it are refused. No undo."]
-    case .discard: about = ["The write and the content it carried go.", "No undo."]
+      about = [
+        "Its row goes back as the instance holds it;", "writes waiting on it are refused.",
+        "It cannot be put back; verdicts departed keeps its content.",
+      ]
+    case .discard: about = ["The write and the content it carried leave the queue;", "\(undo) puts it back."]
     case .release, .releaseReason: about = ["Each goes again on the next drain,", "under a fresh key."]
-    case .forget: about = ["Their verdicts leave the queue."]
+    case .forget: about = ["Their verdicts leave the queue;", "\(undo) puts them back."]
     case .take(let answered):
       about = [
         "Every answered write that may be cleared", "(of the \(count(answered)) in Answered) leaves the queue;",
-        "refused ones with content stay.",
+        "refused ones with content stay; \(undo) puts them back.",
       ]
     }
     about.append("y \(verb) \(glyphs.separator) any other key cancels")
