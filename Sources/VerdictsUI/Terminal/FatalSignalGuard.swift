@@ -7,8 +7,9 @@ nonisolated(unsafe) private var guardTerminal: Int32 = -1
 /// crashes, so a frame drawn by another thread meanwhile cannot undo the restore.
 nonisolated(unsafe) private var guardScreen: Int32 = -1
 nonisolated(unsafe) private var guardNull: Int32 = -1
-nonisolated(unsafe) private var guardSaved = termios()
-nonisolated(unsafe) private var guardHasSaved = false
+/// The terminal's saved modes, in memory of their own: as a global of the imported `termios`,
+/// the copy into it was reported by AddressSanitizer as writing past the global's end.
+nonisolated(unsafe) private var guardSaved: UnsafeMutablePointer<termios>?
 /// The terminal's reset sequences (leave the alternate screen, show the cursor, …) then the
 /// messages, one buffer; `guardPieces[i]` is (offset, count) of piece i (``FatalSignalGuard/Piece``).
 nonisolated(unsafe) private var guardBytes: UnsafeMutablePointer<UInt8>?
@@ -77,8 +78,9 @@ enum FatalSignalGuard {
     guardScreen = terminal
     guardNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
     if let saved {
-      guardSaved = saved
-      guardHasSaved = true
+      let modes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+      modes.initialize(to: saved)
+      guardSaved = modes
     }
     // Without a report path the report line is left out (a user's own SWIFT_BACKTRACE).
     if report == nil {
@@ -145,8 +147,8 @@ private func writePiece(at index: Int, to fd: Int32) {
 
 /// Puts the terminal's saved modes back (async-signal-safe).
 private func restoreModes() {
-  guard guardTerminal >= 0, guardHasSaved else { return }
-  _ = tcsetattr(guardTerminal, TCSANOW, &guardSaved)
+  guard guardTerminal >= 0, let modes = guardSaved else { return }
+  _ = tcsetattr(guardTerminal, TCSANOW, modes)
 }
 
 /// The handler: the terminal first, then the handler that was there before, then the default.
