@@ -92,7 +92,13 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setsigmask(&attributes, &empty)
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-    let env = environment ?? ProcessInfo.processInfo.environment
+    var env = environment ?? ProcessInfo.processInfo.environment
+    // Under `make asan` / `make tsan` the binaries are sanitized too: they take the suite's
+    // options (leak checking off: the Swift runtime's caches read as leaks at exit), whatever
+    // environment a test gives them.
+    for key in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "VERDICTS_SANITIZER"] where env[key] == nil {
+      env[key] = ProcessInfo.processInfo.environment[key]
+    }
     let argv = ([executable] + (arguments ?? [])).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

@@ -25,7 +25,8 @@ import Testing
     return p.terminationStatus == 0
   }()
 
-  @Test func aTrapInTheScreenRestoresTheTerminalSaysWhereTheReportIsAndWaitsOnNothing() throws {
+  @Test(.disabled(if: SanitizerRun.active, "a sanitizer takes the fatal signals (and reads /proc) itself"))
+  func aTrapInTheScreenRestoresTheTerminalSaysWhereTheReportIsAndWaitsOnNothing() throws {
     let t = TempFolder()
     let created = try Binary.run(
       ["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
@@ -73,7 +74,8 @@ import Testing
     }
   }
 
-  @Test func aTrapOnAnotherThreadWhileTheScreenRepaintsIsRestoredAndNoLaterFrameUndoesIt() throws {
+  @Test(.disabled(if: SanitizerRun.active, "a sanitizer takes the fatal signals (and reads /proc) itself"))
+  func aTrapOnAnotherThreadWhileTheScreenRepaintsIsRestoredAndNoLaterFrameUndoesIt() throws {
     let t = TempFolder()
     _ = try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
     let pty = try ScreenPty(
@@ -118,7 +120,9 @@ import Testing
     #expect(bad.text.contains("--no-such-option"), "\(bad.text.debugDescription)")
   }
 
-  @Test(.enabled(if: canUnshare, "needs a mount namespace of its own (root) to unmount /proc"))
+  @Test(
+    .enabled(if: canUnshare, "needs a mount namespace of its own (root) to unmount /proc"),
+    .disabled(if: SanitizerRun.active, "a sanitizer takes the fatal signals (and reads /proc) itself"))
   func withoutProcTheBinaryStartsSaysWhatItLacksAndEndsExitThreeNeverBySignal() throws {
     let binary = try Binary.require()
     let t = TempFolder()
