@@ -30,7 +30,7 @@ import Testing
     }
   }
 
-  /// The report's counts as every view words them (the TUI drops the zeros).
+  /// The report's counts as every view words them.
   static func words(_ r: DrainReport) -> String {
     "answered \(r.answered), held \(r.held), undelivered \(r.undelivered), unsent \(r.unsent), unmade \(r.unmade)"
   }
@@ -84,8 +84,8 @@ import Testing
       #expect(lastDrain.contains(why), "\(lastDrain)")
     }
     if let r = report.retryAfterSeconds {
-      #expect(line.contains("retry after \(r)s"))
-      #expect(lastDrain.contains("retry after \(r)s"))
+      #expect(line.contains("retry after \(r) s"))
+      #expect(lastDrain.contains("retry after \(r) s"))
     }
     switch ending {
     case .through: #expect(report.answered == 12 && report.unavailable == nil && report.stopped == nil)

@@ -90,9 +90,11 @@ import Testing
     #expect(asciiText.contains("503\\u{001b}[2J"))
     let text = DrainText.render(report, ascii: false)
     #expect(Self.isSafe(text))
-    #expect(text.hasPrefix("answered 3, held 1, undelivered 2, unsent 1, unmade 0\n"))
-    #expect(text.contains("unavailable: the instance answered 503␛[2J\n"))
-    #expect(text.contains("retry after 12 s\n"))
+    // The counts and why it ended, on one line in the words every view uses.
+    #expect(
+      text.hasPrefix(
+        "answered 3, held 1, undelivered 2, unsent 1, unmade 0; unavailable: the instance answered 503␛[2J;"
+          + " retry after 12 s\n"))
     #expect(text.contains("unclaimed sources: crm\n"))
     #expect(text.contains("replayed"))
     #expect(text.contains("key_spent"))

@@ -100,7 +100,7 @@ import Testing
     // w-trashed, a refused delete (no content), is taken too, as the engine takes it.
     #expect(core.state.message == StatusMessage("took 3 answered · u undoes the take"))
     await d.keys(.char("d"))
-    #expect(core.state.message?.text == "drained: 2 answered, 0 held, 0 undelivered")
+    #expect(core.state.message?.text == "drained: answered 2, held 0, undelivered 0, unsent 0, unmade 0")
     #expect(core.state.lastDrain?.answered == 2)
     await d.keys(.char("K"), .char("b"), .char("a"), .char("d"), .enter)
     #expect(core.state.message == StatusMessage("key refused: the key is empty", isError: true))
@@ -115,12 +115,12 @@ import Testing
     let core = d.core
     await d.settle()
     await d.keys(.char("a"))
-    await d.run(until: "the auto-drain's report is shown") { $0.state.message?.text.hasPrefix("auto-drain: 2") == true }
+    await d.run(until: "the auto-drain's report is shown") { $0.state.message?.text.hasPrefix("auto-drain: answered 2") == true }
     await d.settle()
     #expect(q.callLog == ["updates"])
     #expect(core.state.reachable == true)
     #expect(core.state.lastDrain?.answered == 2)
-    #expect(core.state.message?.text == "auto-drain: 2 answered, 0 held, 0 undelivered")
+    #expect(core.state.message?.text == "auto-drain: answered 2, held 0, undelivered 0, unsent 0, unmade 0")
   }
 
   @Test func readOnlyNeverCallsTheQueue() async {

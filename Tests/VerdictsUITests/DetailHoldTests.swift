@@ -1,3 +1,4 @@
+import Foundation
 import MarfaQueue
 import Testing
 
@@ -162,5 +163,60 @@ import Testing
     #expect(timer.remaining(hold, detailFocused: false, now: .milliseconds(10_500)) == .seconds(1))
     #expect(timer.remaining(hold, detailFocused: false, now: .seconds(12)) == .zero)
     #expect(timer.remaining(hold, detailFocused: true, now: .seconds(12)) == nil)
+  }
+
+  @Test func aSteadySlowDrainKeepsTheDetailHeldForTwiceTheGapBetweenItsMoves() {
+    var timer = DetailRestTimer()
+    var hold = DetailHold(write: Fixtures.waiting[0])
+    // The first move: no gap known yet, so the plain second.
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(10)) == .seconds(1))
+    // The hold ended at its rest; the drain's next verdict, 5 s after the first, starts another.
+    #expect(timer.remaining(nil, detailFocused: false, now: .seconds(11)) == nil)
+    hold = DetailHold(write: Fixtures.waiting[1])
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(15)) == .seconds(10))
+    // The next verdict comes 5 s later, inside the rest: the hold moves, and rests 10 s again.
+    hold.moves = 1
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(20)) == .seconds(10))
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(29)) == .seconds(1))
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(30)) == .zero)
+  }
+
+  @Test func aDrainThatEndedGivesTheHeldDetailBackAfterTheSecondAtOnce() {
+    var timer = DetailRestTimer()
+    var hold = DetailHold(write: Fixtures.waiting[0])
+    _ = timer.remaining(hold, detailFocused: false, now: .seconds(10))
+    hold.moves = 1
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(14)) == .seconds(8))
+    // The writer says its pass ended: 1 s from the last move, not 8.
+    #expect(timer.remaining(hold, detailFocused: false, drainMoving: false, now: .milliseconds(14_200)) == .milliseconds(800))
+  }
+
+  @Test func theLongestRestIsTheStallTimeAndAGapAsLongGetsThePlainSecond() {
+    var timer = DetailRestTimer()
+    var hold = DetailHold(write: Fixtures.waiting[0])
+    _ = timer.remaining(hold, detailFocused: false, now: .seconds(0))
+    hold.moves = 1
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(20)) == DetailRestTimer.longestRest)
+    hold.moves = 2
+    #expect(timer.remaining(hold, detailFocused: false, now: .seconds(50)) == UIState.detailRest)
+    #expect(DetailRestTimer.longestRest == .seconds(Int(WriterRecord.stallSeconds)))
+  }
+
+  @Test func theDrainMayMoveUnlessALiveWritersRecordSaysItsPassEnded() {
+    var s = Fixtures.state()
+    #expect(s.drainMayMove)
+    let start = Date(timeIntervalSince1970: 1_000)
+    s.writer = WriterRecord(program: "verdicts", mode: "tui", pid: 7, host: "h", startedAt: start)
+    #expect(!s.drainMayMove)
+    s.writer?.drain = WriterRecord.DrainProgress(startedAt: start, total: 10)
+    #expect(s.drainMayMove)
+    s.writer?.drain?.endedAt = start
+    #expect(!s.drainMayMove)
+    s.writer?.drain?.endedAt = nil
+    s.writer?.state = .gone
+    #expect(!s.drainMayMove)
+    s.writer?.state = .live
+    s.writer?.unpublished = true
+    #expect(s.drainMayMove)
   }
 }

@@ -9,7 +9,8 @@ import Testing
 @Suite struct KeptKeysScreenTests {
   static let sizes = [(40, 10), (80, 24), (160, 48)]
   static let longMessage =
-    "drained: 0 answered, 0 held, 0 undelivered, stopped: the instance refused the key (401 unauthorized); "
+    "drained: answered 0, held 0, undelivered 0, unsent 0, unmade 0; stopped: the instance refused the key"
+    + " (401 unauthorized); "
     + "1 row(s) parked until a key works; press K and give another key, then d drains again"
 
   /// The selected write's key hints the bottom line must keep.

@@ -9,16 +9,17 @@ import Testing
   @Test func aRefusedKeyStopSaysPressKAndTheKeyToGive() {
     var s = Fixtures.state()
     s.keyHint = "tour-key-2"
-    _ = s.handle(.drained(DrainReport(held: 2, stopped: "the instance refused the key")))
-    _ = s.handle(
-      .outcome("auto-drain: 0 answered, 2 held, 0 undelivered, stopped: the instance refused the key", isError: true))
+    let report = DrainReport(held: 2, stopped: "the instance refused the key")
+    _ = s.handle(.drained(report))
+    _ = s.handle(.outcome("auto-drain: " + DrainReportText.counts(report), isError: true))
     #expect(s.message?.text.hasSuffix("; press K and give tour-key-2 to send it") == true, "\(s.message?.text ?? "")")
   }
 
   @Test func withoutAHintItAsksForAnotherKey() {
     var s = Fixtures.state()
-    _ = s.handle(.drained(DrainReport(stopped: "refused")))
-    _ = s.handle(.outcome("drained: 0 answered, 0 held, 0 undelivered, stopped: refused", isError: true))
+    let report = DrainReport(stopped: "refused")
+    _ = s.handle(.drained(report))
+    _ = s.handle(.outcome("drained: " + DrainReportText.counts(report), isError: true))
     #expect(s.message?.text.hasSuffix("press K and give another key to send it") == true)
   }
 
@@ -27,8 +28,9 @@ import Testing
     _ = s.handle(.outcome("released 1", isError: false))
     let verdict = DrainVerdict(
       id: "w-moved-1", kind: .updateItem, verdict: .blocked(reason: .instanceChanged, refusal: nil))
-    _ = s.handle(.drained(DrainReport(verdicts: [verdict])))
-    _ = s.handle(.outcome("auto-drain: 0 answered, 0 held, 0 undelivered", isError: false))
+    let report = DrainReport(verdicts: [verdict])
+    _ = s.handle(.drained(report))
+    _ = s.handle(.outcome("auto-drain: " + DrainReportText.counts(report), isError: false))
     let text = s.message?.text ?? ""
     #expect(text.hasPrefix("released 1 · auto-drain: "), "\(text)")
     #expect(

@@ -1,4 +1,5 @@
 import MarfaQueue
+import VerdictsUI
 
 /// The `drain` command's text: the counts, why it ended, then a line per listed verdict (the
 /// last ``DrainReport/keptVerdicts``; how many earlier ones are not listed).
@@ -6,11 +7,8 @@ enum DrainText {
   /// The report in words and an aligned table.
   static func render(_ report: DrainReport, ascii: Bool) -> String {
     let text = WriteText(ascii: ascii)
-    var out = "answered \(report.answered), held \(report.held), undelivered \(report.undelivered), "
-    out += "unsent \(report.unsent), unmade \(report.unmade)\n"
-    if let unavailable = report.unavailable { out += "unavailable: \(text.visible(unavailable))\n" }
-    if let stopped = report.stopped { out += "stopped: \(text.visible(stopped))\n" }
-    if let wait = report.retryAfterSeconds { out += "retry after \(wait) s\n" }
+    // The counts and why the pass ended in the words every view uses (DrainReportText).
+    var out = DrainReportText.counts(report, ascii: ascii) + "\n"
     if !report.unclaimedSources.isEmpty {
       out += "unclaimed sources: \(text.visible(report.unclaimedSources.joined(separator: ", ")))\n"
     }

@@ -232,7 +232,7 @@ final class AppCore {
           inbox.post(
             .event(
               .outcome(
-                "auto-drain: " + AppCore.summary(report), isError: report.unavailable != nil || report.stopped != nil)))
+                "auto-drain: " + DrainReportText.counts(report), isError: report.unavailable != nil || report.stopped != nil)))
         case .failed(let error): inbox.post(.event(.outcome("auto-drain: \(error.message)", isError: true)))
         case .retrying(let s): inbox.post(.event(.outcome("auto-drain: next try in \(s)s", isError: false)))
         }
@@ -313,7 +313,7 @@ final class AppCore {
           let report = try await inbox.source.drain()
           inbox.post(.event(.drained(report)))
           inbox.outcome(
-            "drained: " + AppCore.summary(report), error: report.unavailable != nil || report.stopped != nil)
+            "drained: " + DrainReportText.counts(report), error: report.unavailable != nil || report.stopped != nil)
         case .useKey(let key):
           try await inbox.source.useKey(key)
           inbox.outcome("using the new key; the next drain sends writes blocked credential_refused again")
@@ -487,16 +487,5 @@ final class AppCore {
   static func describe(_ error: Error) -> String {
     if let q = error as? QueueError { return Sanitizer.clean(q.message) }
     return Sanitizer.clean(String(describing: error))
-  }
-
-  /// A drain report in a few words.
-  static func summary(_ d: DrainReport) -> String {
-    var parts = ["\(d.answered) answered", "\(d.held) held", "\(d.undelivered) undelivered"]
-    if d.unsent > 0 { parts.append("\(d.unsent) unsent") }
-    if d.unmade > 0 { parts.append("\(d.unmade) unmade") }
-    if let u = d.unavailable { parts.append("unavailable: \(u)") }
-    if let s = d.stopped { parts.append("stopped: \(s)") }
-    if let r = d.retryAfterSeconds { parts.append("retry after \(r)s") }
-    return parts.joined(separator: ", ")
   }
 }

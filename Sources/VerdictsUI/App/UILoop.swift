@@ -119,7 +119,9 @@ final class UILoop {
         break
       }
       // A held detail shows the selection once it has rested.
-      if let left = detailRest.remaining(core.state.detailHold, detailFocused: core.state.detailFocused, now: clock.now)
+      if let left = detailRest.remaining(
+        core.state.detailHold, detailFocused: core.state.detailFocused, drainMoving: core.state.drainMayMove,
+        now: clock.now)
       {
         if left <= .zero {
           core.apply(.detailRested(moves: core.state.detailHold?.moves ?? 0))

@@ -4,6 +4,15 @@ extension UIState {
   /// How long the selection must rest on one write before a held detail shows it.
   public static let detailRest: Duration = .seconds(1)
 
+  /// Whether a drain may still be moving the selection: a live writer's pass runs, or no writer
+  /// has said what it does (none published a record: a bare store, an earlier build, the Marfa
+  /// core). A held detail rests longer while the drain moves at a steady pace (``DetailRestTimer``).
+  public var drainMayMove: Bool {
+    guard let writer, !writer.unpublished else { return true }
+    guard writer.state == .live, let drain = writer.drain else { return false }
+    return drain.endedAt == nil
+  }
+
   /// The write the detail shows: the held one, else the selection.
   public var detailWrite: QueuedWrite? { detailHold?.write ?? selectedWrite }
 

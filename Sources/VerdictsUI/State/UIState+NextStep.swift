@@ -5,7 +5,8 @@ import MarfaQueue
 extension UIState {
   /// `text` with the next step after it, when the drain it reports needs one.
   static func withNextStep(_ text: String, after drain: DrainReport?, keyHint: String?, keys: KeyMap) -> String {
-    guard let drain, text.contains(" answered, ") else { return text }  // a drain report (AppCore.summary)
+    // Only a message that reports this drain (in DrainReportText's words) says its next step.
+    guard let drain, text.contains(DrainReportText.counts(drain)) else { return text }
     var out = text
     if drain.stopped != nil, text.contains("stopped:") {
       let k = keys.hint(.useKey) ?? "K"

@@ -1,6 +1,6 @@
 import MarfaQueue
 
-/// A kept drain report in words, the same for `status`, `watch --plain` and the TUI's counts:
+/// A drain report in words, the same for `drain`, `status`, `watch --plain` and the TUI's message:
 /// `answered 4, held 0, undelivered 301, unsent 0, unmade 0; unavailable: the instance answered 500`.
 public enum DrainReportText {
   /// The five counts and why the pass ended (its `unavailable`, `stopped`, `retry after`), the
@@ -11,7 +11,7 @@ public enum DrainReportText {
       "answered \(d.answered), held \(d.held), undelivered \(d.undelivered), unsent \(d.unsent), unmade \(d.unmade)"
     if let u = d.unavailable { text += "; unavailable: \(v(u))" }
     if let stopped = d.stopped { text += "; stopped: \(v(stopped))" }
-    if let r = d.retryAfterSeconds { text += "; retry after \(r)s" }
+    if let r = d.retryAfterSeconds { text += "; retry after \(r) s" }
     return text
   }
 
