@@ -181,16 +181,6 @@ import Testing
     #expect(h.instance.appliedCount(key: w.idempotencyKey) == 1)
   }
 
-  /// Waits (generously) until `condition` holds; false if it never did.
-  static func eventually(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-      guard ContinuousClock.now < deadline else { return false }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-  }
-
   @Test func aPooledConnectionTheServerClosedBeforeTheNextDrainIsReplacedWithoutAWordAndTheWriteAccepted()
     async throws
   {
@@ -211,7 +201,7 @@ import Testing
     }
     let first = try await setup.copy.queue.drain()
     #expect(first.answered == 1)
-    #expect(try await Self.eventually { closed.value })
+    #expect(await eventually(within: .seconds(20), every: .milliseconds(10)) { closed.value })
     let w1 = try await setup.copy.createItem(type: "note", properties: .object([("title", .string("b"))]), id: "w1")
 
     let report = try await setup.copy.queue.drain()
@@ -248,7 +238,7 @@ import Testing
     let client = HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     #expect(try await client.send("GET", server.url, key: "k1").status == 200)
-    #expect(try await Self.eventually { closed.value })
+    #expect(await eventually(within: .seconds(20), every: .milliseconds(10)) { closed.value })
     let body = Array(#"{"id":"w0","type":"note","properties":{"title":"\#(Self.title)"}}"#.utf8)
     let clock = ContinuousClock()
     let start = clock.now

@@ -30,9 +30,8 @@ import Testing
     try await store.run { try $0.setMeta("answered", String(repeating: "v", count: 200_000)) }
     // The group's timer commits it within its span, and that commit finds the disk full: from
     // then on every call is refused (waited for, up to 10 s: a loaded machine delays the timer).
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, (try? await store.run { try $0.meta("schema_version") }) != nil {
-      try await Task.sleep(nanoseconds: UInt64(SQLite.groupSpan))
+    await eventually(within: .seconds(10), every: .nanoseconds(Int64(SQLite.groupSpan))) {
+      (try? await store.run { try $0.meta("schema_version") }) == nil
     }
     unlink(filler)
     // Room again, but what the group held is gone: the store says so, it does not go on.

@@ -217,8 +217,9 @@ import Testing
     var updates = h.copy.updates().makeAsyncIterator()
     var sawUnreachable = false
     var drained = false
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, let u = await updates.next() {
+    // Each look waits for the next update; the stream's end ends the wait too.
+    try await eventually(within: .seconds(20), every: .zero) {
+      guard let u = await updates.next() else { return true }
       switch u {
       case .reachable(false):
         sawUnreachable = true
@@ -227,7 +228,7 @@ import Testing
         drained = true
       default: break
       }
-      if drained { break }
+      return drained
     }
     #expect(sawUnreachable)
     #expect(drained)

@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -140,10 +141,11 @@ import Testing
     let w = try await h.note(id: "w-again")
     var updates = h.copy.updates().makeAsyncIterator()
     var reports: [DrainReport] = []
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, let u = await updates.next() {
+    // Each look waits for the next update; the stream's end ends the wait too.
+    await eventually(within: .seconds(20), every: .zero) {
+      guard let u = await updates.next() else { return true }
       if case .drained(let r) = u { reports.append(r) }
-      if reports.last?.answered == 1 { break }
+      return reports.last?.answered == 1
     }
     #expect(reports.first?.undelivered == 1)
     #expect(reports.last?.answered == 1)

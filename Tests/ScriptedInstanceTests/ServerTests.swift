@@ -155,6 +155,7 @@ import Testing
     _ = try stream.readUntil("stream_cursor")
     let stalled = try RawConnection(port: port)
     stalled.request("POST", "/items", body: "{}")
+    // A fixed pause: the server does not say when it has taken the request in.
     Thread.sleep(forTimeInterval: 0.05)
     let began = Date()
     instance.stop()

@@ -94,13 +94,15 @@ import Testing
     let start = Date()
     var peakKiB = 0
     var samples: [(Double, Int, Int)] = []
-    while process.process.isRunning, Date().timeIntervalSince(start) < 8 {
+    // Sampled every 20 ms for 8 s, or until it ends.
+    waitUntil(within: .seconds(8)) {
+      guard process.process.isRunning else { return true }
       let now = HostileServerBinaryTests.highWaterKiB(pid) ?? 0
       peakKiB = max(peakKiB, now)
       if samples.last.map({ Date().timeIntervalSince(start) - $0.0 >= 2 }) ?? true {
         samples.append((Date().timeIntervalSince(start), pages.value, now / 1024))
       }
-      usleep(20_000)
+      return false
     }
     let running = process.process.isRunning
     process.kill()
@@ -210,8 +212,7 @@ import Testing
       ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
     let process = try Spawned(["--json", "drain"], environment: environment)
     let pid = process.process.processIdentifier
-    let deadline = Date().addingTimeInterval(20)
-    while !asked.value, process.process.isRunning, Date() < deadline { usleep(5_000) }
+    waitUntil(within: .seconds(20), every: .milliseconds(5)) { asked.value || !process.process.isRunning }
     #expect(asked.value, "the write never came")
     kill(pid, SIGSTOP)
     stopped.update { $0 = true }

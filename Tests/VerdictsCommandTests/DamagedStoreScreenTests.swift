@@ -166,6 +166,7 @@ import Testing
     if !pty.waitFor("Detail", timeout: 10) { problems.append("\(label): no first frame in 10 s") }
     for key in ["1", "j", "2", "j", "3", "4", "\r", "j", "G", "\r", "s", "s"] {
       pty.type(key)
+      // Keys paced as a person types them, so each frame is drawn.
       usleep(30_000)
     }
     pty.type("q")

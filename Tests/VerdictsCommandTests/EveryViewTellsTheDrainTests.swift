@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -43,12 +44,7 @@ import Testing
   }
 
   static func waitFor(_ p: Spawned, _ needle: String, timeout: Double = 60) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if p.stdout.contains(needle) { return true }
-      usleep(20_000)
-    }
-    return p.stdout.contains(needle)
+    waitUntil(within: .seconds(timeout)) { p.stdout.contains(needle) }
   }
 
   static func reader(_ victim: DrainVictim) async throws -> WorkingCopy {
@@ -118,10 +114,9 @@ import Testing
     let copy = try await Self.reader(victim)
     defer { copy.close() }
     var sent = 0
-    let deadline = Date().addingTimeInterval(30)
-    while sent < 10, Date() < deadline {
+    try await eventually(within: .seconds(30)) {
       sent = try await copy.writer()?.drain?.sent ?? 0
-      try await Task.sleep(for: .milliseconds(20))
+      return sent >= 10
     }
     let pid = drain.process.processIdentifier
     drain.kill()

@@ -85,10 +85,10 @@ import Testing
     defer { pty.stop() }
     #expect(pty.waitFor("Detail", timeout: 10))
     // ctrl-l repaints the whole screen: frames keep going while the other thread traps.
-    let deadline = Date().addingTimeInterval(20)
-    while pty.process.isRunning, Date() < deadline {
+    waitUntil(within: .seconds(20), every: .milliseconds(5)) {
+      guard pty.process.isRunning else { return true }
       pty.type("\u{0C}")
-      usleep(5_000)
+      return false
     }
     #expect(pty.waitForExit(timeout: 5))
     #expect(pty.signal == SIGILL || pty.signal == SIGTRAP, "signal \(pty.signal ?? 0)")

@@ -141,8 +141,7 @@ import Testing
     instance.writeDelay = 0.25
     let first = try Spawned(["--json", "drain"], environment: Binary.environment(store: store, home: t.path, env))
     defer { first.kill() }
-    let deadline = Date().addingTimeInterval(20)
-    while instance.requests.filter({ $0.method == "POST" }).isEmpty && Date() < deadline { usleep(5_000) }
+    waitUntil(within: .seconds(20), every: .milliseconds(5)) { instance.requests.contains { $0.method == "POST" } }
     for name in [t.file("L.store"), t.file("H.store")] {
       let second = try await Binary.runOff(["--json", "drain"], store: name, home: t.path, environment: env)
       #expect(second.code == 4, "\(name): \(second)")

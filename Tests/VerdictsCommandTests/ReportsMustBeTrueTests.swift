@@ -153,10 +153,10 @@ import Testing
     p.standardError = out
     try p.run()
     let reader = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+    // Runs for the time the caller asked (the screen keeps drawing), then quits.
     Thread.sleep(forTimeInterval: seconds)
     input.fileHandleForWriting.write(Data("q".utf8))
-    let deadline = Date().addingTimeInterval(15)
-    while p.isRunning && Date() < deadline { usleep(20_000) }
+    waitUntil(within: .seconds(15)) { !p.isRunning }
     if p.isRunning { kill(p.processIdentifier, SIGKILL) }
     p.waitUntilExit()
     try? input.fileHandleForWriting.close()
