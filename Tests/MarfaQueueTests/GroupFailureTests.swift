@@ -11,7 +11,9 @@ import Testing
 /// A group commit that fails (the disk full for a moment) is never dropped: the verdicts it
 /// held were rolled back, so the next call on the store, and the end of the group, throw it.
 @Suite(.serialized) struct GroupFailureTests {
-  @Test(.enabled(if: Tmpfs.canMount, "needs mount for a small tmpfs"))
+  @Test(
+    "a group commit that fails on a full disk is thrown to the next call and to the group's end even once there is room",
+    .enabled(if: Tmpfs.canMount, "needs mount for a small tmpfs"))
   func aGroupCommitThatFailsOnAFullDiskIsThrownToTheNextCallAndToTheGroupsEndEvenOnceThereIsRoom() async throws {
     let dir = FileManager.default.temporaryDirectory.path + "/verdicts-group-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

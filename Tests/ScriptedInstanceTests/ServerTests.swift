@@ -176,7 +176,8 @@ import Testing
     #expect(h.instance.url?.port == Int(h.port))
   }
 
-  @Test func aDropReadsTheRequestWholeThenClosesTheKeptAliveConnectionWithoutAByteOfAnswer() throws {
+  @Test("a drop reads the request whole then closes the kept-alive connection without a byte of answer")
+  func aDropReadsTheRequestWholeThenClosesTheKeptAliveConnectionWithoutAByteOfAnswer() throws {
     let h = try Harness(rules: [.always(.door("POST", "/items"), .drop)])
     let c = try RawConnection(port: h.port)
     c.request("GET", "/")

@@ -115,11 +115,13 @@ import Testing
     #expect(peakKiB > 0 && peakKiB <= 64 * 1024, "peak resident memory \(peakKiB / 1024) MB")
   }
 
-  @Test(arguments: [
-    ("not JSON", "not json", "could not be read (it is not JSON)"),
-    ("another row", #"{"item":{"id":"someone-else","version":77}}"#, "was about item 'someone-else'"),
-    ("the item given twice", #"{"item":{"id":"ID","version":1},"item":{"id":"someone-else","version":77}}"#, "twice"),
-  ])
+  @Test(
+    "a 2xx that is not this write's answer is said once as undelivered never answered and never counted",
+    arguments: [
+      ("not JSON", "not json", "could not be read (it is not JSON)"),
+      ("another row", #"{"item":{"id":"someone-else","version":77}}"#, "was about item 'someone-else'"),
+      ("the item given twice", #"{"item":{"id":"ID","version":1},"item":{"id":"someone-else","version":77}}"#, "twice"),
+    ])
   func a2xxThatIsNotThisWritesAnswerIsSaidOnceAsUndeliveredNeverAnsweredAndNeverCounted(
     _ label: String, _ body: String, _ said: String
   ) async throws {
@@ -146,7 +148,9 @@ import Testing
     #expect(rows.first?["environmental_streak"] == .number(1), "\(label)")
   }
 
-  @Test(arguments: [("'bogus_kind'", "unreadable:bogus_kind"), ("NULL", "unreadable")])
+  @Test(
+    "a stored kind this build does not know is shown unreadable and refused unsent never sent as a create",
+    arguments: [("'bogus_kind'", "unreadable:bogus_kind"), ("NULL", "unreadable")])
   func aStoredKindThisBuildDoesNotKnowIsShownUnreadableAndRefusedUnsentNeverSentAsACreate(
     _ sql: String, _ shown: String
   ) async throws {
@@ -188,7 +192,8 @@ import Testing
     #expect(after.sent == false)
   }
 
-  @Test func aDrainStoppedPastItsRequestsDeadlineAndContinuedTakesTheAnswerThatCameMeanwhile() async throws {
+  @Test("a drain stopped past its request's deadline and continued takes the answer that came meanwhile")
+  func aDrainStoppedPastItsRequestsDeadlineAndContinuedTakesTheAnswerThatCameMeanwhile() async throws {
     let victim = try await DrainVictim(writes: 1)
     let asked = SharedValue(false)
     let stopped = SharedValue(false)

@@ -179,7 +179,8 @@ import Testing
     return problems
   }
 
-  @Test func aPaneCountOfInt64MinIsCountedAgainSaidOnceOnTheStatusLineAndTheScreenQuitsCleanly() throws {
+  @Test("a pane count of Int64.min is counted again said once on the status line and the screen quits cleanly")
+  func aPaneCountOfInt64MinIsCountedAgainSaidOnceOnTheStatusLineAndTheScreenQuitsCleanly() throws {
     let base = try Self.baseStore()
     let t = try Self.damaged(base, Self.places[0], Int64.min)
     let pty = try ScreenPty(

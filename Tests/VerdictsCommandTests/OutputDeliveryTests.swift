@@ -111,7 +111,9 @@ import Testing
     #expect(try await s.answeredIDs() == again)
   }
 
-  @Test(.enabled(if: Tmpfs.canMount, "mounting a tmpfs is not allowed here"))
+  @Test(
+    "take answered into a file on a full disk exits 3 leaves no file and keeps every answered write",
+    .enabled(if: Tmpfs.canMount, "mounting a tmpfs is not allowed here"))
   func takeAnsweredIntoAFileOnAFullDiskExitsThreeLeavesNoFileAndKeepsEveryAnsweredWrite() async throws {
     let s = try await AnsweredStore(answered: 50)
     let before = try await s.answeredIDs()

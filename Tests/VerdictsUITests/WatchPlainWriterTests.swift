@@ -12,8 +12,9 @@ import Testing
 /// `watch --plain` prints a line when a writer comes, changes what it does, and goes.
 @Suite struct WatchPlainWriterTests {
   @Test func aLineWhenTheWriterIsThereAndAnotherWhenItClosesButNoneWhileNothingChanges() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     await writer.describeWriter(program: "verdicts", mode: "tui")
     let reader = try await WorkingCopy.openReader(store: url)
@@ -38,8 +39,9 @@ import Testing
 
 @Suite struct WatchPlainStoreFileTests {
   @Test func aStoreDeletedUnderWatchPlainIsSaidWithinTwoSeconds() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     try await WorkingCopy.open(store: url, server: nil).close()
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
@@ -60,8 +62,9 @@ import Testing
 
 @Suite struct WatchPlainJSONTests {
   @Test func everyJSONLineParsesAndNamesItsEvent() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     await writer.describeWriter(program: "verdicts", mode: "tui")
     let first = try await writer.createItem(type: "note", properties: .object([]))

@@ -9,15 +9,10 @@ import Testing
 
 /// The UI over a real store: MarfaQueue's public calls, paged, and a reader that refuses actions.
 @Suite struct WorkingCopyTests {
-  static func temporaryStore() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-ui-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("queue.store")
-  }
-
   @Test func renderOnceOverARealStore() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let copy = try await WorkingCopy.open(store: url, server: Server(url: "http://127.0.0.1:9", key: "secret-key-123"))
     defer { copy.close() }
     for i in 0..<30 {
@@ -33,8 +28,9 @@ import Testing
   }
 
   @Test func aSecondOpenerIsReadOnlyAndSaysWhy() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     _ = try await writer.createItem(type: "note", properties: .object([]))
@@ -50,8 +46,9 @@ import Testing
   }
 
   @Test func aReaderSeesTheWritersSavesThroughItsChanges() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     _ = try await writer.createItem(type: "note", properties: .object([]))
@@ -121,8 +118,9 @@ struct CountingSource: QueueSource {
 
 @Suite struct WatchPlainStoreTests {
   @Test func afterItsFirstReadWatchPlainReadsOnlyWhatChangedNotTheWholeQueue() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     for _ in 0..<5 { _ = try await writer.createItem(type: "note", properties: .object([])) }

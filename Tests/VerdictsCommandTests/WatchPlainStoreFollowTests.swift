@@ -11,7 +11,7 @@ import Testing
 /// `watch --plain` follows a store deleted and made again at its path (as the screen's watcher
 /// does), and on a Marfa core store names the app holding the core's writer lock as it comes and
 /// goes, and says in `--json` what the core does not keep.
-@Suite(.serialized) struct WatchPlainFollowsTheStoreTests {
+@Suite(.serialized) struct WatchPlainStoreFollowTests {
   /// Waits until `s`'s output holds `needle`, at most `timeout` seconds.
   static func wait(_ s: Spawned, for needle: String, timeout: Double = 20) -> Bool {
     waitUntil(within: .seconds(timeout)) { s.stdout.contains(needle) }

@@ -11,7 +11,7 @@ import Testing
 /// Through the built binary: the writer role is taken on the store file itself
 /// (its device and inode), so every other name of a held store (a symbolic link, a hard link, a
 /// relative path, `./`, `//`, `..`, a bind mount) opens as a reader.
-@Suite(.serialized) struct OneWriterWhateverTheNameTests {
+@Suite(.serialized) struct WriterRoleByInodeTests {
   /// A store with one write, held by `verdicts hold` until the returned process is killed (its own
   /// limit, 600 s, far past the test: the whole suite once took 71 s and a 60 s hold ran out).
   static func heldStore(_ t: TempFolder, name: String = "A.store") throws -> (store: String, holder: Spawned) {

@@ -11,8 +11,8 @@ import Testing
 /// Every view names a write's state with the same one word (`queued`, `sent`,
 /// `undelivered`, `waiting`, or the verdict), asked of the same store through the built binary:
 /// `queue`, `queue --json` (`state`), `show`, `show --json`, `watch --plain` and its `--json`.
-/// (The screen's panes and detail: `OneWordScreenTests` in VerdictsUITests.)
-@Suite(.serialized) struct OneWordPerStateTests {
+/// (The screen's panes and detail: `StateWordScreenTests` in VerdictsUITests.)
+@Suite(.serialized) struct StateWordBinaryTests {
   /// A store with one write in each state of ``EveryState``; the ids by role.
   static func everyStateStore(_ t: TempFolder) throws -> [String: String] {
     var ids: [String: String] = [:]

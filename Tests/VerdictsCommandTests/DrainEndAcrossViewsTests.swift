@@ -11,7 +11,7 @@ import Testing
 /// `watch --plain`, `status` and a TUI watcher, three processes beside the writer, tell one
 /// drain's end from the one report the store kept, for each way a drain ends; and a writer that
 /// dies, stalls or loses its instance is told so by each of them.
-@Suite(.serialized) struct EveryViewTellsTheDrainTests {
+@Suite(.serialized) struct DrainEndAcrossViewsTests {
   /// How a pass ends, and the script that ends it so.
   enum Ending: String, CaseIterable {
     case through, unavailable, stoppedByKey, rateLimited
@@ -166,7 +166,8 @@ import Testing
     #expect(status.stdout.contains("(\(d.sent) of \(d.total) sent, last at"), "\(status.stdout)")
   }
 
-  @Test func anInstanceStoppedUnderAnAutoDrainingWriterIsToldUnreachableByWatchPlainAndStatus() async throws {
+  @Test("an instance stopped under an auto-draining writer is told unreachable by watch --plain and status")
+  func anInstanceStoppedUnderAnAutoDrainingWriterIsToldUnreachableByWatchPlainAndStatus() async throws {
     let victim = try await DrainVictim(writes: 3)
     let watch = try Spawned(["watch", "--plain"], environment: victim.environment)
     defer { watch.kill() }
