@@ -212,7 +212,7 @@ bench: release
 ## soak: the long forms of the reliability suite (docs/reliability.md), then the end-to-end checks.
 soak: build
 	$(SWIFT) build --build-tests
-	SOAK=1 $(SWIFT) test --skip-build --filter "HostileAnswerTests|CrashSafetyTests|HostileServerTests|HostileServerBinaryTests|DroppedConnectionTests|ReportsMustBeTrueTests|GroupFailureTests|InputAsGivenTests|SecretsTests|KeptAnswerTests"
+	SOAK=1 $(SWIFT) test --skip-build --filter "HostileAnswerTests|CrashSafetyTests|HostileServerTests|HostileServerBinaryTests|DroppedConnectionTests|DiskFaultBinaryTests|GroupFailureTests|InputBytesBinaryTests|SecretsTests|KeptAnswerTests"
 	SOAK=1 bash Tests/EndToEnd/run.sh
 
 clean:

@@ -39,13 +39,15 @@ let package = Package(
 
     // Tests
     // What more than one test target uses: a seeded generator, the soak switch, golden files,
-    // core-store fixtures.
+    // core-store fixtures, and the one wait (`eventually`), temporary folder, child process and
+    // loopback socket.
     .target(name: "TestSupport", dependencies: ["CSQLite", "MarfaWire"], path: "Tests/TestSupport"),
     .testTarget(name: "MarfaWireTests", dependencies: ["MarfaWire"]),
     .testTarget(
       name: "MarfaQueueTests", dependencies: ["MarfaQueue", "ScriptedInstance", "CSQLite", "Digest", "TestSupport"]),
     .testTarget(name: "DigestTests", dependencies: ["Digest"]),
-    .testTarget(name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire"]),
+    .testTarget(
+      name: "ScriptedInstanceTests", dependencies: ["ScriptedInstance", "Digest", "MarfaWire", "TestSupport"]),
     .testTarget(
       name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue", "TestSupport"],
       exclude: ["Snapshots"]),

@@ -133,7 +133,8 @@ import Testing
     #expect(failure?.text == String(String(text.unicodeScalars.prefix(200))))
   }
 
-  @Test func a401NamingTheContractParksTheWholeQueueStopsTheDrainAndClearsItselfNextTime() async throws {
+  @Test("a 401 naming the contract parks the whole queue stops the drain and clears itself next time")
+  func a401NamingTheContractParksTheWholeQueueStopsTheDrainAndClearsItselfNextTime() async throws {
     let h = try await DrainHarness(rules: [.once(.write("w-401"), .unauthorized)])
     let a = try await h.note(id: "w-401")
     let b = try await h.note()
@@ -225,7 +226,8 @@ import Testing
     #expect(h.requests("POST", "/items").filter { $0.bodyText.contains("w-fl") }.count == 5)
   }
 
-  @Test func anUnreadable2xxIsUnansweredUncountedSaidOnceAndBlockedFailingAloneNeverDead() async throws {
+  @Test("an unreadable 2xx is unanswered uncounted said once and blocked failing alone never dead")
+  func anUnreadable2xxIsUnansweredUncountedSaidOnceAndBlockedFailingAloneNeverDead() async throws {
     let h = try await DrainHarness(rules: [ScriptRule(.write("w-bad"), answers: [.unreadable2xx], repeatsLast: true)])
     let w = try await h.note(id: "w-bad")
     _ = try await h.note()
@@ -251,7 +253,9 @@ import Testing
     #expect(after.environmentalStreak == 3)
   }
 
-  @Test(arguments: [#"bad \ud800 half"#, #"bad \udc00 half"#, #"bad \ud800\u0041 half"#])
+  @Test(
+    "a refusal whose message holds a lone surrogate keeps its code and reason with U+FFFD in its place",
+    arguments: [#"bad \ud800 half"#, #"bad \udc00 half"#, #"bad \ud800\u0041 half"#])
   func aRefusalWhoseMessageHoldsALoneSurrogateKeepsItsCodeAndReasonWithUFFFDInItsPlace(_ escaped: String)
     async throws
   {

@@ -154,6 +154,7 @@ import Testing
     let core = try CoreStore.open(path: path)
     defer { core.close() }
     var changes = core.changes().makeAsyncIterator()
+    // A fixed pause: the stream does not say when it follows the file.
     try await Task.sleep(for: .milliseconds(100))
     try fixture.exec("CREATE TABLE tick(x)")
     guard case .saved(let version) = await changes.next() else {

@@ -73,6 +73,7 @@ import Testing
   }
 
   @Test(
+    "a dropped exchange fails at once as environmental and the write stays unanswered under its key sent once",
     .disabled(if: SanitizerRun.active, "a wall-clock bound: under a sanitizer the code runs 2–20× slower"),
     arguments: Drop.allCases)
   func aDroppedExchangeFailsAtOnceAsEnvironmentalAndTheWriteStaysUnansweredUnderItsKeySentOnce(_ drop: Drop)
@@ -113,7 +114,8 @@ import Testing
   /// The contract harness's `{kind: "drop"}` then an answer, on a raw socket: the first write
   /// request (on the connection `GET /` kept alive) is read whole and its connection closed with
   /// no answer; every later one is answered 201.
-  @Test func aRequestReadWholeThenDroppedWithNoAnswerEndsThePassUncountedWithTheClientsSentence() async throws {
+  @Test("a request read whole then dropped with no answer ends the pass uncounted with the client's sentence")
+  func aRequestReadWholeThenDroppedWithNoAnswerEndsThePassUncountedWithTheClientsSentence() async throws {
     let dropped = SharedValue(false)
     let setup = try await RawServerCopy(writes: 2, timeout: Self.timeout) { peer in
       while let head = peer.readHead() {
@@ -158,7 +160,8 @@ import Testing
 
   /// The scripted instance's `.drop` is the contract's: the request read, the socket closed
   /// with no answer. Scripted once and then answered, as the contract harness does.
-  @Test func theScriptedInstancesDropThenAnAnswerLeavesTheWriteUndeliveredThenAcceptedUnderItsKey() async throws {
+  @Test("the scripted instances drop then an answer leaves the write undelivered then accepted under its key")
+  func theScriptedInstancesDropThenAnAnswerLeavesTheWriteUndeliveredThenAcceptedUnderItsKey() async throws {
     let h = try await DrainHarness(rules: [.once(.write("w-drop"), .drop)])
     let w = try await h.note(id: "w-drop")
     let report = try await h.copy.queue.drain()
@@ -181,17 +184,8 @@ import Testing
     #expect(h.instance.appliedCount(key: w.idempotencyKey) == 1)
   }
 
-  /// Waits (generously) until `condition` holds; false if it never did.
-  static func eventually(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-      guard ContinuousClock.now < deadline else { return false }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-  }
-
-  @Test func aPooledConnectionTheServerClosedBeforeTheNextDrainIsReplacedWithoutAWordAndTheWriteAccepted()
+  @Test("a pooled connection the server closed before the next drain is replaced without a word and the write accepted")
+  func aPooledConnectionTheServerClosedBeforeTheNextDrainIsReplacedWithoutAWordAndTheWriteAccepted()
     async throws
   {
     let closed = SharedValue(false)
@@ -211,7 +205,7 @@ import Testing
     }
     let first = try await setup.copy.queue.drain()
     #expect(first.answered == 1)
-    #expect(try await Self.eventually { closed.value })
+    #expect(await eventually(within: .seconds(20), every: .milliseconds(10)) { closed.value })
     let w1 = try await setup.copy.createItem(type: "note", properties: .object([("title", .string("b"))]), id: "w1")
 
     let report = try await setup.copy.queue.drain()
@@ -227,7 +221,8 @@ import Testing
     #expect(received.filter { $0.connection == 1 }.map(\.method) == ["GET", "POST"], "\(received)")
   }
 
-  @Test func aConnectionTheServerClosedWhileIdleIsNotReusedAndTheNextRequestGoesWholeOnAFreshOne() async throws {
+  @Test("a connection the server closed while idle is not reused and the next request goes whole on a fresh one")
+  func aConnectionTheServerClosedWhileIdleIsNotReusedAndTheNextRequestGoesWholeOnAFreshOne() async throws {
     let closed = SharedValue(false)
     let server = try RawServer { peer in
       while let head = peer.readHead() {
@@ -248,7 +243,7 @@ import Testing
     let client = HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     #expect(try await client.send("GET", server.url, key: "k1").status == 200)
-    #expect(try await Self.eventually { closed.value })
+    #expect(await eventually(within: .seconds(20), every: .milliseconds(10)) { closed.value })
     let body = Array(#"{"id":"w0","type":"note","properties":{"title":"\#(Self.title)"}}"#.utf8)
     let clock = ContinuousClock()
     let start = clock.now
@@ -264,7 +259,8 @@ import Testing
     #expect(posts.first?.contentLength == body.count)
   }
 
-  @Test func aBodilessRequestReadThenDroppedOnAReusedConnectionFailsAtOnceAndIsNotSentAgain() async throws {
+  @Test("a bodiless request read then dropped on a reused connection fails at once and is not sent again")
+  func aBodilessRequestReadThenDroppedOnAReusedConnectionFailsAtOnceAndIsNotSentAgain() async throws {
     let server = try RawServer { peer in
       // A generous wait for the next request: under load the client may take seconds to send the
       // DELETE, and a connection the server gave up on would carry it on a fresh one.

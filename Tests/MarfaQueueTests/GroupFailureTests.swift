@@ -11,7 +11,9 @@ import Testing
 /// A group commit that fails (the disk full for a moment) is never dropped: the verdicts it
 /// held were rolled back, so the next call on the store, and the end of the group, throw it.
 @Suite(.serialized) struct GroupFailureTests {
-  @Test(.enabled(if: Tmpfs.canMount, "needs mount for a small tmpfs"))
+  @Test(
+    "a group commit that fails on a full disk is thrown to the next call and to the group's end even once there is room",
+    .enabled(if: Tmpfs.canMount, "needs mount for a small tmpfs"))
   func aGroupCommitThatFailsOnAFullDiskIsThrownToTheNextCallAndToTheGroupsEndEvenOnceThereIsRoom() async throws {
     let dir = FileManager.default.temporaryDirectory.path + "/verdicts-group-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -30,9 +32,8 @@ import Testing
     try await store.run { try $0.setMeta("answered", String(repeating: "v", count: 200_000)) }
     // The group's timer commits it within its span, and that commit finds the disk full: from
     // then on every call is refused (waited for, up to 10 s: a loaded machine delays the timer).
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, (try? await store.run { try $0.meta("schema_version") }) != nil {
-      try await Task.sleep(nanoseconds: UInt64(SQLite.groupSpan))
+    await eventually(within: .seconds(10), every: .nanoseconds(Int64(SQLite.groupSpan))) {
+      (try? await store.run { try $0.meta("schema_version") }) == nil
     }
     unlink(filler)
     // Room again, but what the group held is gone: the store says so, it does not go on.

@@ -26,7 +26,8 @@ import Testing
     var bytes = 0
   }
 
-  @Test func tenThousandHostileAnswersNeverCrashTheDrainAndEachIsClassifiedPerTheContract() async throws {
+  @Test("ten thousand hostile answers never crash the drain and each is classified per the contract")
+  func tenThousandHostileAnswersNeverCrashTheDrainAndEachIsClassifiedPerTheContract() async throws {
     let seed = SeededRandom.testSeed()
     var gen = HostileAnswers(seed: seed)
     let instance = ScriptedInstance(scenario: Scenario(name: "hostile", types: [ItemType("note")]))

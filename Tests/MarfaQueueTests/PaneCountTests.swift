@@ -94,6 +94,7 @@ import Testing
     // Heard, not timed out: a timed-out wait is empty. The bound is far below the timeout and
     // far above what a loaded two-core machine's pool has been seen to add (2 s).
     async let woke = watch.wait(timeoutMs: 120_000)
+    // A fixed pause: the watch does not say when its wait is under way (a write before it also wakes it).
     try await Task.sleep(nanoseconds: 50_000_000)
     let start = Date()
     _ = try await writer.createItem(type: "note", properties: .object([]))

@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -21,10 +22,9 @@ import Testing
   }
 
   @Test func theEngineRefusesADotSegmentAndQueuesNothing() async throws {
-    let dir = FileManager.default.temporaryDirectory.path + "/verdicts-seg-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: dir + "/q.store"), server: nil)
+    let folder = TempFolder()
+    defer { _ = folder }
+    let copy = try await WorkingCopy.open(store: folder.storeURL, server: nil)
     defer { copy.close() }
     let item = try await copy.createItem(type: "note", properties: .object([]))
     let id = try #require(item.itemId)

@@ -18,7 +18,8 @@ import Testing
     Readiness.of(follows: nil, dependsOn: ["a"], setAside: setAside ? ["a"] : []) { $0 == "a" ? g : nil }
   }
 
-  @Test func aFollowerIsHeldWhileTheWriteAheadHasNoVerdictIsSetAsideOrBlocksItsFollowers() {
+  @Test("a follower is held while the write ahead has no verdict is set aside or blocks its followers")
+  func aFollowerIsHeldWhileTheWriteAheadHasNoVerdictIsSetAsideOrBlocksItsFollowers() {
     #expect(Self.following(Self.gate(nil)) == .held)
     #expect(Self.following(Self.gate(nil), setAside: true) == .held)
     #expect(Self.following(Self.gate(.blocked, .credentialRefused)) == .held)

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaWire
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -58,15 +59,6 @@ import Testing
     return Task.detached { await follower.run() }
   }
 
-  /// Waits up to ten seconds for `condition` (a loaded machine may keep the follower waiting).
-  static func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<1_000 {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-  }
-
   /// A rule whose looks, without a write heard, are a minute apart: only inotify hears in time.
   static let minute = SavePace(afterSave: { _ in 60_000 }, next: { _, _ in 60_000 })
 
@@ -75,10 +67,12 @@ import Testing
     let record = Record()
     let task = Self.follow(file, pace: Self.minute, record)
     defer { task.cancel() }
+    // A fixed pause: the follower does not say when its inotify watch is in place.
     try await Task.sleep(for: .milliseconds(100))
     // Told within ``eventually``'s ten seconds: the rule's next look is a minute away.
     file.save()
-    #expect(await Self.eventually { !record.told.withLock { $0 }.isEmpty })
+    #expect(await eventually(every: .milliseconds(10)) { !record.told.withLock { $0 }.isEmpty })
+    // A fixed pause: a second telling that does not come has no event to wait on.
     try await Task.sleep(for: .milliseconds(300))
     #expect(record.told.withLock { $0 } == [file.dataVersion() ?? -1])
   }
@@ -88,12 +82,14 @@ import Testing
     let record = Record()
     let task = Self.follow(file, pace: Self.minute, record)
     defer { task.cancel() }
+    // A fixed pause: the follower does not say when its inotify watch is in place.
     try await Task.sleep(for: .milliseconds(100))
     // Another connection opens the store, reads and closes: its files are closed after writing
     // (the `-shm`), which inotify tells, and no commit came.
     #expect(file.store.execute("SELECT count(*) FROM t"))
-    #expect(await Self.eventually { record.files.withLock { $0 } > 0 })
-    #expect(await Self.eventually { record.looks.withLock { $0 } > 0 })
+    #expect(await eventually(every: .milliseconds(10)) { record.files.withLock { $0 } > 0 })
+    #expect(await eventually(every: .milliseconds(10)) { record.looks.withLock { $0 } > 0 })
+    // A fixed pause: a telling that does not come has no event to wait on.
     try await Task.sleep(for: .milliseconds(200))
     #expect(record.told.withLock { $0 }.isEmpty)
   }
@@ -103,7 +99,7 @@ import Testing
     let record = Record()
     let pace = SavePace(afterSave: { _ in 20 }, next: { ms, _ in ms + 10 })
     let task = Self.follow(file, pace: pace, record)
-    #expect(await Self.eventually { record.nexts.withLock { $0.count } >= 5 })
+    #expect(await eventually(every: .milliseconds(10)) { record.nexts.withLock { $0.count } >= 5 })
     task.cancel()
     await task.value
     let nexts = record.nexts.withLock { $0 }
@@ -119,10 +115,10 @@ import Testing
     let pace = SavePace(afterSave: { _ in 10 }, next: { _, _ in 10 })
     let task = Self.follow(file, pace: pace, watch: false, record)
     defer { task.cancel() }
-    #expect(await Self.eventually { record.files.withLock { $0 } >= 3 })
+    #expect(await eventually(every: .milliseconds(10)) { record.files.withLock { $0 } >= 3 })
     #expect(record.nexts.withLock { $0 }.allSatisfy { !$0.inotify })
     file.save()
-    #expect(await Self.eventually { record.told.withLock { $0 } == [file.dataVersion() ?? -1] })
+    #expect(await eventually(every: .milliseconds(10)) { record.told.withLock { $0 } == [file.dataVersion() ?? -1] })
   }
 
   @Test func aWatchLostWithItsFolderMovedFallsBackToTheRulesTimer() async throws {
@@ -131,6 +127,7 @@ import Testing
     let pace = SavePace(afterSave: { _ in 60_000 }, next: { ms, inotify in inotify ? 60_000 : ms * 2 })
     let task = Self.follow(file, pace: pace, record)
     defer { task.cancel() }
+    // A fixed pause: the follower does not say when its inotify watch is in place.
     try await Task.sleep(for: .milliseconds(100))
     // A folder moved tells inotify at once (one deleted does only once its files are closed).
     let moved = file.store.folder.appendingPathExtension("moved")
@@ -138,7 +135,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: moved) }
     // The timer takes over from the 25 ms after the event and backs off by the rule: not stuck
     // on quick looks, and never told of a save that did not happen.
-    #expect(await Self.eventually { record.nexts.withLock { $0 }.count { !$0.inotify } >= 3 })
+    #expect(await eventually(every: .milliseconds(10)) { record.nexts.withLock { $0 }.count { !$0.inotify } >= 3 })
     #expect(record.nexts.withLock { $0 }.filter { !$0.inotify }.prefix(3).map(\.after) == [25, 50, 100])
     #expect(record.told.withLock { $0 }.isEmpty)
   }
@@ -166,6 +163,7 @@ import Testing
     for watch in [true, false] {
       let file = try File()
       let task = Self.follow(file, pace: Self.minute, watch: watch, Record())
+      // A fixed pause: the follower does not say when its wait is under way.
       try await Task.sleep(for: .milliseconds(100))
       let cancelled = ContinuousClock.now
       task.cancel()

@@ -83,7 +83,9 @@ import Testing
     #expect(try await h.write(w.id).environmentalStreak == 0)
   }
 
-  @Test func anotherInstanceAtTheOriginExpiresTheCopyThenWritesQueuedForTheOldOneAreBlockedInstanceChanged()
+  @Test(
+    "another instance at the origin expires the copy then writes queued for the old one are blocked instance_changed")
+  func anotherInstanceAtTheOriginExpiresTheCopyThenWritesQueuedForTheOldOneAreBlockedInstanceChanged()
     async throws
   {
     let h = try await DrainHarness()
@@ -189,7 +191,8 @@ import Testing
     }
   }
 
-  @Test func aDrainKilledBetweenSendAndAnswerResendsUnderTheSameKeyAndTheInstanceReplays() async throws {
+  @Test("a drain killed between send and answer resends under the same key and the instance replays")
+  func aDrainKilledBetweenSendAndAnswerResendsUnderTheSameKeyAndTheInstanceReplays() async throws {
     let h = try await DrainHarness()
     let w = try await h.note(id: "w-replay")
     // The instance applies the write, but its answer never arrives (as if the drainer died).
@@ -217,8 +220,9 @@ import Testing
     var updates = h.copy.updates().makeAsyncIterator()
     var sawUnreachable = false
     var drained = false
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, let u = await updates.next() {
+    // Each look waits for the next update; the stream's end ends the wait too.
+    try await eventually(within: .seconds(20), every: .zero) {
+      guard let u = await updates.next() else { return true }
       switch u {
       case .reachable(false):
         sawUnreachable = true
@@ -227,7 +231,7 @@ import Testing
         drained = true
       default: break
       }
-      if drained { break }
+      return drained
     }
     #expect(sawUnreachable)
     #expect(drained)

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import MarfaWire
+import TestSupport
 import Testing
 
 /// A reader hears of its store's files being removed, made again, or closed by a writer that
@@ -17,11 +18,7 @@ import Testing
     let box: Box
     /// Whether more than `n` events came within a few seconds.
     func more(than n: Int) async -> Bool {
-      for _ in 0..<500 {
-        if box.value > n { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-      }
-      return false
+      await eventually(within: .seconds(5), every: .milliseconds(10)) { box.value > n }
     }
     var value: Int { box.value }
   }

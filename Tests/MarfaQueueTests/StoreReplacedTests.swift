@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -11,10 +12,10 @@ import Testing
     let instance = ScriptedInstance(scenario: Scenario(name: "t", types: [ItemType("note")]))
     let url = try instance.start()
     defer { instance.stop() }
-    let dir = FileManager.default.temporaryDirectory.path + "/verdicts-replaced-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/q.store"
+    let folder = TempFolder()
+    defer { _ = folder }
+    let dir = folder.path
+    let path = folder.store
     let copy = try await WorkingCopy.open(
       store: URL(fileURLWithPath: path), server: Server(url: url.absoluteString, key: "k"))
     defer { copy.close() }

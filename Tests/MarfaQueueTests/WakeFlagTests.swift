@@ -15,6 +15,7 @@ import Testing
     let start = ContinuousClock.now
     let sleeper = Task { await flag.sleep(for: .seconds(600)) }
     // Raise once the sleeper is (most likely) waiting; a raise before it sleeps also wakes it.
+    // A fixed pause: the flag does not show whether a sleeper has started waiting.
     try? await Task.sleep(for: .milliseconds(20))
     flag.raise()
     await sleeper.value
@@ -46,6 +47,7 @@ import Testing
     let flag = WakeFlag()
     let start = ContinuousClock.now
     let sleeper = Task { await flag.sleep(for: .seconds(600)) }
+    // A fixed pause, as above: most likely waiting by then; cancelled earlier, it must end too.
     try? await Task.sleep(for: .milliseconds(20))
     sleeper.cancel()
     await sleeper.value
@@ -57,6 +59,7 @@ import Testing
     let flag = WakeFlag()
     let start = ContinuousClock.now
     let sleepers = (0..<3).map { _ in Task { await flag.sleep(for: .seconds(600)) } }
+    // A fixed pause, as above: most likely all waiting by then.
     try? await Task.sleep(for: .milliseconds(20))
     flag.raise()
     for s in sleepers { await s.value }

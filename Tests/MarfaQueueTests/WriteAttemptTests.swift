@@ -130,7 +130,8 @@ import Testing
     #expect(a.result == .conflicted)
   }
 
-  @Test func anAnswerOfAnotherContractThenAReplayAreKeptAsAFailureAndAReplayedAcceptance() async throws {
+  @Test("an answer of another contract then a replay are kept as a failure and a replayed acceptance")
+  func anAnswerOfAnotherContractThenAReplayAreKeptAsAFailureAndAReplayedAcceptance() async throws {
     let h = try await DrainHarness(rules: [.once(.write("w-c3"), ScriptedAnswer.normal.contract("3"))])
     let w = try await h.note(id: "w-c3")
     await #expect(throws: QueueError.contractMismatch(served: "3")) { _ = try await h.copy.queue.drain() }

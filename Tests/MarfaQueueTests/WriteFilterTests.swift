@@ -44,7 +44,8 @@ import Testing
     #expect(ids("ALONE") == ["w-alone"])
   }
 
-  @Test func aSpaceOrATabBeforeACombiningMarkStillPartsTwoWordsAndAMinusBeforeOneNegates() {
+  @Test("a space or a tab before a combining mark still parts two words and a minus before one negates")
+  func aSpaceOrATabBeforeACombiningMarkStillPartsTwoWordsAndAMinusBeforeOneNegates() {
     // Found by the filter fuzz target: " \u{301}" is one Character, so words split by Character
     // ran together where a tab before the same mark parted them, and the filter printed back
     // from its terms read as another.

@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -103,15 +104,13 @@ import Testing
     defer { reader.close() }
     let drain = Task { try await h.copy.queue.drain() }
     var seenSent: [Int] = []
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
+    try await eventually(within: .seconds(20)) {
       if let d = try await reader.writer()?.drain {
         #expect(d.total == 40)
         if seenSent.last != d.sent { seenSent.append(d.sent) }
       }
-      if seenSent.last == 40 { break }
-      try await Task.sleep(for: .milliseconds(20))
-      if (try await reader.writer())?.lastDrain != nil { break }
+      if seenSent.last == 40 { return true }
+      return (try await reader.writer())?.lastDrain != nil
     }
     let report = try await drain.value
     #expect(report.answered == 40)
@@ -135,10 +134,9 @@ import Testing
     defer { reader.close() }
     let drain = Task { try await h.copy.queue.drain() }
     var sent = 0
-    let deadline = Date().addingTimeInterval(5)
-    while Date() < deadline, sent < 6 {
+    try await eventually(within: .seconds(5)) {
       sent = try await reader.writer()?.drain?.sent ?? sent
-      try await Task.sleep(for: .milliseconds(20))
+      return sent >= 6
     }
     #expect(sent == 6, "the record said \(sent) of 12 while the pass waited on the seventh")
     let report = try await drain.value
@@ -152,19 +150,10 @@ import Testing
     let reader = try await WorkingCopy.openReader(store: h.store.url)
     defer { reader.close() }
     let updates = Task { for await _ in h.copy.updates() {} }
-    var on = false
-    for _ in 0..<100 where !on {
-      on = try await reader.writer()?.autoDrain == true
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(on)
+    // Each wait at least as long as the hundred looks 20 ms apart it replaces.
+    #expect(try await eventually(within: .seconds(5)) { try await reader.writer()?.autoDrain == true })
     updates.cancel()
-    var off = false
-    for _ in 0..<100 where !off {
-      off = try await reader.writer()?.autoDrain == false
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(off)
+    #expect(try await eventually(within: .seconds(5)) { try await reader.writer()?.autoDrain == false })
   }
 }
 

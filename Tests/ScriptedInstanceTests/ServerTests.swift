@@ -155,6 +155,7 @@ import Testing
     _ = try stream.readUntil("stream_cursor")
     let stalled = try RawConnection(port: port)
     stalled.request("POST", "/items", body: "{}")
+    // A fixed pause: the server does not say when it has taken the request in.
     Thread.sleep(forTimeInterval: 0.05)
     let began = Date()
     instance.stop()
@@ -175,7 +176,8 @@ import Testing
     #expect(h.instance.url?.port == Int(h.port))
   }
 
-  @Test func aDropReadsTheRequestWholeThenClosesTheKeptAliveConnectionWithoutAByteOfAnswer() throws {
+  @Test("a drop reads the request whole then closes the kept-alive connection without a byte of answer")
+  func aDropReadsTheRequestWholeThenClosesTheKeptAliveConnectionWithoutAByteOfAnswer() throws {
     let h = try Harness(rules: [.always(.door("POST", "/items"), .drop)])
     let c = try RawConnection(port: h.port)
     c.request("GET", "/")

@@ -25,27 +25,10 @@ public final class RawServer: Sendable {
   /// Starts listening; `handler` runs on a thread of its own for each accepted connection, and
   /// the connection is closed when it returns.
   public init(handler: @escaping @Sendable (RawPeer) -> Void) throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    var yes: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard fd >= 0, bound == 0, Glibc.listen(fd, 64) == 0 else {
-      if fd >= 0 { Glibc.close(fd) }
-      throw RawServerError(message: "cannot listen on 127.0.0.1: errno \(errno)")
-    }
-    var actual = sockaddr_in()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &actual) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    listener = fd
-    port = UInt16(bigEndian: actual.sin_port)
+    let opened: Loopback.Listener
+    do { opened = try Loopback.listen() } catch { throw RawServerError(message: "\(error)") }
+    listener = opened.fd
+    port = opened.port
     self.handler = handler
     let thread = Thread { [self] in acceptLoop() }
     thread.start()

@@ -11,14 +11,7 @@ public enum Tmpfs {
   @discardableResult
   public static func tool(_ path: String, _ arguments: [String]) -> Bool {
     guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return false }
-    p.waitUntilExit()
-    return p.terminationStatus == 0
+    return (try? ChildProcess.run(path, arguments))?.shellStatus == 0
   }
 
   /// `mount`, where this system keeps it.

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 @testable import VerdictsCommand
@@ -89,7 +90,8 @@ import Testing
     return out
   }
 
-  @Test func everyCommandRefusesMalformedArgumentsWithUsageExitTwoAndLeavesTheStoreAsItWas() async throws {
+  @Test("every command refuses malformed arguments with usage, exit 2 and leaves the store as it was")
+  func everyCommandRefusesMalformedArgumentsWithUsageExitTwoAndLeavesTheStoreAsItWas() async throws {
     let folder = TempFolder()
     for i in 0..<3 {
       let r = await runInProcess(

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -97,7 +98,9 @@ import Testing
     #expect(try queueText(victim.store, home: victim.folder.path) == before)
   }
 
-  @Test(.enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
+  @Test(
+    "a full disk refuses the write storage_full keeps every earlier one and takes writes again once there is room",
+    .enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
   func aFullDiskRefusesTheWriteStorageFullKeepsEveryEarlierOneAndTakesWritesAgainOnceThereIsRoom() throws {
     let outer = TempFolder()
     let dir = outer.file("small")
@@ -132,7 +135,9 @@ import Testing
     #expect(try Binary.run(["--json", "queue"], store: store, home: outer.path).json?.arrayValue?.count == queued + 1)
   }
 
-  @Test(.enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
+  @Test(
+    "a disk that fills mid-drain ends it storage_full counts nothing and the next drain sends each write once",
+    .enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
   func aDiskThatFillsMidDrainEndsItStorageFullCountsNothingAndTheNextDrainSendsEachWriteOnce() async throws {
     let outer = TempFolder()
     let dir = outer.file("small")

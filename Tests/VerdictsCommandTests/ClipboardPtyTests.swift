@@ -27,14 +27,15 @@ import Testing
     p.standardError = FileHandle.nullDevice
     try p.run()
     let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+    // Keys paced by fixed pauses: what `script` relays shows no sign that the screen is up or a
+    // key was read.
     Thread.sleep(forTimeInterval: 2)
     for key in keys {
       input.fileHandleForWriting.write(Data(key.utf8))
       Thread.sleep(forTimeInterval: 1)
     }
     input.fileHandleForWriting.write(Data("q".utf8))
-    let deadline = Date().addingTimeInterval(15)
-    while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    waitUntil(within: .seconds(15), every: .milliseconds(50)) { !p.isRunning }
     if p.isRunning { p.terminate() }
     try? input.fileHandleForWriting.close()
     let semaphore = DispatchSemaphore(value: 0)

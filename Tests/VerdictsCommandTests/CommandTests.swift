@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 @testable import VerdictsCommand

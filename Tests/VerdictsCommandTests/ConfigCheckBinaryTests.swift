@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 /// `verdicts config check` through the binary: every problem of the config, keys and theme files

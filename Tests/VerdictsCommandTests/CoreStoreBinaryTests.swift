@@ -66,8 +66,7 @@ import Testing
 
     let watch = try Spawned(
       ["watch", "--plain"], environment: Binary.environment(store: path, home: t.path, [:]), defaultSignals: true)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, watch.stdout.components(separatedBy: "\n").count < 14 { usleep(20_000) }
+    waitUntil(within: .seconds(10)) { watch.stdout.components(separatedBy: "\n").count >= 14 }
     kill(watch.process.processIdentifier, SIGINT)
     #expect(watch.wait(timeout: 10))
     #expect(

@@ -16,7 +16,8 @@ import Testing
   /// Kills: at least 20 (200 with `SOAK=1`).
   static var kills: Int { Soak.on ? 200 : 20 }
 
-  @Test func kill9AtRandomMomentsDuringA2000WriteDrainLosesNothingAndAppliesEachWriteOnce() async throws {
+  @Test("kill 9 at random moments during a 2000-write drain loses nothing and applies each write once")
+  func kill9AtRandomMomentsDuringA2000WriteDrainLosesNothingAndAppliesEachWriteOnce() async throws {
     let seed = SeededRandom.testSeed()
     var rng = SeededRandom(seed: seed)
     let victim = try await DrainVictim(writes: Self.writes)
@@ -73,7 +74,9 @@ import Testing
       """)
   }
 
-  @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
+  @Test(
+    "a signal mid-drain leaves a consistent store the next drain finishes and each write is applied once",
+    arguments: [SIGTERM, SIGHUP, SIGINT])
   func aSignalMidDrainLeavesAConsistentStoreTheNextDrainFinishesAndEachWriteIsAppliedOnce(_ signal: Int32) async throws
   {
     let victim = try await DrainVictim(writes: 2_000)

@@ -166,6 +166,7 @@ import Testing
     if !pty.waitFor("Detail", timeout: 10) { problems.append("\(label): no first frame in 10 s") }
     for key in ["1", "j", "2", "j", "3", "4", "\r", "j", "G", "\r", "s", "s"] {
       pty.type(key)
+      // Keys paced as a person types them, so each frame is drawn.
       usleep(30_000)
     }
     pty.type("q")
@@ -178,7 +179,8 @@ import Testing
     return problems
   }
 
-  @Test func aPaneCountOfInt64MinIsCountedAgainSaidOnceOnTheStatusLineAndTheScreenQuitsCleanly() throws {
+  @Test("a pane count of Int64.min is counted again said once on the status line and the screen quits cleanly")
+  func aPaneCountOfInt64MinIsCountedAgainSaidOnceOnTheStatusLineAndTheScreenQuitsCleanly() throws {
     let base = try Self.baseStore()
     let t = try Self.damaged(base, Self.places[0], Int64.min)
     let pty = try ScreenPty(

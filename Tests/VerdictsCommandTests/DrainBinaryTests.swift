@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 /// The built binary against a scripted instance, as users run it: fill, queue, drain, exit codes.

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 /// After the fact, through the built binary: a scripted night (a failing gateway, a dropped

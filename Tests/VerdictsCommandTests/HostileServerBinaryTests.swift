@@ -60,9 +60,11 @@ import Testing
     let process = try Spawned(arguments, environment: environment)
     let pid = process.process.processIdentifier
     var peakKiB = 0
-    while process.process.isRunning, Date().timeIntervalSince(start) < Self.deadline {
+    // Sampled every 5 ms while it runs.
+    waitUntil(within: .seconds(Self.deadline), every: .milliseconds(5)) {
+      guard process.process.isRunning else { return true }
       peakKiB = max(peakKiB, Self.highWaterKiB(pid) ?? 0)
-      usleep(5_000)
+      return false
     }
     let ended = process.wait(timeout: 1)
     if !ended { process.kill() }

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 /// Text from a hostile instance (codes, messages, failure pages) printed by the built binary:

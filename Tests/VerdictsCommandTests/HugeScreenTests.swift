@@ -30,7 +30,8 @@ import Testing
     #expect(pty.waitFor("too large: 65535×65535 (the screen draws at most 1000×1000)", timeout: 10))
     #expect(Date().timeIntervalSince(started) < 5, "took \(Date().timeIntervalSince(started)) s to say it")
     #expect(!pty.text.contains("cannot address the cursor"))
-    // It waits: still running, nothing drawn.
+    // It waits: still running, nothing drawn (a fixed pause: a frame that is not drawn has no
+    // event to wait on).
     usleep(600_000)
     #expect(pty.process.isRunning)
     #expect(!pty.text.contains("Detail"))
@@ -55,15 +56,14 @@ import Testing
     #expect(pty.waitFor("Detail", timeout: 10))
     let before = pty.bytes.count
     pty.resize(width: 5000, height: 5000)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, !pty.text(after: before).contains("too large: 5000×5000") { usleep(20_000) }
+    waitUntil(within: .seconds(10)) { pty.text(after: before).contains("too large: 5000×5000") }
     #expect(
       pty.text(after: before).contains("too large: 5000×5000"),
       "\(pty.text(after: before).suffix(400).debugDescription)")
     #expect(pty.process.isRunning)
     let back = pty.bytes.count
     pty.resize(width: 120, height: 40)
-    while Date() < deadline + 10, !pty.text(after: back).contains("Detail") { usleep(20_000) }
+    waitUntil(within: .seconds(20)) { pty.text(after: back).contains("Detail") }
     #expect(pty.text(after: back).contains("Detail"))
     pty.type("q")
     #expect(pty.waitForExit(timeout: 10))
@@ -102,6 +102,7 @@ extension HugeScreenTests {
     defer { pty.stop() }
     #expect(pty.waitFor("Detail", timeout: 10))
     pty.type("2")
+    // Keys paced as a person types them (the screen shows no sign that a key was read).
     usleep(300_000)
     // The detail focused and scrolled to its end says how much of the answer is left out (its
     // first 64 KiB are drawn).

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -53,6 +54,7 @@ import Testing
     #expect(pty.waitFor("the last wins: q is repaint", timeout: 10), "\(pty.text.suffix(600).debugDescription)")
     // q repaints, as the words say: it does not quit.
     pty.type("q")
+    // A fixed pause: an exit that does not come has no event to wait on.
     usleep(500_000)
     #expect(pty.process.isRunning)
     // ctrl-c (SIGINT from the terminal's line discipline) ends it; no controlling terminal here,

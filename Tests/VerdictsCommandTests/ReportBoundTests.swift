@@ -60,7 +60,8 @@ import Testing
       """, on: path)
   }
 
-  @Test func theReportStaysUnderOneMegabyteOnABigStoreWithItsAttemptsAndDrainsAndSaysWhatItLeftOut() throws {
+  @Test("the report stays under one megabyte on a big store with its attempts and drains and says what it left out")
+  func theReportStaysUnderOneMegabyteOnABigStoreWithItsAttemptsAndDrainsAndSaysWhatItLeftOut() throws {
     let t = TempFolder()
     // Made by a writer first (the schema, the archive), then filled in bulk.
     _ = try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)

@@ -23,7 +23,9 @@ import Testing
     return try #require(queue.json?.arrayValue?.first { $0["item_id"] == .string(item) })
   }
 
-  @Test func aNightOfFailuresIsToldAfterwardsAndAWriteDiscardedByMistakeComesBackExactlyAndTheReportKeepsNoSecret()
+  @Test(
+    "a night of failures is told afterwards and a write discarded by mistake comes back exactly and the report keeps no secret"
+  ) func aNightOfFailuresIsToldAfterwardsAndAWriteDiscardedByMistakeComesBackExactlyAndTheReportKeepsNoSecret()
     throws
   {
     let gateway = ScriptedAnswer.status(

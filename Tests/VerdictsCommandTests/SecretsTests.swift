@@ -13,24 +13,9 @@ import Testing
 @Suite(.serialized) struct SecretsTests {
   /// Runs `verdicts` with `input` on standard input.
   static func run(_ arguments: [String], input: String, environment: [String: String]) throws -> CommandResult {
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: try Binary.require())
-    p.arguments = arguments
-    p.environment = environment
-    let inPipe = Pipe()
-    let out = Pipe()
-    let err = Pipe()
-    p.standardInput = inPipe
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    inPipe.fileHandleForWriting.write(Data(input.utf8))
-    try inPipe.fileHandleForWriting.close()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return CommandResult(
-      code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    let run = try ChildProcess.run(
+      try Binary.require(), arguments, environment: environment, input: Data(input.utf8))
+    return CommandResult(code: run.status, stdout: run.output, stderr: run.errors)
   }
 
   @Test func aURLHoldingAUserAndPasswordIsRefusedExitTwoBeforeAnythingIsStored() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -32,11 +33,11 @@ import Testing
       ["watch", "--plain"] + arguments, environment: Binary.environment(store: t.store, home: t.path, [:]))
     defer { watch.kill() }
     #expect(watch.waitForLine(timeout: 10))
-    // The first listing (if any) is printed before the header's reader follows changes.
+    // The first listing (if any) is printed before the header's reader follows changes (a fixed
+    // pause: the process does not say when it follows them).
     usleep(500_000)
     try act()
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, !done(ids(watch)) { usleep(20_000) }
+    waitUntil(within: .seconds(10)) { done(ids(watch)) }
     kill(watch.process.processIdentifier, SIGINT)
     #expect(watch.wait(timeout: 10))
     return (ids(watch), watch.process.terminationStatus)

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,11 +22,10 @@ import Testing
     let watch = try Spawned(["watch", "--plain"], environment: Binary.environment(store: t.store, home: t.path, [:]))
     defer { watch.kill() }
     #expect(watch.waitForLine(timeout: 10))
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, !watch.stdout.contains("queued") { usleep(20_000) }
+    waitUntil(within: .seconds(10)) { watch.stdout.contains("queued") }
     let drain = try Binary.run(["drain"], store: t.store, home: t.path, environment: env)
     #expect(drain.code == 0, "\(drain)")
-    while Date() < deadline + 5, !watch.stdout.contains("accepted") { usleep(20_000) }
+    waitUntil(within: .seconds(15)) { watch.stdout.contains("accepted") }
     #expect(watch.stdout.contains("create_item"))
     #expect(watch.stdout.contains("accepted"), "\(watch.stdout)")
     kill(watch.process.processIdentifier, SIGINT)

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 /// `verdicts watch --wait` on a store that does not exist yet: says so, creates nothing, and
@@ -11,9 +12,10 @@ import Testing
     let watch = try Spawned(
       ["watch", "--plain", "--wait"], environment: Binary.environment(store: store, home: folder.path, [:]))
     defer { watch.kill() }
-    let deadline = Date().addingTimeInterval(10)
-    while !watch.stderr.contains("waiting for it"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    await eventually(within: .seconds(10)) { watch.stderr.contains("waiting for it") }
     #expect(watch.stderr.contains("no store at \(store) yet; waiting for it"))
+    // A fixed pause: that another process makes no file has no event to wait on; 600 ms is
+    // more than its looks for the store take to come round.
     try await Task.sleep(for: .milliseconds(600))
     #expect(watch.process.isRunning)
     #expect(!FileManager.default.fileExists(atPath: store), "the watcher made the store")
@@ -23,10 +25,7 @@ import Testing
     // On two cores shared with the other suites' spawned processes the watcher may take seconds to
     // notice the store and print (alone: under 2 s for the whole test).
     // (seen once: over 45 s while CrashSafetyTests spawned drains beside it).
-    let followed = Date().addingTimeInterval(120)
-    while !watch.stdout.contains(queued.id), Date() < followed {
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    await eventually(within: .seconds(120)) { watch.stdout.contains(queued.id) }
     #expect(
       watch.stdout.contains("\(queued.id) create_item"),
       "stdout: \(watch.stdout)\nstderr: \(watch.stderr)\nrunning: \(watch.process.isRunning)")

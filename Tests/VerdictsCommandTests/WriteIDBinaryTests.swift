@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 /// Write IDs as a person types them, through the built binary: the full ID, the short form the

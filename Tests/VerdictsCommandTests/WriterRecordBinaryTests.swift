@@ -21,8 +21,7 @@ import Testing
   /// Waits for the process to end without holding a thread of the shared pool (other suites' timing
   /// tests run beside this one on two cores); false after `timeout` seconds.
   static func ended(_ p: Spawned, timeout: Double) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    await eventually(within: .seconds(timeout)) { !p.process.isRunning }
     return !p.process.isRunning && p.wait(timeout: 5)
   }
 
@@ -31,16 +30,12 @@ import Testing
     victim.instance.writeDelay = 0.01
     let drain = try victim.spawnDrain()
     defer { drain.kill() }
-    let postsDeadline = Date().addingTimeInterval(30)
-    while victim.posts < 20, drain.process.isRunning, Date() < postsDeadline {
-      try await Task.sleep(for: .milliseconds(5))
-    }
+    await eventually(within: .seconds(30), every: .milliseconds(5)) { victim.posts >= 20 || !drain.process.isRunning }
     // Progress is published at most every 250 ms: wait for one that shows the drain.
     var live: WriterRecord?
-    for _ in 0..<100 {
+    try await eventually(within: .seconds(5)) {
       live = try await Self.sighting(victim)
-      if live?.drain != nil { break }
-      try await Task.sleep(for: .milliseconds(20))
+      return live?.drain != nil
     }
     let running = try #require(live)
     #expect(running.state == .live)

@@ -23,7 +23,8 @@ import Testing
     _ = s.handle(.loaded(QueuePage(pane: .blocked, offset: 0, writes: rest, total: rest.count)))
   }
 
-  @Test func aVerdictOnTheSelectedWriteKeepsItInTheDetailAndTheTitleNamesTheNewSelection() {
+  @Test("a verdict on the selected write keeps it in the detail and the title names the new selection")
+  func aVerdictOnTheSelectedWriteKeepsItInTheDetailAndTheTitleNamesTheNewSelection() {
     var s = Fixtures.state(width: 120, height: 40)
     let first = Fixtures.waiting[0]
     answerTheFirstWaitingWrite(&s)

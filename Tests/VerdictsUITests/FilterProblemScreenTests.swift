@@ -44,7 +44,8 @@ import Testing
     #expect(s.filterProblem == "'status:abc': status takes an HTTP status (status:502)")
   }
 
-  @Test func aFieldTermBeingTypedIsNotAppliedUntilItsValueComesAndTheHintSaysARefusedOneIsNot() {
+  @Test("a field term being typed is not applied until its value comes and the hint says a refused one is not")
+  func aFieldTermBeingTypedIsNotAppliedUntilItsValueComesAndTheHintSaysARefusedOneIsNot() {
     var s = Fixtures.state(width: 80, height: 24)
     var applied: [String?] = []
     for c in "/streak:>=2" {

@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 @testable import VerdictsUI
@@ -11,19 +12,23 @@ import Testing
 /// `watch --plain` prints a line when a writer comes, changes what it does, and goes.
 @Suite struct WatchPlainWriterTests {
   @Test func aLineWhenTheWriterIsThereAndAnotherWhenItClosesButNoneWhileNothingChanges() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     await writer.describeWriter(program: "verdicts", mode: "tui")
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
+    let source = CountingSource(copy: reader, followsWriter: true)
     let lines = LineSink()
-    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }) }
+    let watcher = Task { await VerdictsApp.watchPlain(source: source, emit: { lines.add($0) }, clock: { "T" }) }
     defer { watcher.cancel() }
     await lines.wait(forCount: 1)
     #expect(lines.all == ["T writer: verdicts tui (pid \(getpid())) · auto-drain off"])
-    // Nothing changes for two probes: nothing is printed.
-    try await Task.sleep(for: .milliseconds(2_200))
+    // Nothing changes for two looks at the writer: nothing is printed. Once the third look has
+    // begun, the two before it have printed whatever they would.
+    let looks = source.writerLooks.value
+    #expect(await eventually(within: .seconds(20)) { source.writerLooks.value >= looks + 3 })
     #expect(lines.all.count == 1)
     writer.close()
     await lines.wait(forCount: 2, patience: .seconds(5))
@@ -34,15 +39,18 @@ import Testing
 
 @Suite struct WatchPlainStoreFileTests {
   @Test func aStoreDeletedUnderWatchPlainIsSaidWithinTwoSeconds() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     try await WorkingCopy.open(store: url, server: nil).close()
     let reader = try await WorkingCopy.openReader(store: url)
     defer { reader.close() }
+    let source = CountingSource(copy: reader, followsWriter: true)
     let lines = LineSink()
-    let watcher = Task { await VerdictsApp.watchPlain(source: reader, emit: { lines.add($0) }, clock: { "T" }) }
+    let watcher = Task { await VerdictsApp.watchPlain(source: source, emit: { lines.add($0) }, clock: { "T" }) }
     defer { watcher.cancel() }
-    try await Task.sleep(for: .milliseconds(300))
+    // The watcher's first look is over (and printed what it would) once its second has begun.
+    #expect(await eventually(within: .seconds(20)) { source.writerLooks.value >= 2 })
     let before = lines.all.count
     try FileManager.default.removeItem(at: url)
     let removed = Date()
@@ -54,8 +62,9 @@ import Testing
 
 @Suite struct WatchPlainJSONTests {
   @Test func everyJSONLineParsesAndNamesItsEvent() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     await writer.describeWriter(program: "verdicts", mode: "tui")
     let first = try await writer.createItem(type: "note", properties: .object([]))

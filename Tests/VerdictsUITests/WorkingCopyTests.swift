@@ -2,21 +2,17 @@ import Foundation
 import MarfaQueue
 import MarfaWire
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import VerdictsUI
 
 /// The UI over a real store: MarfaQueue's public calls, paged, and a reader that refuses actions.
 @Suite struct WorkingCopyTests {
-  static func temporaryStore() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-ui-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("queue.store")
-  }
-
   @Test func renderOnceOverARealStore() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let copy = try await WorkingCopy.open(store: url, server: Server(url: "http://127.0.0.1:9", key: "secret-key-123"))
     defer { copy.close() }
     for i in 0..<30 {
@@ -32,8 +28,9 @@ import Testing
   }
 
   @Test func aSecondOpenerIsReadOnlyAndSaysWhy() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     _ = try await writer.createItem(type: "note", properties: .object([]))
@@ -49,8 +46,9 @@ import Testing
   }
 
   @Test func aReaderSeesTheWritersSavesThroughItsChanges() async throws {
-    let url = try Self.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     _ = try await writer.createItem(type: "note", properties: .object([]))
@@ -72,6 +70,12 @@ import Testing
 struct CountingSource: QueueSource {
   let copy: WorkingCopy
   let wholeReads = Counter()
+  /// Whether the writer's and the store file's questions reach the copy (else the protocol's
+  /// defaults answer: no writer, the file as it was).
+  var followsWriter = false
+  /// How many times the writer was asked (with ``followsWriter``): a test waits for the looks
+  /// instead of sleeping through them.
+  let writerLooks = Counter()
 
   final class Counter: Sendable {
     private let n = Atomic(0)
@@ -102,12 +106,21 @@ struct CountingSource: QueueSource {
     return try await copy.summaries(pane, cursor: cursor, limit: limit)
   }
   func changed(since mark: Int?) async throws -> ChangedWrites? { try await copy.changed(since: mark) }
+  func writer() async throws -> WriterRecord? {
+    guard followsWriter else { return nil }
+    writerLooks.add()
+    return try await copy.writer()
+  }
+  func lastDrainEndedAt() async throws -> String? { followsWriter ? try await copy.lastDrainEndedAt() : nil }
+  func storeFileState() -> StoreFileState { followsWriter ? copy.storeFileState() : .same }
+  func storeFileEvents() -> AsyncStream<Void>? { followsWriter ? copy.storeFileEvents() : nil }
 }
 
 @Suite struct WatchPlainStoreTests {
   @Test func afterItsFirstReadWatchPlainReadsOnlyWhatChangedNotTheWholeQueue() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     defer { writer.close() }
     for _ in 0..<5 { _ = try await writer.createItem(type: "note", properties: .object([])) }
@@ -117,24 +130,20 @@ struct CountingSource: QueueSource {
     let lines = LineSink()
     let watcher = Task { await VerdictsApp.watchPlain(source: source, emit: { lines.add($0) }, clock: { "T" }) }
     defer { watcher.cancel() }
-    try await Self.waitFor { lines.all.count == 5 }
+    await eventually(within: .seconds(5)) { lines.all.count == 5 }
     #expect(source.wholeReads.value == 1)
     var added: [String] = []
     for _ in 0..<3 {
       added.append(try await writer.createItem(type: "note", properties: .object([])).id)
+      // Writes a moment apart, as a person makes them.
       try await Task.sleep(nanoseconds: 150_000_000)
     }
-    try await Self.waitFor { lines.all.count == 8 }
+    await eventually(within: .seconds(5)) { lines.all.count == 8 }
     let all = lines.all
     #expect(all.count == 8, "\(all)")
     #expect(all.suffix(3).map { $0.split(separator: " ")[1] }.map(String.init) == added)
     #expect(all.suffix(3).allSatisfy { $0.contains(" create_item ") && $0.contains(" queued ") })
     // Each change was read from the store's change log, not by reading every pane again.
     #expect(source.wholeReads.value == 1)
-  }
-
-  static func waitFor(_ condition: () -> Bool) async throws {
-    let start = Date()
-    while !condition(), Date().timeIntervalSince(start) < 5 { try await Task.sleep(nanoseconds: 20_000_000) }
   }
 }

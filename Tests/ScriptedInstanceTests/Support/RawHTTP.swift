@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -36,20 +37,8 @@ final class RawConnection {
   private var buffer: [UInt8] = []
 
   init(port: UInt16) throws {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let ok = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    if ok != 0 {
-      close(fd)
-      throw RawError.refused
-    }
+    guard let fd = Loopback.connect(port: port) else { throw RawError.refused }
+    self.fd = fd
   }
 
   deinit { close(fd) }

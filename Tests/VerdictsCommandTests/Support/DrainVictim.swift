@@ -54,8 +54,7 @@ final class DrainVictim {
   /// Waits until the instance has received `count` write requests in all, the process has
   /// ended, or `timeout` seconds have passed.
   func waitForPosts(_ count: Int, while process: Spawned, timeout: Double = 30) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while posts < count && process.process.isRunning && Date() < deadline { usleep(500) }
+    waitUntil(within: .seconds(timeout), every: .microseconds(500)) { posts >= count || !process.process.isRunning }
   }
 
   /// Runs `verdicts drain` to its end until a run exits 0 with nothing left unanswered (at most `runs` runs).

@@ -68,20 +68,9 @@ enum FileSystemFaults {
   /// past it fails with EFBIG instead of killing the process).
   static func runCapped(kilobytes: Int, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
     let binary = try Binary.require()
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: "/bin/bash")
-    p.arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", binary] + arguments
-    p.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return CommandResult(
-      code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    let run = try ChildProcess.run(
+      "/bin/bash", ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", binary] + arguments,
+      environment: environment)
+    return CommandResult(code: run.status, stdout: run.output, stderr: run.errors)
   }
 }

@@ -110,19 +110,12 @@ final class ScreenPty: @unchecked Sendable {
 
   /// Waits until the program sent `needle`, at most `timeout` seconds; false if it did not.
   func waitFor(_ needle: String, timeout: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if text.contains(needle) { return true }
-      usleep(20_000)
-    }
-    return text.contains(needle)
+    waitUntil(within: .seconds(timeout)) { text.contains(needle) }
   }
 
   /// Waits for the program to end, at most `timeout` seconds; false if it still runs.
   func waitForExit(timeout: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
-    return !process.isRunning
+    waitUntil(within: .seconds(timeout)) { !process.isRunning }
   }
 
   /// Ends the program if it still runs (SIGKILL) and waits for it.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -23,23 +24,9 @@ final class SlowProxy: @unchecked Sendable {
     upstreamPort = UInt16(upstream.port ?? 80)
     delay = useconds_t(answerDelay * 1_000_000)
     self.onWrite = onWrite
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var yes: Int32 = 1
-    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-    }
-    guard bound == 0, listen(listener, 16) == 0 else { throw SlowProxyError() }
-    withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
-    }
-    url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
-    self.listener = listener
+    guard let opened = try? Loopback.listen(backlog: 16) else { throw SlowProxyError() }
+    url = URL(string: "http://127.0.0.1:\(opened.port)")!
+    self.listener = opened.fd
     Thread.detachNewThread { [self] in acceptLoop() }
   }
 
@@ -56,19 +43,8 @@ final class SlowProxy: @unchecked Sendable {
     while true {
       let client = accept(listener, nil, nil)
       if client < 0 { return }
-      let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = upstreamPort.bigEndian
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      if connected != 0 {
+      guard let upstream = Loopback.connect(port: upstreamPort) else {
         close(client)
-        close(upstream)
         continue
       }
       Thread.detachNewThread { [self] in relay(from: client, to: upstream, requests: true) }

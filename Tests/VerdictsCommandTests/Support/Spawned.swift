@@ -70,13 +70,8 @@ final class Spawned: @unchecked Sendable {
 
   /// Waits until standard output holds a whole line; false after `timeout` seconds or at exit without one.
   func waitForLine(timeout: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if stdout.contains("\n") { return true }
-      if !process.isRunning { return stdout.contains("\n") }
-      usleep(5_000)
-    }
-    return false
+    waitUntil(within: .seconds(timeout), every: .milliseconds(5)) { stdout.contains("\n") || !process.isRunning }
+      && stdout.contains("\n")
   }
 
   /// Waits for the process to end; false after `timeout` seconds.

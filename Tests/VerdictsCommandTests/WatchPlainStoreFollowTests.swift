@@ -11,15 +11,10 @@ import Testing
 /// `watch --plain` follows a store deleted and made again at its path (as the screen's watcher
 /// does), and on a Marfa core store names the app holding the core's writer lock as it comes and
 /// goes, and says in `--json` what the core does not keep.
-@Suite(.serialized) struct WatchPlainFollowsTheStoreTests {
+@Suite(.serialized) struct WatchPlainStoreFollowTests {
   /// Waits until `s`'s output holds `needle`, at most `timeout` seconds.
   static func wait(_ s: Spawned, for needle: String, timeout: Double = 20) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if s.stdout.contains(needle) { return true }
-      usleep(20_000)
-    }
-    return s.stdout.contains(needle)
+    waitUntil(within: .seconds(timeout)) { s.stdout.contains(needle) }
   }
 
   @Test func aStoreDeletedAndMadeAgainIsSaidThenItsWritesArePrintedFromTheStart() throws {
@@ -79,8 +74,7 @@ import Testing
 
     // The JSON lines: the writer as it came and went, and every row saying what is not kept.
     // The line of the app going, which the first line's `none` must not stand in for.
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, watchJSON.stdout.components(separatedBy: #""state":"none""#).count < 3 { usleep(20_000) }
+    waitUntil(within: .seconds(20)) { watchJSON.stdout.components(separatedBy: #""state":"none""#).count >= 3 }
     let parsed = watchJSON.stdout.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }
     let writers = parsed.filter { $0["event"] == .string("writer") }.map { $0["writer"]?["state"]?.stringValue ?? "" }
     #expect(writers == ["none", "live", "none"], "\(watchJSON.stdout)")

@@ -10,8 +10,10 @@ import Testing
 
 /// Through the built binary: a full disk, `/dev/full`
 /// as the log, a read-only file system under a held store.
-@Suite(.serialized) struct ReportsMustBeTrueTests {
-  @Test(.enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
+@Suite(.serialized) struct DiskFaultBinaryTests {
+  @Test(
+    "a disk full for a moment mid-drain ends it storage_full and no report lists a verdict the store lost",
+    .enabled(if: FileSystemFaults.canMount, "needs mount for a small tmpfs"))
   func aDiskFullForAMomentMidDrainEndsItStorageFullAndNoReportListsAVerdictTheStoreLost() async throws {
     let outer = TempFolder()
     let dir = outer.file("small")
@@ -105,7 +107,9 @@ import Testing
     #expect(victim.posts == 0, "a drain on a full disk sent writes it could not record")
   }
 
-  @Test(.enabled(if: FileSystemFaults.canMount, "needs mount for a read-only bind (root ignores chmod)"))
+  @Test(
+    "a queueing command on a read-only file system under a held store is store exit 3 not reading_handle",
+    .enabled(if: FileSystemFaults.canMount, "needs mount for a read-only bind (root ignores chmod)"))
   func aQueueingCommandOnAReadOnlyFileSystemUnderAHeldStoreIsStoreExitThreeNotReadingHandle() async throws {
     let outer = TempFolder()
     let dir = outer.file("ro")
@@ -153,10 +157,10 @@ import Testing
     p.standardError = out
     try p.run()
     let reader = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+    // Runs for the time the caller asked (the screen keeps drawing), then quits.
     Thread.sleep(forTimeInterval: seconds)
     input.fileHandleForWriting.write(Data("q".utf8))
-    let deadline = Date().addingTimeInterval(15)
-    while p.isRunning && Date() < deadline { usleep(20_000) }
+    waitUntil(within: .seconds(15)) { !p.isRunning }
     if p.isRunning { kill(p.processIdentifier, SIGKILL) }
     p.waitUntilExit()
     try? input.fileHandleForWriting.close()

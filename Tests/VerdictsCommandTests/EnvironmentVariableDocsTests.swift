@@ -5,7 +5,7 @@ import Testing
 
 /// Every environment variable the program reads (`getenv`, `environment["…"]`, `env("…")` in
 /// Sources, the bench aside) is in the man page's table (``ManualTable``) and in docs/cli.md.
-@Suite struct EveryVariableIsDocumentedTests {
+@Suite struct EnvironmentVariableDocsTests {
   /// The names the sources read, found by their reads.
   static func read() throws -> Set<String> {
     let sources = Binary.packageRoot.appendingPathComponent("Sources")

@@ -6,7 +6,7 @@ import Testing
 
 /// A refused write among hundreds of accepted ones is seen: Answered's title
 /// counts them (`Answered 601 · 1 refused`) and `!` shows only them (again, every write).
-@Suite struct RefusedAreSeenTests {
+@Suite struct RefusedCountScreenTests {
   static func withRefused(_ n: Int, answered: Int = 5, width: Int = 120, height: Int = 40) -> UIState {
     var s = Fixtures.state(width: width, height: height)
     var status = Fixtures.status

@@ -1,27 +1,18 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
 
-/// The seed page's sentences where the queue once parted from it, and the
-/// sentences no test covered before: each test names the sentence it holds the queue to.
-@Suite struct SeedSentenceTests {
-  /// Reads the copy's changes until the marker's `.local(.addTag)`, which every test queues
-  /// after the call it watches: what the call told lies before it.
-  static func changesUntilMarker(_ copy: WorkingCopy, _ changes: AsyncStream<Change>) async throws -> [Change] {
-    _ = try await copy.addTag(item: "marker", tag: "m")
-    var seen: [Change] = []
-    for await c in changes {
-      if c == .local(.addTag) { break }
-      seen.append(c)
-    }
-    return seen
-  }
-
+/// Writes that depend on others (held behind an unanswered write, following a create or an
+/// update): how a pass that ends early, a refusal, a discard or a withdraw leaves them, as the
+/// seed page's sentences say (each test names the sentence it holds the queue to).
+@Suite struct DependantWriteTests {
   // MARK: "A write held behind another that has no answer yet has `waiting` set to `true`"
 
-  @Test func afterAPassEndsEarlyAWriteHeldBehindTheUnansweredOneIsCountedHeldAndStaysWaiting() async throws {
+  @Test("after a pass ends early a write held behind the unanswered one is counted held and stays waiting")
+  func afterAPassEndsEarlyAWriteHeldBehindTheUnansweredOneIsCountedHeldAndStaysWaiting() async throws {
     let h = try await DrainHarness(rules: [.once(.write("w-first"), .serverFault)])
     let first = try await h.note(id: "w-first")
     let tag = try await h.copy.addTag(item: "w-first", tag: "t")
@@ -55,7 +46,8 @@ import Testing
 
   // MARK: "`discard(_:)` returns `false` … for a write that a waiting write depends on"
 
-  @Test func aRefusedCreateWhoseOnlyDependantWasRefusedUnsentIsDiscardedAndTheDependantIsNeverReleased() async throws {
+  @Test("a refused create whose only dependant was refused unsent is discarded and the dependant is never released")
+  func aRefusedCreateWhoseOnlyDependantWasRefusedUnsentIsDiscardedAndTheDependantIsNeverReleased() async throws {
     let h = try await DrainHarness(rules: [.once(.write("w-c"), .validation([("title", "bad")]))])
     let create = try await h.note(id: "w-c")
     let tag = try await h.copy.addTag(item: "w-c", tag: "t")
@@ -131,66 +123,5 @@ import Testing
     #expect(h.requests("PATCH", "/items").isEmpty)
     for _ in 1..<QueueLimits.ceiling { _ = try await h.copy.queue.drain() }
     #expect(try await h.write(w.id).verdict == .dead)
-  }
-
-  // MARK: "A held `updates()` sequence drains … again after a drain left a write undelivered"
-
-  @Test func heldUpdatesDrainAgainAfterADrainLeftAWriteUndelivered() async throws {
-    let h = try await DrainHarness(rules: [.once(.write("w-again"), .serverFault)])
-    let w = try await h.note(id: "w-again")
-    var updates = h.copy.updates().makeAsyncIterator()
-    var reports: [DrainReport] = []
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, let u = await updates.next() {
-      if case .drained(let r) = u { reports.append(r) }
-      if reports.last?.answered == 1 { break }
-    }
-    #expect(reports.first?.undelivered == 1)
-    #expect(reports.last?.answered == 1)
-    #expect(try await h.write(w.id).verdict == .accepted)
-  }
-
-  // MARK: "Each call that clears a write tells the copy's streams `.refreshed(.forgotten)`"
-
-  @Test func forgetAnsweredTellsTheStreamsForgotten() async throws {
-    let t = TestStore()
-    let copy = try await t.open()
-    let a = try await copy.createItem(type: "note", properties: .object([]))
-    let b = try await copy.createItem(type: "note", properties: .object([]))
-    try await copy.forceVerdict(a.id, .accepted)
-    try await copy.forceVerdict(b.id, .accepted)
-    let changes = copy.changes()
-    #expect(try await copy.queue.forgetAnswered(ids: [a.id]) == 1)
-    #expect(try await copy.queue.forgetAnswered() == 1)
-    #expect(try await copy.queue.forgetAnswered() == 0)
-    let seen = try await Self.changesUntilMarker(copy, changes)
-    #expect(seen == [.refreshed(.forgotten), .refreshed(.forgotten)])
-  }
-
-  @Test func discardTellsTheStreamsForgotten() async throws {
-    let t = TestStore()
-    let copy = try await t.open()
-    let w = try await copy.createItem(type: "note", properties: .object([]))
-    let kept = try await copy.createItem(type: "note", properties: .object([]))
-    try await copy.forceVerdict(w.id, .refused(Refusal(reason: "validation_error")))
-    let changes = copy.changes()
-    #expect(try await copy.queue.discard(kept.id) == false)
-    #expect(try await copy.queue.discard(w.id))
-    let seen = try await Self.changesUntilMarker(copy, changes)
-    #expect(seen == [.refreshed(.forgotten)])
-  }
-
-  @Test func withdrawTellsTheStreamsForgottenAndWithdrawn() async throws {
-    let h = try await DrainHarness(
-      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)])
-    let w = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]))
-    _ = try await h.copy.queue.drain()
-    let changes = h.copy.changes()
-    #expect(try await h.copy.queue.withdraw(w.id))
-    let seen = try await Self.changesUntilMarker(h.copy, changes)
-    #expect(
-      seen.filter { if case .refreshed = $0 { return true } else { return false } } == [
-        .refreshed(.forgotten), .refreshed(.withdrawn),
-      ])
   }
 }

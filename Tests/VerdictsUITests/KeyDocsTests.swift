@@ -5,7 +5,7 @@ import Testing
 
 /// Every action of the key map is named in docs/keys.md (as keys.conf spells it), and one of its
 /// default keys is in the README's Keys section; every pane's title word is there too.
-@Suite struct EveryKeyIsDocumentedTests {
+@Suite struct KeyDocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 

@@ -11,7 +11,7 @@ import Testing
 /// Input that must arrive as given, and only where it is meant, through the built binary: path
 /// segments, argument bytes, odd store paths, a race of two creates, ports,
 /// scenarios, the writer's pid.
-@Suite(.serialized) struct InputAsGivenTests {
+@Suite(.serialized) struct InputBytesBinaryTests {
   @Test func everyDotOrEmptyPathSegmentIsRefusedExitTwoAndNothingIsQueued() async throws {
     let t = TempFolder()
     let created = try await Binary.runOff(
@@ -44,21 +44,14 @@ import Testing
   @Test func anArgumentThatIsNotUTF8IsRefusedExitTwoAndNothingIsCreated() async throws {
     let t = TempFolder()
     let binary = try Binary.require()
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: "/bin/bash")
-    // bash passes the bytes as they are: 'a', 0xFF, 'b'.
-    p.arguments = [
-      "-c", #"exec "$0" --json items create --type note --properties '{}' --id "$(printf 'a\377b')""#, binary,
-    ]
-    p.environment = Binary.environment(store: t.store, home: t.path, [:])
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
+    let environment = Binary.environment(store: t.store, home: t.path, [:])
     let r = try await offPool { () -> CommandResult in
-      try p.run()
-      let e = err.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      return CommandResult(code: p.terminationStatus, stdout: "", stderr: String(decoding: e, as: UTF8.self))
+      // bash passes the bytes as they are: 'a', 0xFF, 'b'.
+      let run = try ChildProcess.run(
+        "/bin/bash",
+        ["-c", #"exec "$0" --json items create --type note --properties '{}' --id "$(printf 'a\377b')""#, binary],
+        environment: environment)
+      return CommandResult(code: run.status, stdout: "", stderr: run.errors)
     }
     #expect(r.code == 2, "\(r)")
     #expect(r.errorCode == "usage", "\(r)")
@@ -135,79 +128,5 @@ import Testing
       ["--json", "instance", "--scenario", "/dev/zero"], store: t.store, home: t.path, timeout: 20)
     #expect(r.code == 2, "\(r)")
     #expect(r.envelope?["error"]?["message"]?.stringValue?.contains("character device") == true, "\(r)")
-  }
-}
-
-/// `blobs put` hashes and copies its file a chunk at a time: a big file in constant memory.
-@Suite(.serialized) struct StreamingUploadTests {
-  @Test(
-    .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time for the peak memory"),
-    .disabled(if: SanitizerRun.active, "a memory bound: a sanitizer's shadow memory adds tens of MB"))
-  func blobsPutOfA16MBFilePeaksUnder44MBAndKeepsTheSameBytesUnderTheirHash() async throws {
-    let t = TempFolder()
-    let file = t.file("big.bin")
-    // 16 MB of a repeating pattern (not sparse, not all zeros). Read whole, the file alone took
-    // three copies (48 MB) over the process's own ~30 MB; streamed, the peak does not grow with it.
-    let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var block = [UInt8](repeating: 0, count: 1 << 20)
-    for i in 0..<block.count { block[i] = UInt8(truncatingIfNeeded: i &* 31 &+ 7) }
-    for _ in 0..<16 { _ = block.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) } }
-    close(fd)
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    p.arguments = ["-f", "peak-kb %M", try Binary.require(), "--json", "blobs", "put", file]
-    p.environment = Binary.environment(store: t.store, home: t.path, [:])
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    let (status, o, e) = try await offPool { () -> (Int32, Data, String) in
-      try p.run()
-      let o = out.fileHandleForReading.readDataToEndOfFile()
-      let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      p.waitUntilExit()
-      return (p.terminationStatus, o, e)
-    }
-    #expect(status == 0, "\(e)")
-    let peak = e.split(separator: "\n").first { $0.hasPrefix("peak-kb ") }.flatMap { Int($0.dropFirst(8)) } ?? Int.max
-    print("blobs put of 16 MB: peak \(peak / 1024) MB (whole process)")
-    #expect(peak < 44 * 1024, "peak \(peak) KB")
-    let json = JSONValue.parse(String(decoding: o, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    let hash = try #require(json?["blob"]?.stringValue, "\(String(decoding: o, as: UTF8.self))")
-    #expect(json?["body"]?["size_bytes"] == .int(16 << 20))
-    let copied = t.store + ".blobs/" + hash
-    #expect(FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: file))
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: t.store + ".blobs").count == 1, "a partial copy was left")
-
-    // The drain sends the upload from its file as it reads it: its peak does not grow with it.
-    let instance = ScriptedInstance(scenario: Scenario(name: "t", rules: []))
-    let url = try instance.start()
-    defer { instance.stop() }
-    let env = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
-    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: env).code == 0)
-    let d = ChildProcess()
-    d.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    d.arguments = ["-f", "peak-kb %M", try Binary.require(), "--json", "drain"]
-    d.environment = Binary.environment(store: t.store, home: t.path, env)
-    let dout = Pipe()
-    let derr = Pipe()
-    d.standardOutput = dout
-    d.standardError = derr
-    let (dstatus, dreport, de) = try await offPool { () -> (Int32, Data, String) in
-      try d.run()
-      let o = dout.fileHandleForReading.readDataToEndOfFile()
-      let e = String(decoding: derr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      d.waitUntilExit()
-      return (d.terminationStatus, o, e)
-    }
-    #expect(dstatus == 0, "\(de)")
-    #expect(JSONValue.parse(String(decoding: dreport, as: UTF8.self))?["answered"] == .int(1), "\(de)")
-    let dpeak = de.split(separator: "\n").first { $0.hasPrefix("peak-kb ") }.flatMap { Int($0.dropFirst(8)) } ?? Int.max
-    print("drain of a 16 MB upload: peak \(dpeak / 1024) MB (whole process)")
-    #expect(dpeak < 44 * 1024, "peak \(dpeak) KB")
-    let sent = try #require(instance.requests.first { $0.method == "POST" && $0.path == "/blobs" })
-    #expect(sent.body.count == 16 << 20 && sent.body == Array(FileManager.default.contents(atPath: file) ?? Data()))
   }
 }

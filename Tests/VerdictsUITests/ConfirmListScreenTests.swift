@@ -7,7 +7,7 @@ import Testing
 /// Every action that takes more than one write asks, saying how many and
 /// listing the first few, `R` included; `and N more` only ever follows the writes listed (the
 /// `t` dialog read `Take up to 600 answered writes?` with `and 597 more` and no write above it).
-@Suite struct ConfirmListsItsWritesTests {
+@Suite struct ConfirmListScreenTests {
   func press(_ s: inout UIState, _ keys: Key...) -> [UIEffect] {
     keys.flatMap { s.handle(.key($0)) }
   }

@@ -7,7 +7,7 @@ import Testing
 /// so, with how many writes there were (never `the queue is empty` over a full queue); a filter
 /// naming a field there is not is refused as a usage error (exit 2) naming the fields there are,
 /// on this project's stores and the Marfa core's alike.
-@Suite(.serialized) struct QueueFilterSaysWhatItDidTests {
+@Suite(.serialized) struct QueueFilterOutcomeTests {
   /// A store of 22 writes, one of them dead.
   static func store(_ t: TempFolder) async throws {
     let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: t.store), server: nil)

@@ -1,11 +1,12 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 /// The three seed sentences the queue once parted from, through the built
 /// binary as a person runs it: fill, queue, drain, act, read the queue back as JSON.
-@Suite(.serialized) struct SeedSentenceBinaryTests {
+@Suite(.serialized) struct DependantWriteBinaryTests {
   func env(_ url: URL) -> [String: String] { ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"] }
 
   /// The queue's row for `id`, as `queue --json` prints it.
@@ -36,7 +37,8 @@ import Testing
     #expect(held?["reason"] == .string("awaiting_dependency"))
   }
 
-  @Test func aRefusedCreateWhoseDependantWasRefusedUnsentIsDiscardedAndTheDependantNeverReleased() throws {
+  @Test("a refused create whose dependant was refused unsent is discarded and the dependant never released")
+  func aRefusedCreateWhoseDependantWasRefusedUnsentIsDiscardedAndTheDependantNeverReleased() throws {
     let instance = ScriptedInstance(
       scenario: Scenario(name: "t", rules: [.once(.write("w-c"), .validation([("title", "is required")]))]))
     let url = try instance.start()

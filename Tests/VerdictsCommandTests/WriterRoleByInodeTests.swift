@@ -11,7 +11,7 @@ import Testing
 /// Through the built binary: the writer role is taken on the store file itself
 /// (its device and inode), so every other name of a held store (a symbolic link, a hard link, a
 /// relative path, `./`, `//`, `..`, a bind mount) opens as a reader.
-@Suite(.serialized) struct OneWriterWhateverTheNameTests {
+@Suite(.serialized) struct WriterRoleByInodeTests {
   /// A store with one write, held by `verdicts hold` until the returned process is killed (its own
   /// limit, 600 s, far past the test: the whole suite once took 71 s and a 60 s hold ran out).
   static func heldStore(_ t: TempFolder, name: String = "A.store") throws -> (store: String, holder: Spawned) {
@@ -141,8 +141,7 @@ import Testing
     instance.writeDelay = 0.25
     let first = try Spawned(["--json", "drain"], environment: Binary.environment(store: store, home: t.path, env))
     defer { first.kill() }
-    let deadline = Date().addingTimeInterval(20)
-    while instance.requests.filter({ $0.method == "POST" }).isEmpty && Date() < deadline { usleep(5_000) }
+    waitUntil(within: .seconds(20), every: .milliseconds(5)) { instance.requests.contains { $0.method == "POST" } }
     for name in [t.file("L.store"), t.file("H.store")] {
       let second = try await Binary.runOff(["--json", "drain"], store: name, home: t.path, environment: env)
       #expect(second.code == 4, "\(name): \(second)")

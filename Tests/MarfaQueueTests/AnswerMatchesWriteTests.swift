@@ -8,7 +8,7 @@ import Testing
 /// another blob, or says two things (a member name given twice) is no verdict. The write stays
 /// unanswered under its key, nothing is counted, nothing of the answer enters the copy, and its
 /// `lastFailure` says what was wrong.
-@Suite struct AnswerAboutItsWriteTests {
+@Suite struct AnswerMatchesWriteTests {
   /// An item as an answer carries it.
   static func item(_ id: String, version: Int = 77) -> String {
     #"{"id":"\#(id)","type":"note","version":\#(version),"state":"active","properties":{"title":"theirs"}}"#

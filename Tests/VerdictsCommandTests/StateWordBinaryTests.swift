@@ -11,8 +11,8 @@ import Testing
 /// Every view names a write's state with the same one word (`queued`, `sent`,
 /// `undelivered`, `waiting`, or the verdict), asked of the same store through the built binary:
 /// `queue`, `queue --json` (`state`), `show`, `show --json`, `watch --plain` and its `--json`.
-/// (The screen's panes and detail: `OneWordScreenTests` in VerdictsUITests.)
-@Suite(.serialized) struct OneWordPerStateTests {
+/// (The screen's panes and detail: `StateWordScreenTests` in VerdictsUITests.)
+@Suite(.serialized) struct StateWordBinaryTests {
   /// A store with one write in each state of ``EveryState``; the ids by role.
   static func everyStateStore(_ t: TempFolder) throws -> [String: String] {
     var ids: [String: String] = [:]
@@ -63,13 +63,12 @@ import Testing
     let watchJSON = try Spawned(
       ["--json", "watch", "--plain"], environment: Binary.environment(store: t.store, home: t.path, [:]))
     defer { watchJSON.kill() }
-    let deadline = Date().addingTimeInterval(30)
     // Every write on a whole line (output read as it comes may end mid-line).
     func listed(_ s: Spawned) -> Bool {
       let whole = s.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
       return ids.values.allSatisfy { id in whole.contains { $0.contains(id) } }
     }
-    while Date() < deadline, !(listed(watch) && listed(watchJSON)) { usleep(20_000) }
+    waitUntil(within: .seconds(30)) { listed(watch) && listed(watchJSON) }
 
     for role in EveryState.roles {
       let id = ids[role]!
@@ -103,8 +102,7 @@ import Testing
     let id = victim.queued[0].id
     let watch = try Spawned(["watch", "--plain"], environment: victim.environment)
     defer { watch.kill() }
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline, !watch.stdout.contains(" queued ") { usleep(20_000) }
+    waitUntil(within: .seconds(30)) { watch.stdout.contains(" queued ") }
     let drain = try victim.spawnDrain()
     defer { drain.kill() }
     victim.waitForPosts(1, while: drain)
@@ -114,7 +112,7 @@ import Testing
         $0.contains(" \(id) ") && $0.split(separator: " ").dropFirst(4).first == "sent"
       }
     }
-    while Date() < deadline, sentLine() == nil { usleep(20_000) }
+    waitUntil(within: .seconds(30)) { sentLine() != nil }
     #expect(sentLine() != nil, "watch --plain printed no line when the write was sent: \(watch.stdout)")
     drain.kill()
     #expect(drain.wait(timeout: 10))
@@ -128,7 +126,7 @@ import Testing
     // A watcher started now lists it as sent too.
     let later = try Spawned(["watch", "--plain"], environment: victim.environment)
     defer { later.kill() }
-    while Date() < deadline, !later.stdout.contains(" \(id) ") { usleep(20_000) }
+    waitUntil(within: .seconds(30)) { later.stdout.contains(" \(id) ") }
     let line = later.stdout.split(separator: "\n").first { $0.contains(" \(id) ") }
     #expect(line?.split(separator: " ").dropFirst(4).first == "sent", "\(later.stdout)")
   }

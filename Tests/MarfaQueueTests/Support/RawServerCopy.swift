@@ -7,7 +7,8 @@ import TestSupport
 /// A working copy filled from a scripted instance, with writes queued, then opened again against
 /// a ``RawServer`` whose connections the test handles by hand.
 final class RawServerCopy {
-  let folder: String
+  private let temp = TempFolder()
+  var folder: String { temp.path }
   let server: RawServer
   var copy: WorkingCopy!
   /// The writes as queued, in order.
@@ -24,9 +25,7 @@ final class RawServerCopy {
   init(
     writes: Int = 1, title: String = "a", timeout: Double, handler: @escaping @Sendable (RawPeer) -> Void
   ) async throws {
-    folder = FileManager.default.temporaryDirectory.path + "/verdicts-raw-" + UUID().uuidString.lowercased()
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let store = URL(fileURLWithPath: folder + "/queue.store")
+    let store = temp.storeURL
     let instance = ScriptedInstance(scenario: Scenario(name: "raw", types: [ItemType("note")]))
     let url = try instance.start()
     let first = try await WorkingCopy.open(
@@ -46,7 +45,6 @@ final class RawServerCopy {
   deinit {
     copy?.close()
     server.stop()
-    try? FileManager.default.removeItem(atPath: folder)
   }
 
   /// The write as the store holds it now.

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// `watch --plain`, `status` and a TUI watcher, three processes beside the writer, tell one
 /// drain's end from the one report the store kept, for each way a drain ends; and a writer that
 /// dies, stalls or loses its instance is told so by each of them.
-@Suite(.serialized) struct EveryViewTellsTheDrainTests {
+@Suite(.serialized) struct DrainEndAcrossViewsTests {
   /// How a pass ends, and the script that ends it so.
   enum Ending: String, CaseIterable {
     case through, unavailable, stoppedByKey, rateLimited
@@ -43,12 +44,7 @@ import Testing
   }
 
   static func waitFor(_ p: Spawned, _ needle: String, timeout: Double = 60) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if p.stdout.contains(needle) { return true }
-      usleep(20_000)
-    }
-    return p.stdout.contains(needle)
+    waitUntil(within: .seconds(timeout)) { p.stdout.contains(needle) }
   }
 
   static func reader(_ victim: DrainVictim) async throws -> WorkingCopy {
@@ -118,10 +114,9 @@ import Testing
     let copy = try await Self.reader(victim)
     defer { copy.close() }
     var sent = 0
-    let deadline = Date().addingTimeInterval(30)
-    while sent < 10, Date() < deadline {
+    try await eventually(within: .seconds(30)) {
       sent = try await copy.writer()?.drain?.sent ?? 0
-      try await Task.sleep(for: .milliseconds(20))
+      return sent >= 10
     }
     let pid = drain.process.processIdentifier
     drain.kill()
@@ -171,7 +166,8 @@ import Testing
     #expect(status.stdout.contains("(\(d.sent) of \(d.total) sent, last at"), "\(status.stdout)")
   }
 
-  @Test func anInstanceStoppedUnderAnAutoDrainingWriterIsToldUnreachableByWatchPlainAndStatus() async throws {
+  @Test("an instance stopped under an auto-draining writer is told unreachable by watch --plain and status")
+  func anInstanceStoppedUnderAnAutoDrainingWriterIsToldUnreachableByWatchPlainAndStatus() async throws {
     let victim = try await DrainVictim(writes: 3)
     let watch = try Spawned(["watch", "--plain"], environment: victim.environment)
     defer { watch.kill() }

@@ -6,12 +6,13 @@ import Testing
 @testable import VerdictsUI
 
 /// On the screen: a write's row and its detail's verdict line name its state with
-/// the one word `queue`, `show`, `watch --plain` and `--json` give it (`OneWordPerStateTests` asks
+/// the one word `queue`, `show`, `watch --plain` and `--json` give it (`StateWordBinaryTests` asks
 /// those of the same kind of store through the binary).
-@Suite struct OneWordScreenTests {
+@Suite struct StateWordScreenTests {
   @Test func eachRowAndDetailNamesItsStateWithTheWordEveryOtherViewGives() async throws {
-    let url = try WorkingCopyTests.temporaryStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let folder = TempFolder()
+    defer { _ = folder }
+    let url = folder.storeURL
     let writer = try await WorkingCopy.open(store: url, server: nil)
     var ids: [String: String] = [:]
     for role in EveryState.roles {

@@ -1,6 +1,7 @@
 import Foundation
 import MarfaQueue
 import ScriptedInstance
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 /// blobs, its lock, its log and index) are opened as its own, never through a symbolic link; a
 /// blob is checked against its hash before it is queued over or sent; a lock file of another
 /// owner is refused; a store others can write is warned about.
-@Suite(.serialized) struct FilesTheStoreOwnsTests {
+@Suite(.serialized) struct StoreOwnedFilesTests {
   /// A folder with a store holding one write, a secret file and a file to upload.
   struct Planting {
     let t = TempFolder()
@@ -244,7 +245,7 @@ import Testing
     let home = t.path
     for arguments in [[String](), ["watch"]] {
       let run = try await offPool {
-        try ReportsMustBeTrueTests.runTUI(arguments, store: store, home: home, seconds: 2)
+        try DiskFaultBinaryTests.runTUI(arguments, store: store, home: home, seconds: 2)
       }
       #expect(run.code == 0, "\(arguments): exit \(run.code)")
       #expect(run.screen.contains("can be written by other users"), "\(arguments): \(run.screen.suffix(1500))")

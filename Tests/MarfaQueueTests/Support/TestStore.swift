@@ -1,19 +1,14 @@
 import CSQLite
 import Foundation
+import TestSupport
 
 @testable import MarfaQueue
 
-/// A temporary folder holding one store, removed when the test ends.
+/// A ``TempFolder`` holding one store, removed when the test ends, and the ways into that store.
 final class TestStore {
-  let folder: URL
-  var url: URL { folder.appendingPathComponent("queue.store") }
-
-  init() {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("verdicts-test-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: folder) }
+  let temp = TempFolder()
+  var folder: URL { temp.url }
+  var url: URL { temp.storeURL }
 
   func open(server: Server? = nil) async throws -> WorkingCopy {
     try await WorkingCopy.open(store: url, server: server)

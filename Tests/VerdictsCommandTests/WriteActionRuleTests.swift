@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedInstance
+import TestSupport
 import Testing
 import VerdictsUI
 
@@ -11,7 +12,7 @@ import VerdictsUI
 ///
 /// The subjects have no waiting dependant: that part of the rule is the store's alone (the
 /// screen passes such a write on and the engine refuses it), tested in MarfaQueueTests.
-@Suite(.serialized) struct OneRuleTests {
+@Suite(.serialized) struct WriteActionRuleTests {
   /// A write in one state, made on a fresh store.
   struct Subject: Sendable {
     var name: String
