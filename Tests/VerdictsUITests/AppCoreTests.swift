@@ -115,7 +115,9 @@ import Testing
     let core = d.core
     await d.settle()
     await d.keys(.char("a"))
-    await d.run(until: "the auto-drain's report is shown") { $0.state.message?.text.hasPrefix("auto-drain: answered 2") == true }
+    await d.run(until: "the auto-drain's report is shown") {
+      $0.state.message?.text.hasPrefix("auto-drain: answered 2") == true
+    }
     await d.settle()
     #expect(q.callLog == ["updates"])
     #expect(core.state.reachable == true)

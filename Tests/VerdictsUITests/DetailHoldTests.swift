@@ -189,7 +189,8 @@ import Testing
     hold.moves = 1
     #expect(timer.remaining(hold, detailFocused: false, now: .seconds(14)) == .seconds(8))
     // The writer says its pass ended: 1 s from the last move, not 8.
-    #expect(timer.remaining(hold, detailFocused: false, drainMoving: false, now: .milliseconds(14_200)) == .milliseconds(800))
+    #expect(
+      timer.remaining(hold, detailFocused: false, drainMoving: false, now: .milliseconds(14_200)) == .milliseconds(800))
   }
 
   @Test func theLongestRestIsTheStallTimeAndAGapAsLongGetsThePlainSecond() {

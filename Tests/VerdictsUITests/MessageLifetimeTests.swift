@@ -48,7 +48,8 @@ import Testing
     let why = "the instance refused the key (401 unauthorized): 1 row(s) parked until a key works"
     _ = s.handle(.drained(DrainReport(held: 2, stopped: why)))
     #expect(Renderer.render(s).text.components(separatedBy: "unauthorized").count == 2)
-    _ = s.handle(.outcome("drained: answered 0, held 2, undelivered 0, unsent 0, unmade 0; stopped: \(why)", isError: true))
+    _ = s.handle(
+      .outcome("drained: answered 0, held 2, undelivered 0, unsent 0, unmade 0; stopped: \(why)", isError: true))
     let text = Renderer.render(s).text.split(separator: "\n").joined(separator: " ")
     #expect(text.components(separatedBy: "unauthorized").count == 2, "\(text)")
   }

@@ -232,7 +232,8 @@ final class AppCore {
           inbox.post(
             .event(
               .outcome(
-                "auto-drain: " + DrainReportText.counts(report), isError: report.unavailable != nil || report.stopped != nil)))
+                "auto-drain: " + DrainReportText.counts(report),
+                isError: report.unavailable != nil || report.stopped != nil)))
         case .failed(let error): inbox.post(.event(.outcome("auto-drain: \(error.message)", isError: true)))
         case .retrying(let s): inbox.post(.event(.outcome("auto-drain: next try in \(s)s", isError: false)))
         }
