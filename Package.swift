@@ -35,7 +35,7 @@ let package = Package(
     .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
     .executableTarget(
       name: "verdicts-bench",
-      dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CSQLite"]),
+      dependencies: ["MarfaQueue", "MarfaWire", "ScriptedInstance", "VerdictsUI", "CSQLite"]),
 
     // Tests
     // What more than one test target uses: a seeded generator, the soak switch, golden files,

@@ -93,10 +93,10 @@ import Testing
 
   @Test func theAppReadsTheFirstWritesATakeWouldTakeFromItsSource() async throws {
     let q = FakeQueue(writes: AppCoreTests.allWrites())
-    let examples = try await AppCore.examples(.take(answered: 5), in: q)
+    let examples = try await q.examples(for: .take(answered: 5))
     // Accepted, merged and conflicted go; a refused write with content stays (the engine's rule).
     #expect(examples == ["w-accept", "w-merged", "w-confl"])
-    let blocked = try await AppCore.examples(.releaseReason(.failingAlone, count: 2), in: q)
+    let blocked = try await q.examples(for: .releaseReason(.failingAlone, count: 2))
     #expect(blocked == ["b-alone", "b-escapes"])
   }
 }

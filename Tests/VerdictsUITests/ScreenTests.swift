@@ -17,6 +17,21 @@ import Testing
       Golden.check("pane-\(pane.title.lowercased())-\(size.0)x\(size.1)", Self.screen(s))
     }
   }
+
+  @Test(
+    "a focused detail at 60×16 takes all but the title rules and the selected row, so a blocked write's remedy shows")
+  func aFocusedDetailAtSixtyBySixteenShowsHowABlockedWriteClears() {
+    var s = Fixtures.state(width: 60, height: 16, focus: .blocked)
+    #expect(!Self.screen(s).contains("clears by"))
+    _ = s.handle(.key(.enter))
+    #expect(s.detailFocused)
+    let layout = s.layout
+    #expect(layout.detail?.height == 9)
+    #expect(QueuePane.allCases.map { layout.rows($0) } == [0, 0, 1, 0])
+    #expect(Self.screen(s).contains("clears by"), "\(Self.screen(s))")
+    // Every pane keeps its title rule with its count.
+    for pane in QueuePane.allCases { #expect(Self.screen(s).contains("─ \(pane.title) ")) }
+  }
 }
 
 extension ScreenTests {

@@ -109,16 +109,11 @@ public struct QueuedWrite: Sendable, Hashable {
   /// The pane a person finds this write in.
   public var pane: QueuePane { verdict?.name.pane ?? .waiting }
 
-  /// The rows the write names, in words: `item 01… → 02…`, `edge e1`, `item x #tag`.
-  public var rowsText: String {
-    var parts: [String] = []
-    if let edgeId { parts.append("edge \(edgeId)") }
-    if let itemId {
-      parts.append(targetId.map { "\(itemId) → \($0)" } ?? itemId)
-    }
-    if let namespace { parts.append("ns \(namespace)") }
-    if let tag { parts.append("#\(tag)") }
-    if let blob { parts.append("blob \(blob.prefix(12))") }
-    return parts.joined(separator: " ")
+  /// The rows the write names, in order (``RowName``).
+  public var rowNames: [RowName] {
+    RowName.list(itemId: itemId, targetId: targetId, edgeId: edgeId, namespace: namespace, tag: tag, blob: blob)
   }
+
+  /// The rows the write names, in words: `item 01… → 02…`, `edge e1`, `item x #tag`.
+  public var rowsText: String { RowName.words(rowNames) }
 }

@@ -11,19 +11,13 @@ struct WriteText {
   func rows(itemId: String?, targetId: String?, edgeId: String?, namespace: String?, tag: String?, blob: String?)
     -> String
   {
-    var parts: [String] = []
-    if let edgeId { parts.append("edge \(edgeId)") }
-    if let itemId { parts.append(targetId.map { "\(itemId) \(ascii ? "->" : "→") \($0)" } ?? itemId) }
-    if let namespace { parts.append("ns \(namespace)") }
-    if let tag { parts.append("#\(tag)") }
-    if let blob { parts.append("blob \(blob.prefix(12))") }
-    return visible(parts.joined(separator: " "))
+    let names = RowName.list(
+      itemId: itemId, targetId: targetId, edgeId: edgeId, namespace: namespace, tag: tag, blob: blob)
+    return visible(RowName.words(names, arrow: ascii ? "->" : "→"))
   }
 
   /// The rows of a queued write.
-  func rows(_ w: QueuedWrite) -> String {
-    rows(itemId: w.itemId, targetId: w.targetId, edgeId: w.edgeId, namespace: w.namespace, tag: w.tag, blob: w.blob)
-  }
+  func rows(_ w: QueuedWrite) -> String { visible(RowName.words(w.rowNames, arrow: ascii ? "->" : "→")) }
 
   /// The write's one word (``QueuedWrite/stateWord``: the verdict's name, `queued`, `sent`,
   /// `undelivered`), or `waiting on <id>`.

@@ -55,8 +55,8 @@ final class AppCore {
     listen(to: source)
     let weakInbox = WeakInbox(inbox)
     listeners.append(Task.detached { await AppCore.watchWriter { weakInbox.inbox } })
-    run(state.start())
-    if state.autoDrain { run([.toggleAutoDrain(on: true)]) }
+    execute(state.start())
+    if state.autoDrain { execute([.toggleAutoDrain(on: true)]) }
   }
 
   /// Follows a source's changes (until its stream ends: the source closed).
@@ -99,7 +99,7 @@ final class AppCore {
     dirty = true
     log.log("store replaced: reading the new file from the start")
     listen(to: source)
-    run(state.start())
+    execute(state.start())
   }
 
   /// Stops every listener and the held updates.
@@ -148,7 +148,7 @@ final class AppCore {
   func apply(_ event: UIEvent) {
     let effects = state.handle(event)
     dirty = true
-    run(effects)
+    execute(effects)
     followDetailAttempts()
   }
 
@@ -167,8 +167,8 @@ final class AppCore {
     }
   }
 
-  /// Runs effects: queue calls go to tasks that post their outcome back.
-  func run(_ effects: [UIEffect]) {
+  /// Carries out effects: queue calls go to tasks that post their outcome back.
+  func execute(_ effects: [UIEffect]) {
     for effect in effects {
       switch effect {
       case .reload(let pane, let offset, let limit): load(pane, offset: offset, limit: limit)
@@ -177,7 +177,7 @@ final class AppCore {
       case .repaint: repaintRequested = true
       case .toggleAutoDrain(let on): setAutoDrain(on)
       case .copy(let text): rawOut.append(OSC52.sequence(text, through: state.clipboardRelay))
-      default: perform(effect)
+      default: executeCall(effect)
       }
     }
   }
@@ -195,7 +195,7 @@ final class AppCore {
         let page = try await inbox.source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
         inbox.post(.page(page, order: order, filter: filter))
       } catch {
-        inbox.log.log("reading \(pane.title) failed: \(AppCore.describe(error))")
+        inbox.log.log("reading \(pane.title) failed: \(EffectText.describe(error))")
       }
       inbox.post(.loadDone(pane))
     }
@@ -241,8 +241,8 @@ final class AppCore {
     }
   }
 
-  private func perform(_ effect: UIEffect) {
-    log.log("action \(AppCore.name(effect))")
+  private func executeCall(_ effect: UIEffect) {
+    log.log("action \(EffectText.name(effect))")
     let filter = state.filter
     let orders = Dictionary(uniqueKeysWithValues: QueuePane.allCases.map { ($0, state[$0].order) })
     inbox.task { inbox in
@@ -254,7 +254,7 @@ final class AppCore {
           let n = outcomes.filter(\.result.isReleased).count
           var text = "released \(n)"
           if let refused = outcomes.first(where: { !$0.result.isReleased }) {
-            text += " of \(ids.count) (\(AppCore.why(.release, refused)))"
+            text += " of \(ids.count) (\(EffectText.why(.release, refused)))"
           }
           inbox.outcome(text, error: n == 0)
         case .releaseReason(let reason):
@@ -266,7 +266,8 @@ final class AppCore {
           } else {
             let w = try? await inbox.source.write(id)
             let why = w.map {
-              $0.allows(.withdraw).isAllowed ? "the copy moved during the read: ask again" : Self.why(.withdraw, $0)
+              $0.allows(.withdraw).isAllowed
+                ? "the copy moved during the read: ask again" : EffectText.why(.withdraw, $0)
             }
             inbox.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
           }
@@ -276,7 +277,7 @@ final class AppCore {
             inbox.post(.event(.undoable(UndoOffer(action: "discard", ids: [id]))))
           } else {
             inbox.outcome(
-              "discard: \(ShortID.of(id)) not discarded (\(await AppCore.whyNot(.discard, id, in: inbox.source)))",
+              "discard: \(ShortID.of(id)) not discarded (\(await EffectText.whyNot(.discard, id, in: inbox.source)))",
               error: true)
           }
         case .take:
@@ -328,23 +329,23 @@ final class AppCore {
             guard let w = try? await inbox.source.shownWrite(id) else { continue }
             texts.append(WriteDetail.text(w, status: status, waitedOnBy: [], ascii: false))
           }
-          let name = try Self.exportFile(texts.joined(separator: "\n\n") + "\n", first: ids[0])
+          let name = try DetailExport.save(texts.joined(separator: "\n\n") + "\n", first: ids[0])
           inbox.outcome("wrote \(texts.count) write\(texts.count == 1 ? "" : "s") to \(name)")
         case .countReasons:
           inbox.post(.event(.reasonCounts(try await inbox.source.blockedCounts())))
         case .loadHistory:
           inbox.post(.event(.history(try await inbox.source.history(limit: DrainRecord.kept))))
         case .examples(let pending):
-          inbox.post(.event(.examples(try await AppCore.examples(pending, in: inbox.source), for: pending)))
+          inbox.post(.event(.examples(try await inbox.source.examples(for: pending), for: pending)))
         case .goto(let typed):
           let id: String
           do {
             id = try await inbox.source.resolveID(typed)
           } catch QueueError.unknownID(let unknown, let closest) {
             // Not a write's ID: a row's (item or edge), going to the writes that name it.
-            let named = try await AppCore.writes(namingRow: typed, in: inbox.source)
+            let named = try await inbox.source.writes(namingRow: typed)
             guard let first = named.first else {
-              let said = AppCore.describe(QueueError.unknownID(typed: unknown, closest: closest))
+              let said = EffectText.describe(QueueError.unknownID(typed: unknown, closest: closest))
               inbox.outcome(
                 "go to refused: \(said); no write names a row \(typed.trimmingSpaces()) either", error: true)
               return
@@ -365,128 +366,8 @@ final class AppCore {
           break
         }
       } catch {
-        inbox.outcome("\(AppCore.name(effect)) refused: \(AppCore.describe(error))", error: true)
+        inbox.outcome("\(EffectText.name(effect)) refused: \(EffectText.describe(error))", error: true)
       }
     }
-  }
-
-  /// Writes an export to `verdicts-<short id>.txt` in the current folder (`-2`, `-3`… when taken)
-  /// and returns its name; never overwrites a file.
-  static func exportFile(_ text: String, first id: String) throws -> String {
-    let base = "verdicts-" + String(id.suffix(8)).filter { $0.isLetter || $0.isNumber || $0 == "-" }
-    for n in 1...999 {
-      let name = "./" + base + (n == 1 ? "" : "-\(n)") + ".txt"
-      let fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-      if fd < 0 {
-        if errno == EEXIST { continue }
-        throw QueueError.invalid(message: "cannot write \(name): \(String(cString: strerror(errno)))")
-      }
-      defer { close(fd) }
-      let bytes = Array(text.utf8)
-      var sent = 0
-      while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { throw QueueError.invalid(message: "cannot write \(name): \(String(cString: strerror(errno)))") }
-        sent += n
-      }
-      return name
-    }
-    throw QueueError.invalid(message: "cannot write an export: \(base).txt to \(base)-999.txt are taken")
-  }
-
-  /// Why the engine's rule left a write alone, in its words: `w-1 is accepted; only …`.
-  static func why(_ action: WriteAction, _ w: QueuedWrite) -> String {
-    "\(ShortID.of(w.id)) \(w.allows(action).obstacle?.predicate ?? "has a waiting write that depends on it")"
-  }
-
-  /// Why a batch release left a write alone, from its result.
-  static func why(_ action: WriteAction, _ outcome: ReleaseOutcome) -> String {
-    switch outcome.result {
-    case .notAllowed(let obstacle): return "\(ShortID.of(outcome.id)) \(obstacle.predicate)"
-    case .notFound, .released: return "\(ShortID.of(outcome.id)) is gone"
-    }
-  }
-
-  /// Why an action left the write with this id alone, read again from the source.
-  static func whyNot(_ action: WriteAction, _ id: String, in source: QueueSource) async -> String {
-    guard let w = try? await source.write(id) else { return "\(ShortID.of(id)) is gone" }
-    return Self.why(action, w)
-  }
-
-  /// The writes that name `row` as their item, target or edge (a `row:` filter term, the ID
-  /// taken as it is, no pattern), pane by pane in send order: each with its pane, at most 200.
-  static func writes(namingRow row: String, in source: QueueSource) async throws -> [(QueuePane, String)] {
-    let id = row.trimmingSpaces()
-    guard !id.isEmpty, !id.contains(where: { $0 == " " || $0 == "*" || $0 == "?" || $0 == "[" }) else { return [] }
-    var found: [(QueuePane, String)] = []
-    for pane in QueuePane.allCases {
-      let page = try await source.page(pane, offset: 0, limit: 200, filter: "row:\(id)", order: .sendOrder)
-      found += page.writes.map { (pane, $0.id) }
-      if found.count >= 200 { break }
-    }
-    return found
-  }
-
-  /// How many writes a confirmation lists before `and N more`.
-  static let listedInDialog = 3
-
-  /// The first few writes an action the engine chooses would take, in send order: for a take,
-  /// answered writes that may be cleared (``QueuedWrite/allows(_:)``, as the engine's rule);
-  /// for a release by reason, the writes blocked for it.
-  static func examples(_ pending: PendingAction, in source: QueueSource) async throws -> [String] {
-    switch pending {
-    case .take:
-      var found: [String] = []
-      var offset = 0
-      // A page at a time, as far as a few pages: refused writes with content stay behind.
-      while found.count < listedInDialog, offset < 2_000 {
-        let page = try await source.page(.answered, offset: offset, limit: 200, filter: nil, order: .sendOrder)
-        found += page.writes.filter { $0.allows(.forget).isAllowed }.map(\.id)
-        if page.writes.count < 200 { break }
-        offset += 200
-      }
-      return Array(found.prefix(listedInDialog))
-    case .releaseReason(let reason, _):
-      let page = try await source.page(
-        .blocked, offset: 0, limit: listedInDialog, filter: "reason:\(reason.wireName)", order: .sendOrder)
-      return page.writes.map(\.id)
-    default:
-      return Array(pending.ids.prefix(listedInDialog))
-    }
-  }
-
-  /// An effect's name for logs and messages (never a key).
-  static func name(_ effect: UIEffect) -> String {
-    switch effect {
-    case .release(let ids): return "release \(ids.count)"
-    case .releaseReason(let r): return "release \(r.wireName)"
-    case .withdraw: return "withdraw"
-    case .discard: return "discard"
-    case .take: return "take"
-    case .forget: return "forget"
-    case .undo(let offer): return "undo \(offer.action)"
-    case .drain: return "drain"
-    case .useKey: return "key"
-    case .locate: return "follow"
-    case .reorder: return "sort"
-    case .goto: return "go to"
-    case .countReasons: return "count reasons"
-    case .loadHistory: return "history"
-    case .examples: return "list the first writes"
-    case .copy: return "copy"
-    case .export: return "export"
-    case .markAll: return "mark all"
-    case .reload: return "read"
-    case .loadStatus: return "status"
-    case .toggleAutoDrain: return "auto-drain"
-    case .repaint: return "repaint"
-    case .quit: return "quit"
-    }
-  }
-
-  /// A queue error as one sentence.
-  static func describe(_ error: Error) -> String {
-    if let q = error as? QueueError { return Sanitizer.clean(q.message) }
-    return Sanitizer.clean(String(describing: error))
   }
 }

@@ -36,7 +36,7 @@ public enum VerdictsApp {
   }
 
   /// One frame as a grid of cells (text, width, role, attributes).
-  public static func renderGrid(copy: QueueSource, size: (width: Int, height: Int), options: AppOptions = AppOptions())
+  package static func renderGrid(copy: QueueSource, size: (width: Int, height: Int), options: AppOptions = AppOptions())
     async throws -> Grid
   {
     var state = prepare(source: copy, options: options).state
@@ -50,7 +50,7 @@ public enum VerdictsApp {
   }
 
   /// The starting state for a source and options: config, keys, theme, read-only reason.
-  public static func prepare(source: QueueSource, options: AppOptions) -> (
+  package static func prepare(source: QueueSource, options: AppOptions) -> (
     state: UIState, theme: Theme, colorOff: Bool, problems: [String]
   ) {
     var problems: [String] = []

@@ -1,5 +1,5 @@
 /// A key the person pressed, as the state machine sees it.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
   /// A printable character (including space).
   case char(Character)
   /// Control plus a letter: `ctrl(\"l\")`.

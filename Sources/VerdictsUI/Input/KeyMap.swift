@@ -9,7 +9,7 @@ import MarfaWire
 /// wins) and the conflict is reported, as is a key bound twice in the file (the later line wins).
 /// What is reported is what the whole file left: a key bound on several lines is one problem
 /// naming the action it ends on, and the actions the file left without a key are named once.
-public struct KeyMap: Sendable, Hashable {
+package struct KeyMap: Sendable, Hashable {
   /// Keys per action, in the order help shows them.
   public private(set) var keys: [Action: [Key]]
   /// Action per key.

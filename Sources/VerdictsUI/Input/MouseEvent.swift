@@ -1,5 +1,5 @@
 /// A mouse report: a click or a turn of the wheel, at a cell.
-public struct MouseEvent: Sendable, Hashable {
+package struct MouseEvent: Sendable, Hashable {
   /// What the mouse did.
   public enum Kind: Sendable, Hashable {
     case click, wheelUp, wheelDown

@@ -1,5 +1,5 @@
 /// A line of input at the bottom of the screen.
-public struct Prompt: Sendable, Hashable {
+package struct Prompt: Sendable, Hashable {
   /// What the input is for.
   public enum Kind: Sendable, Hashable {
     /// A substring filter over kind, id, rows, reason, status and text.

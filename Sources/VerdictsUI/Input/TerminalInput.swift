@@ -1,5 +1,5 @@
 /// Input from a terminal.
-public enum TerminalInput: Sendable, Hashable {
+package enum TerminalInput: Sendable, Hashable {
   /// A key.
   case key(Key)
   /// A click or the wheel.

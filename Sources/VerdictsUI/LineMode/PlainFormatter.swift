@@ -52,12 +52,15 @@ public enum PlainFormatter {
 
   /// The rows without spaces: `item`, `item->target`, `edge:e1`, `#tag`, `ns:x`.
   static func rows(_ w: QueuedWrite) -> String {
-    var parts: [String] = []
-    if let e = w.edgeId { parts.append("edge:" + e) }
-    if let i = w.itemId { parts.append(w.targetId.map { "\(i)->\($0)" } ?? i) }
-    if let n = w.namespace { parts.append("ns:" + n) }
-    if let t = w.tag { parts.append("#" + t) }
-    if let b = w.blob { parts.append("blob:" + b.prefix(12)) }
+    let parts = w.rowNames.map { name in
+      switch name {
+      case .edge(let id): return "edge:" + id
+      case .item(let id, let target): return target.map { "\(id)->\($0)" } ?? id
+      case .namespace(let n): return "ns:" + n
+      case .tag(let t): return "#" + t
+      case .blob(let b): return "blob:" + b
+      }
+    }
     guard !parts.isEmpty else { return "-" }
     let joined = parts.joined(separator: ",")
     // Foundation's replacingOccurrences costs more than the rest of the line: only when needed.
@@ -71,7 +74,4 @@ public enum PlainFormatter {
     }
     return "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
   }
-
-  /// Now as `2026-11-29T10:00:05.250Z`.
-  public static func now() -> String { Timestamp.now() }
 }

@@ -27,7 +27,7 @@ extension VerdictsApp {
   ///     under ``followPlain(source:emit:clock:ascii:json:from:interval:)``, which says it).
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
-    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false,
+    clock: @escaping @Sendable () -> String = Timestamp.now, ascii: Bool = false, json: Bool = false,
     writerLines: Bool = true, storeLines: Bool = true, from start: PlainStart = .everything
   ) async {
     let keepsFailures = (try? await source.status())?.kind.isOwned ?? true

@@ -12,7 +12,7 @@ extension VerdictsApp {
   /// (``followCoreWriter(_:emit:clock:ascii:json:interval:)``).
   public static func followPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
-    clock: @escaping @Sendable () -> String = PlainFormatter.now, ascii: Bool = false, json: Bool = false,
+    clock: @escaping @Sendable () -> String = Timestamp.now, ascii: Bool = false, json: Bool = false,
     from start: PlainStart = .everything, interval: Duration = .seconds(1)
   ) async {
     var source = source

@@ -2,7 +2,7 @@
 ///
 /// A wide character fills its own cell (width 2) and the next one, which is a
 /// continuation (width 0, empty text) that terminals never draw.
-public struct Cell: Sendable, Hashable {
+package struct Cell: Sendable, Hashable {
   /// One grapheme (a base character with any combining marks), or empty for a continuation.
   public var text: String
   /// Columns taken: 1, 2 for a wide character, 0 for the right half of a wide one.

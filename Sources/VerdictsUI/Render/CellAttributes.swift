@@ -1,5 +1,5 @@
 /// Text attributes a cell or a theme style asks for, beyond colour.
-public struct CellAttributes: OptionSet, Sendable, Hashable {
+package struct CellAttributes: OptionSet, Sendable, Hashable {
   /// The attribute bits.
   public let rawValue: UInt8
 

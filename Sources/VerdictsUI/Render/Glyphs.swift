@@ -1,6 +1,6 @@
 /// The characters for borders and verdict marks: Unicode, or ASCII for `--ascii` and
 /// terminals whose locale is not UTF-8.
-public struct Glyphs: Sendable, Hashable {
+package struct Glyphs: Sendable, Hashable {
   /// Border: horizontal line.
   public var horizontal: String
   /// Border: vertical line.

@@ -1,7 +1,7 @@
 import MarfaWire
 
 /// An in-memory screen of cells, which the renderer draws into and terminals copy out.
-public struct Grid: Sendable, Hashable {
+package struct Grid: Sendable, Hashable {
   /// Columns.
   public let width: Int
   /// Rows.

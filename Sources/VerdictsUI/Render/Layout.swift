@@ -4,14 +4,15 @@ import MarfaQueue
 ///
 /// - `grid` (≥ 100×30): the four panes two by two, the detail below, full width.
 /// - `stack` (≥ 60×16): the panes stacked, each under a title rule; the focused pane gets the
-///   rows, the others one or two; the detail below (with the focus, it takes all but a row a pane).
+///   rows, the others one or two; the detail below (with the focus, it takes all but the four
+///   title rules and the selected row).
 /// - `single` (≥ 40×10): a tab line and one pane at a time; `enter` shows the detail instead.
 /// - `tooSmall`: one line saying so.
 /// - `tooLarge` (past ``maximumWidth``×``maximumHeight``): one line saying so; nothing else is
 ///   laid out, read or drawn until the terminal is a size the screen draws.
 /// The last rows are the status line (two rows in `grid`, one elsewhere) and the message or
 /// key hints.
-public struct Layout: Sendable, Hashable {
+package struct Layout: Sendable, Hashable {
   /// How the screen is divided.
   public enum Mode: String, Sendable, Hashable {
     case grid, stack, single, tooSmall = "too-small", tooLarge = "too-large"
@@ -98,11 +99,12 @@ public struct Layout: Sendable, Hashable {
       detailBoxed = true
     } else if width >= 60 && height >= 16 {
       mode = .stack
-      // The detail, when it has the focus, takes the rows the panes would have had.
-      let detailHeight = detailFocused ? body - 8 : max(6, body * 2 / 5)
+      // The detail, when it has the focus, takes the rows the panes would have had: each pane
+      // keeps its title rule (its count), the focused one its selected row as well.
+      let detailHeight = detailFocused ? body - 5 : max(6, body * 2 / 5)
       let paneArea = body - detailHeight
       let listRows = paneArea - 4
-      let others = detailFocused ? 1 : max(1, min(2, listRows / 6))
+      let others = detailFocused ? 0 : max(1, min(2, listRows / 6))
       let focusedRows = listRows - 3 * others
       var y = 0
       for pane in QueuePane.allCases {

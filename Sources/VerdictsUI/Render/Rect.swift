@@ -1,5 +1,5 @@
 /// A rectangle of cells.
-public struct Rect: Sendable, Hashable {
+package struct Rect: Sendable, Hashable {
   /// The left column.
   public var x: Int
   /// The top row.

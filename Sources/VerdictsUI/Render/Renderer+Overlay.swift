@@ -134,7 +134,7 @@ extension Renderer {
   func drawConfirm(_ pending: PendingAction, into grid: inout Grid) {
     let n = pending.count
     let verb = pending.verb
-    let listed = AppCore.listedInDialog
+    let listed = PendingAction.listedInDialog
     let role: Role = pending.destructive ? .dialogDanger : .dialog
     // What the action does and the keys always show, word-wrapped to the box: on a short screen
     // fewer writes are listed, never fewer words.

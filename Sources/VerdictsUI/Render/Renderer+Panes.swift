@@ -140,7 +140,7 @@ extension Renderer {
 
   /// The rows a write names, with the arrow drawn in the glyph set.
   func rowsText(_ w: QueuedWrite) -> String {
-    state.ascii ? w.rowsText.replacing(" → ", with: " \(glyphs.arrow) ") : w.rowsText
+    RowName.words(w.rowNames, arrow: glyphs.arrow)
   }
 
   /// Text cut to a width with the ellipsis glyph.

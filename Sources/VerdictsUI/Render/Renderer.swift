@@ -1,7 +1,7 @@
 import MarfaQueue
 
 /// Draws a ``UIState`` into a ``Grid``: panes, detail, status line, overlays. Pure.
-public struct Renderer: Sendable {
+package struct Renderer: Sendable {
   let state: UIState
   let glyphs: Glyphs
   let layout: Layout

@@ -1,5 +1,5 @@
 /// Everything a key can be bound to. The raw value is the name a key file uses.
-public enum Action: String, Sendable, Hashable, CaseIterable {
+package enum Action: String, Sendable, Hashable, CaseIterable {
   case nextPane = "next-pane"
   case previousPane = "previous-pane"
   case paneWaiting = "pane-waiting"

@@ -7,7 +7,7 @@ import MarfaQueue
 /// was answered and left Waiting, Answered's tail took a new verdict). The detail then keeps the
 /// write it showed, as last read, until the selection has rested on one write for
 /// ``UIState/detailRest`` or a key or click comes; its title names the write now selected.
-public struct DetailHold: Sendable, Hashable {
+package struct DetailHold: Sendable, Hashable {
   /// The write the detail shows, as last read (from any pane's page that holds it).
   public var write: QueuedWrite
   /// How many times the selection moved under the hold; the rest counts from the last move.

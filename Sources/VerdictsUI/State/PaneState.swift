@@ -1,7 +1,7 @@
 import MarfaQueue
 
 /// One pane's place in the store: its total, the loaded page, the selection and the scroll.
-public struct PaneState: Sendable, Hashable {
+package struct PaneState: Sendable, Hashable {
   /// Which pane.
   public var pane: QueuePane
   /// How many writes the pane holds (under the filter).

@@ -1,7 +1,7 @@
 import MarfaQueue
 
 /// An action waiting for the person's `y`.
-public enum PendingAction: Sendable, Hashable {
+package enum PendingAction: Sendable, Hashable {
   /// Withdraw these writes.
   case withdraw([String])
   /// Discard these writes.
@@ -15,6 +15,9 @@ public enum PendingAction: Sendable, Hashable {
   /// Release every write blocked for `reason`; `count` is how many the store counted when the
   /// menu opened (nil: not counted yet).
   case releaseReason(BlockedReason, count: Int?)
+
+  /// How many writes a confirmation lists before `and N more`.
+  static let listedInDialog = 3
 
   /// Whether the engine chooses the writes (a take, a release by reason): the dialog lists the
   /// first few as read from the store (``UIState/dialogExamples``).

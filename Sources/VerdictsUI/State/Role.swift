@@ -1,5 +1,5 @@
 /// What a cell means, which a theme turns into colours and attributes.
-public enum Role: String, Sendable, Hashable, CaseIterable {
+package enum Role: String, Sendable, Hashable, CaseIterable {
   case text
   case label
   case waiting

@@ -1,5 +1,5 @@
 /// The outcome of the last action, shown on the status line until the next one.
-public struct StatusMessage: Sendable, Hashable {
+package struct StatusMessage: Sendable, Hashable {
   /// The sentence.
   public var text: String
   /// Whether it reports a failure or a refusal.

@@ -1,7 +1,7 @@
 import MarfaQueue
 
 /// What the state machine asks the app to do; the app runs queue calls off the UI thread.
-public enum UIEffect: Sendable, Hashable {
+package enum UIEffect: Sendable, Hashable {
   /// Read a page of a pane from `offset`.
   case reload(QueuePane, offset: Int, limit: Int)
   /// Read the copy's status (fill, counts, last drain).

@@ -2,7 +2,7 @@ import FoundationEssentials
 import MarfaQueue
 
 /// Everything the state machine reacts to: keys, sizes, and results posted back by queue calls.
-public enum UIEvent: Sendable, Hashable {
+package enum UIEvent: Sendable, Hashable {
   /// A key was pressed.
   case key(Key)
   /// A click or the wheel.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import MarfaQueue
 
 /// Everything the screen shows, as plain values; changed only by ``handle(_:)``.
-public struct UIState: Sendable, Hashable {
+package struct UIState: Sendable, Hashable {
   /// The terminal's size.
   public var width: Int
   /// Rows.

@@ -1,6 +1,6 @@
 /// What `u` would put back: the writes the last discard, forget or take of this screen took out,
 /// and the action's name for the status line.
-public struct UndoOffer: Sendable, Hashable {
+package struct UndoOffer: Sendable, Hashable {
   /// `discard`, `forget` or `take`.
   public var action: String
   /// The writes it took out.

@@ -1,6 +1,6 @@
 /// A terminal multiplexer between the screen and the terminal, which may keep an OSC 52 copy
 /// to itself: then whether the copy reached the clipboard cannot be known, and `y` says so.
-public enum ClipboardRelay: String, Sendable, Hashable {
+package enum ClipboardRelay: String, Sendable, Hashable {
   /// tmux (`TMUX` set): it takes OSC 52 into its buffer (and on) only with `set -g set-clipboard on`;
   /// its default, `external`, drops it; its passthrough reaches the outer terminal only with
   /// `set -g allow-passthrough on`.

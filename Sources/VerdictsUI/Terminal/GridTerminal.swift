@@ -1,6 +1,6 @@
 /// An in-memory terminal for tests and benchmarks: keeps the last frame, counts the cells
 /// each frame changed, and plays back queued input.
-public final class GridTerminal: Terminal {
+package final class GridTerminal: Terminal {
   /// The last frame shown.
   public private(set) var screen: Grid
   /// Frames shown so far.

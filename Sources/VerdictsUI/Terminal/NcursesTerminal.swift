@@ -8,7 +8,7 @@ import Glibc
 /// each frame writes only the cells that changed, then one `wnoutrefresh` and one `doupdate`,
 /// so ncurses sends the difference and an idle screen sends nothing. `clear` is never called in
 /// steady state, only on ctrl-l and after a resize.
-public final class NcursesTerminal: Terminal {
+package final class NcursesTerminal: Terminal {
   private let window: UnsafeMutablePointer<WINDOW>
   private var last: Grid?
   private var styles: [Role: (attr: attr_t, pair: Int16)] = [:]

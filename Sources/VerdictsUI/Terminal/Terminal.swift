@@ -1,7 +1,7 @@
 /// Where frames go and keys come from: ncurses on a real terminal, a grid in tests.
 ///
 /// Every call comes from the one UI thread.
-public protocol Terminal: AnyObject {
+package protocol Terminal: AnyObject {
   /// The current size in columns and rows.
   var size: (width: Int, height: Int) { get }
   /// A file descriptor to wait on for input (nil: input comes only through ``readInput()``).

@@ -3,7 +3,7 @@
 /// East Asian wide and fullwidth characters and emoji shown as emoji take two columns;
 /// combining marks, variation selectors and other zero-width scalars take none.
 /// Ambiguous-width characters count as one, as in a UTF-8 locale outside East Asia.
-public enum CharWidth {
+package enum CharWidth {
   /// The columns one Unicode scalar takes: 0, 1 or 2 (-1 for a control character).
   public static func of(_ scalar: Unicode.Scalar) -> Int {
     let v = scalar.value

@@ -1,5 +1,5 @@
 /// How many colours the terminal shows; themes are mapped down to it.
-public enum ColorDepth: String, Sendable, Hashable, CaseIterable {
+package enum ColorDepth: String, Sendable, Hashable, CaseIterable {
   /// No colour: attributes only (`NO_COLOR`, `--no-color`, a monochrome terminal).
   case none
   case colors8 = "8"

@@ -1,5 +1,5 @@
 /// One problem in a theme, key or config file, with its line number.
-public struct ConfigProblem: Sendable, Hashable, CustomStringConvertible {
+package struct ConfigProblem: Sendable, Hashable, CustomStringConvertible {
   /// The 1-based line.
   public var line: Int
   /// What is wrong, in words.

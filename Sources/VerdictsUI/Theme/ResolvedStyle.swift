@@ -1,5 +1,5 @@
 /// A role's style for one terminal: palette indexes and attributes.
-public struct ResolvedStyle: Sendable, Hashable {
+package struct ResolvedStyle: Sendable, Hashable {
   /// The foreground's palette index; nil for the terminal's own.
   public var foreground: Int?
   /// The background's palette index; nil for the terminal's own.

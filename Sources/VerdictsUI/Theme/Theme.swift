@@ -1,5 +1,5 @@
 /// A set of styles for the semantic roles, read from a theme file.
-public struct Theme: Sendable, Hashable {
+package struct Theme: Sendable, Hashable {
   /// The theme's name (its file name without `.theme`).
   public var name: String
   /// The styles the file set; roles it left out fall back to the default theme.

@@ -9,7 +9,7 @@ public enum ThemeChoice {
   public static var builtinNames: [String] { BuiltinThemes.names }
 
   /// The theme, whether colour is off, and any problems (unknown name, file errors by line).
-  public static func choose(
+  package static func choose(
     flag: String?, environment: [String: String], config: String?, noColor: Bool, configDirectory: String? = nil
   ) -> (theme: Theme, colorOff: Bool, problems: [String]) {
     let colorOff = noColor || !(environment["NO_COLOR"] ?? "").isEmpty
@@ -21,7 +21,7 @@ public enum ThemeChoice {
   }
 
   /// A theme by built-in name, file path, or name in `<config>/themes/NAME.theme`.
-  public static func load(_ name: String, configDirectory: String? = nil) -> (Theme, [String]) {
+  package static func load(_ name: String, configDirectory: String? = nil) -> (Theme, [String]) {
     if let t = Theme.builtin(name) { return (t, []) }
     var candidates = [name]
     if let dir = configDirectory, !name.contains("/") { candidates.append("\(dir)/themes/\(name).theme") }

@@ -1,5 +1,5 @@
 /// A colour as a theme file names it: the terminal's own, one of 256 indexes, or a `#rrggbb` value.
-public enum ThemeColor: Sendable, Hashable {
+package enum ThemeColor: Sendable, Hashable {
   /// The terminal's own foreground or background.
   case terminalDefault
   /// An index into the terminal's palette, 0–255 (0–7 the basic colours, 8–15 the bright ones).

@@ -7,7 +7,7 @@ import MarfaWire
 /// a comment after a value starts with `# ` (a blank after the `#`).
 /// The background may be left out (the terminal's own). Unknown roles and bad values are
 /// reported with their line numbers and skipped; roles left out fall back to the default theme.
-public enum ThemeReader {
+package enum ThemeReader {
   /// What reading a theme gave: the theme, and the problems found, line by line.
   public struct Result: Sendable {
     /// The theme read.

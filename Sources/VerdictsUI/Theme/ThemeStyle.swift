@@ -1,5 +1,5 @@
 /// How a role is drawn: foreground, background and attributes.
-public struct ThemeStyle: Sendable, Hashable {
+package struct ThemeStyle: Sendable, Hashable {
   /// The text colour.
   public var foreground: ThemeColor
   /// The cell colour.

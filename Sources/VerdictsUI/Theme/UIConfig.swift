@@ -4,7 +4,7 @@ import MarfaWire
 /// The TUI's settings file, `$XDG_CONFIG_HOME/verdicts/config`: `name = value` lines.
 ///
 /// `confirm-withdraw = yes|no`, `confirm-discard = yes|no`, `confirm-take = yes|no`, `confirm-bulk = yes|no`, `theme = NAME|FILE`, `ascii = yes|no`.
-public struct UIConfig: Sendable, Hashable {
+package struct UIConfig: Sendable, Hashable {
   /// Whether withdraw asks first.
   public var confirmWithdraw = true
   /// Whether discard asks first.

@@ -1,4 +1,5 @@
 import Foundation
+import MarfaWire
 
 /// The built binaries beside this one, and the environment the bench starts them in.
 enum Binaries {
@@ -24,7 +25,7 @@ enum Binaries {
     guard let path = try? verdicts(),
       let date = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
     else { return "unknown" }
-    return ISO8601DateFormatter().string(from: date)
+    return Timestamp.text(date)
   }
 
   /// A person's terminal (`TERM=xterm-256color`, UTF-8, the built-in theme) with a fresh home in

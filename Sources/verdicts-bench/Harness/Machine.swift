@@ -1,4 +1,5 @@
 import Foundation
+import MarfaWire
 
 #if canImport(Glibc)
   import Glibc
@@ -16,8 +17,6 @@ struct Machine: CustomStringConvertible {
   var build: String
 
   static func current() -> Machine {
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withInternetDateTime]
     let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
     func kb(_ key: String) -> Int {
       for line in meminfo.split(separator: "\n") where line.hasPrefix(key + ":") {
@@ -41,7 +40,7 @@ struct Machine: CustomStringConvertible {
       let build = "release"
     #endif
     return Machine(
-      date: f.string(from: Date()), host: ProcessInfo.processInfo.hostName,
+      date: Timestamp.now(), host: ProcessInfo.processInfo.hostName,
       cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpuModel: model,
       memoryMB: kb("MemTotal") / 1024, availableMB: kb("MemAvailable") / 1024,
       kernel: "\(field(u.sysname)) \(field(u.release)) \(field(u.machine))", build: build)

@@ -91,7 +91,7 @@ extension UIState {
     switch d {
     case .confirm(let pending):
       dialog = nil
-      if key == .char("y") || key == .char("Y") { return run(pending) }
+      if key == .char("y") || key == .char("Y") { return proceed(with: pending) }
       skipNote = nil
       message = StatusMessage("\(pending.verb) cancelled")
       return []
@@ -122,7 +122,7 @@ extension UIState {
     let pending = PendingAction.releaseReason(reason, count: reasonCounts?[reason])
     if confirmBulk, (reasonCounts?[reason] ?? 2) > 1 { return confirm(pending) }
     dialog = nil
-    return run(pending)
+    return proceed(with: pending)
   }
 
   /// Puts up the confirmation for `pending`; where the engine chooses its writes, asks the store
