@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `y` inside a real tmux: with `set -g set-clipboard on` the ID lands in tmux's buffer
 # (`tmux show-buffer`), and the status line says it was sent to the terminal, never `copied`;
-# with tmux's default (`external`) no buffer is made and the line says how to let it on.
+# with tmux's default (`external`) no buffer is made and the line says how to let it on; with
+# `set -g allow-passthrough on` the copy reaches the terminal outside tmux (an attached client in
+# a pty `script` records: its bytes hold the OSC 52 with the ID).
 # Helpers: lib.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +31,28 @@ keys y
 wait_for "sent $ID to the terminal through tmux"
 buffer_is_id() { [ "$(tm show-buffer 2>/dev/null)" = "$ID" ]; }
 WHY="tmux's buffer does not hold $ID" wait_until buffer_is_id
+keys q
+wait_for "EXIT=0"
+tm kill-session -t "$SESSION"
+
+echo "clipboard: with allow-passthrough on, the outer terminal receives the copy"
+command_pane "HOME='$E2E_TMP' '$VERDICTS' --store '$STORE'"
+tm set-option -g set-clipboard off
+tm set-option -g allow-passthrough on
+wait_for "Waiting 1"
+OUTER="$E2E_TMP/outer.bin"
+# The outer terminal: a client attached in a pty of its own, every byte it is sent kept.
+TERM=xterm-256color script -qfc "tmux -S '$E2E_SOCK' -f /dev/null attach -t '$SESSION'" "$OUTER" </dev/null >/dev/null 2>&1 &
+OUTER_PID=$!
+E2E_PIDS+=("$OUTER_PID")
+outer_attached() { [ "$(tm list-clients -t "$SESSION" 2>/dev/null | wc -l)" -ge 1 ]; }
+WHY="no client attached to the session" wait_until outer_attached
+keys y
+wait_for "sent $ID to the terminal through tmux"
+B64=$(printf '%s' "$ID" | base64 -w0)
+outer_has_copy() { grep -aqF "]52;c;$B64" "$OUTER"; }
+WHY="the outer terminal never received the OSC 52 with $ID" wait_until outer_has_copy
+kill "$OUTER_PID" 2>/dev/null || true
 keys q
 wait_for "EXIT=0"
 echo "clipboard: ok ($((SECONDS - E2E_START)) s)"
