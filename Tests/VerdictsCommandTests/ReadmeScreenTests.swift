@@ -56,4 +56,39 @@ import VerdictsUI
       try Self.masked(capture) == Self.masked(shown),
       "README's demo capture differs from the screen (VERDICTS_RECORD=all writes it); the screen:\n\(shown)")
   }
+
+  static let watcherOpening = "capture is a watcher's screen:\n\n```\n"
+
+  @Test func theWatcherCaptureIsAWatchersScreen() async throws {
+    let demo = try await DemoDriver.start(storePath: nil)
+    defer { demo.stop() }
+    await demo.walkTour(pause: 0.05) { _ in }
+    // A second terminal on the demo's store while the demo runs: `verdicts watch`.
+    let reader = try await WorkingCopy.openReader(store: URL(fileURLWithPath: demo.copy.storePath))
+    defer { reader.close() }
+    let screen = try await VerdictsApp.renderOnce(
+      copy: reader, size: (110, 30), options: AppOptions(environment: ["HOME": "/nonexistent"]))
+    try Self.compare(screen, with: Self.watcherOpening, what: "watcher capture")
+  }
+
+  /// Compares a screen with the README's fenced capture after `opening`, masked
+  /// (`VERDICTS_RECORD=all` writes the screen there instead).
+  static func compare(_ screen: String, with opening: String, what: String) throws {
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String($0).replacing(try! Regex(#" +$"#), with: "")
+    }
+    let shown = lines.reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n") + "\n"
+    let readme = try String(contentsOf: readme, encoding: .utf8)
+    let start = try #require(readme.range(of: opening), "the README's \(what) is not where it was")
+    let end = try #require(readme[start.upperBound...].range(of: "```\n"))
+    let capture = String(readme[start.upperBound..<end.lowerBound])
+    if ProcessInfo.processInfo.environment["VERDICTS_RECORD"] == "all" {
+      let updated = readme.replacingCharacters(in: start.upperBound..<end.lowerBound, with: shown)
+      try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
+      return
+    }
+    #expect(
+      try masked(capture) == masked(shown),
+      "README's \(what) differs from the screen (VERDICTS_RECORD=all writes it); the screen:\n\(shown)")
+  }
 }

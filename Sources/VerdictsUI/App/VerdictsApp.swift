@@ -42,9 +42,18 @@ public enum VerdictsApp {
     var state = prepare(source: copy, options: options).state
     _ = state.handle(.resize(width: size.width, height: size.height))
     _ = state.handle(.status(try await copy.status()))
-    for pane in QueuePane.allCases {
-      let page = try await copy.page(pane, offset: 0, limit: state.pageLimit(pane), filter: nil)
-      _ = state.handle(.loaded(page))
+    // The writer as it published itself, as the live screen reads it at start.
+    if let writer = try? await copy.writer() { state.noteWriter(writer, at: Date()) }
+    // Each pane read as the live screen reads it, and again where a page moved it (a tailing
+    // Answered goes to its end), a few rounds at most.
+    var effects = state.start()
+    for _ in 0..<3 {
+      var next: [UIEffect] = []
+      for case .reload(let pane, let offset, let limit) in effects {
+        let page = try await copy.page(pane, offset: offset, limit: limit, filter: nil)
+        next += state.handle(.loaded(page))
+      }
+      effects = next
     }
     return Renderer.render(state)
   }
