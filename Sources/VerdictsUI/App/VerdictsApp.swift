@@ -67,24 +67,25 @@ public enum VerdictsApp {
     var keyMap = KeyMap.defaults
     if let dir = options.configDirectory {
       // Bounded, and a file that cannot be taken (too big, not UTF-8, not a file) is said, not ignored.
-      do {
-        if let text = try ConfigFile.optionalText(dir + "/config", what: "config") {
-          let read = UIConfig.read(text)
-          config = read.config
-          problems += read.problems.map { "\(dir)/config \($0)" }
-        }
-      } catch let problem as ConfigFile.Problem {
-        problems.append(Sanitizer.clean(problem.message))
-      } catch {}
-      do {
-        if let text = try ConfigFile.optionalText(dir + "/keys.conf", what: "keys file") {
-          let read = KeyMap.read(text)
-          keyMap = read.map
-          problems += read.problems.map { "\(dir)/keys.conf \($0)" }
-        }
-      } catch let problem as ConfigFile.Problem {
-        problems.append(Sanitizer.clean(problem.message))
-      } catch {}
+      func take(_ name: String, what: String, _ read: (String) -> [String]) {
+        do {
+          if let text = try ConfigFile.optionalText(dir + "/" + name, what: what) {
+            problems += read(text).map { "\(dir)/\(name) \($0)" }
+          }
+        } catch let problem as ConfigFile.Problem {
+          problems.append(Sanitizer.clean(problem.message))
+        } catch {}
+      }
+      take("config", what: "config") { text in
+        let read = UIConfig.read(text)
+        config = read.config
+        return read.problems.map { "\($0)" }
+      }
+      take("keys.conf", what: "keys file") { text in
+        let read = KeyMap.read(text)
+        keyMap = read.map
+        return read.problems.map { "\($0)" }
+      }
     }
     let choice = ThemeChoice.choose(
       flag: options.theme, environment: options.environment, config: config.theme, noColor: options.noColor,

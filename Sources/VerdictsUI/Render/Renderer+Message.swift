@@ -67,17 +67,7 @@ extension Renderer {
   /// The message cut, if it must be, to the room the write's keys leave on the bottom line.
   func fittedMessage(_ m: StatusMessage) -> String {
     let text = messageText(m)
-    let room = max(10, layout.hints.width - keptHintsWidth - 4)
-    guard CharWidth.of(text) > room else { return text }
-    var out = ""
-    var used = 0
-    for ch in text {
-      let w = max(0, CharWidth.of(ch))
-      if used + w > room - 1 { break }
-      out.append(ch)
-      used += w
-    }
-    return out + glyphs.ellipsis
+    return fit(text, max(10, layout.hints.width - keptHintsWidth - 4))
   }
 
   /// Draws a message that does not fit on the bottom line on its own rows, between the status
