@@ -1,4 +1,4 @@
-import VerdictsUI
+@testable import VerdictsUI
 
 /// The theme, keys and config file readers on any text. Oracles: they never trap, and every
 /// problem they report names a line that is in the text.

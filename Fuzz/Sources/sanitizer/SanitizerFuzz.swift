@@ -1,5 +1,5 @@
 import MarfaWire
-import VerdictsUI
+@testable import VerdictsUI
 
 /// The sanitizer and the width of text on any bytes read as UTF-8. Oracles: sanitized text holds
 /// no C0, C1, ESC, DEL, bidi or format character (`Sanitizer.isSafe`), its ASCII form only
