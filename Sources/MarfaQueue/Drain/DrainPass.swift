@@ -41,8 +41,6 @@ struct DrainPass {
     self.server = server
   }
 
-  static func now() -> String { Identifiers.now() }
-
   /// Lists a write's outcome in the report and, when it has a verdict, tells the streams at once
   /// (a screen watching the drain moves as each answer lands, not at the end of the pass).
   mutating func record(_ verdict: DrainVerdict) {
@@ -51,16 +49,11 @@ struct DrainPass {
   }
 
   mutating func run() async throws -> DrainReport {
-    machine.report.startedAt = DrainPass.now()
+    machine.report.startedAt = Timestamp.now()
     // Preconditions: nothing sent, queue unchanged.
-    let (fill, expiredReason, copyInstance) = try await store.run { db in
-      (try db.meta("fill") ?? "never", try db.meta("expired_reason"), try db.meta("instance_id"))
-    }
-    switch FillState(rawValue: fill) ?? .never {
-    case .never: throw QueueError.noCursor
-    case .underway: throw QueueError.hydrationIncomplete
-    case .expired: throw QueueError.copyExpired(reason: expiredReason ?? "expired")
-    case .complete: break
+    let copyInstance = try await store.run { db in
+      try db.requireFilled()
+      return try db.meta(.instanceId)
     }
     try await store.run { db in try db.transaction(durable: false) { try db.unblockSelfClearing() } }
 
@@ -80,12 +73,7 @@ struct DrainPass {
     do {
       let root = try await copy.readRoot()
       if let copyInstance, root.instanceId != copyInstance {
-        try await store.run { db in
-          try db.transaction(durable: true) {
-            try db.setMeta("fill", FillState.expired.rawValue)
-            try db.setMeta("expired_reason", "instance_changed")
-          }
-        }
+        try await store.run { db in try db.expireCopy(reason: "instance_changed") }
         throw QueueError.copyExpired(reason: "instance_changed")
       }
       // It answered: a record that says it was unreachable would be read beside this drain's
@@ -150,17 +138,14 @@ struct DrainPass {
     guard case .blockFailingAlone(let ids) = machine.event(.exhausted) else { return machine.report }
     for id in ids {
       guard let w = setAsideWrites[id] else { continue }
-      let now = DrainPass.now()
+      let now = Timestamp.now()
       try await store.run { db in
         try db.transaction(durable: false) {
           try db.recordVerdict(
             id: id, verdict: .blocked(reason: .failingAlone, refusal: nil), sent: true, answer: nil, now: now)
         }
       }
-      record(
-        DrainVerdict(
-          id: id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
-          verdict: .blocked(reason: .failingAlone, refusal: nil), refusals: w.refusals))
+      record(DrainPass.listing(w, .blocked(reason: .failingAlone, refusal: nil)))
     }
     return machine.report
   }
@@ -272,7 +257,7 @@ struct DrainPass {
       }
     }
     primed = nil
-    let now = DrainPass.now()
+    let now = Timestamp.now()
     let w: QueuedWrite
     let request: WriteRequest
     let url: URL
@@ -386,7 +371,7 @@ struct DrainPass {
     case .held:
       _ = machine.event(.unsent(.held))
     case .refusedWith(let reason):
-      try await settle(w, .refused(Refusal(reason: reason)), now: DrainPass.now(), clearFailure: true, sent: false)
+      try await settle(w, .refused(Refusal(reason: reason)), now: Timestamp.now(), clearFailure: true, sent: false)
       _ = machine.event(.unsent(.refused))
     case .free:
       _ = machine.event(.unsent(.undelivered))
@@ -423,7 +408,7 @@ struct DrainPass {
         id: w.id, verdict: verdict, sent: sent, answer: answer, now: now, replayed: replayed, clearFailure: clearFailure
       )
       if let row {
-        try db.takeRow(kind: w.kind.isEdgeWrite ? "edge" : "item", row.value, text: row.text)
+        try db.takeRow(kind: w.kind.rowKind, row.value, text: row.text)
         if w.kind == .createItem, let id = row.value["id"]?.stringValue, let version = row.value["version"]?.intValue {
           try db.moveOntoAnsweredCreate(item: id, version: version)
         }
@@ -436,14 +421,17 @@ struct DrainPass {
     record(DrainPass.listing(w, verdict, replayed: replayed))
   }
 
-  /// A settled write as the report lists it.
-  static func listing(_ w: QueuedWrite, _ verdict: Verdict, replayed: Bool) -> DrainVerdict {
+  /// A write as the report lists it, with the verdict it reached in this pass (nil: none yet)
+  /// and its refusals (the write's own unless given; a dead write's are the ceiling).
+  static func listing(_ w: QueuedWrite, _ verdict: Verdict?, refusals: Int? = nil, replayed: Bool = false)
+    -> DrainVerdict
+  {
     var conflicted: String?
-    if case .conflicted(let sibling, _) = verdict { conflicted = sibling }
+    if case .conflicted(let sibling, _)? = verdict { conflicted = sibling }
     return DrainVerdict(
       id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: verdict,
-      refusals: verdict == .dead ? QueueLimits.ceiling : w.refusals, replayed: replayed, conflictedCopyId: conflicted,
-      unknownKind: w.unknownKind)
+      refusals: refusals ?? (verdict == .dead ? QueueLimits.ceiling : w.refusals), replayed: replayed,
+      conflictedCopyId: conflicted, unknownKind: w.unknownKind)
   }
 
   /// Counts one refusal against the ceiling.
@@ -454,10 +442,7 @@ struct DrainPass {
         return try db.countRefusal(w.id, answer: answer, now: now)
       }
     }
-    record(
-      DrainVerdict(
-        id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: n >= QueueLimits.ceiling ? .dead : nil,
-        refusals: n))
+    record(DrainPass.listing(w, n >= QueueLimits.ceiling ? .dead : nil, refusals: n))
   }
 
   /// Reads the outcome into the store and the machine.report.
@@ -491,10 +476,7 @@ struct DrainPass {
           why:
             "the instance refused the key (401 \(refusal.code ?? "unauthorized")): \(parked) row(s) parked until a key works"
         ))
-      record(
-        DrainVerdict(
-          id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId,
-          verdict: .blocked(reason: .credentialRefused, refusal: refusal), refusals: w.refusals))
+      record(DrainPass.listing(w, .blocked(reason: .credentialRefused, refusal: refusal)))
     case .countRefusal:
       try await countFailure(w, answer: answer, now: now)
     case .recordFailure(let status, let text, let addToStreak):
@@ -502,8 +484,7 @@ struct DrainPass {
       }
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
       if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
-      record(
-        DrainVerdict(id: w.id, kind: w.kind, itemId: w.itemId, edgeId: w.edgeId, verdict: nil, refusals: w.refusals))
+      record(DrainPass.listing(w, nil))
     case .fail(let error, let keepAnswer):
       if keepAnswer {
         try await store.run { db in
@@ -518,8 +499,8 @@ struct DrainPass {
 
   /// Puts a refused write's row back as the instance holds it; owed when the read fails.
   mutating func readBack(_ w: QueuedWrite) async throws {
-    let kind = w.kind.isEdgeWrite ? "edge" : "item"
-    guard let rowId = w.kind.isEdgeWrite ? w.edgeId : w.itemId, w.kind != .uploadBlob else { return }
+    let kind = w.kind.rowKind
+    guard let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId), w.kind != .uploadBlob else { return }
     do {
       let read = try await copy.readRow(kind: kind, id: rowId)
       try await store.run { db in

@@ -32,6 +32,12 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   /// Whether this kind writes an edge rather than an item.
   public var isEdgeWrite: Bool { self == .createEdge || self == .updateEdge || self == .deleteEdge }
 
+  /// The kind as an SQL string literal: `'update_item'`.
+  var sql: String { "'\(rawValue)'" }
+
+  /// Kinds as an SQL list for `IN (…)`: `'update_item','delete_item'`.
+  static func sqlList(_ kinds: [WriteKind]) -> String { kinds.map(\.sql).joined(separator: ",") }
+
   /// Words for a person: `create item`.
   public var words: String { rawValue.replacing("_", with: " ") }
 }

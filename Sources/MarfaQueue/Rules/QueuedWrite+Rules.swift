@@ -43,6 +43,16 @@ extension QueuedWrite {
     }
   }
 
+  /// The whole answer for a write among `writes` held in memory: its own rule, then, for
+  /// discard and forget, whether an outstanding write among them depends on it. The store asks
+  /// the same rule of its table (``SQLite/answer(_:for:)``); a fake queue asks this.
+  package func allows(_ action: WriteAction, among writes: some Sequence<QueuedWrite>) -> ActionAnswer {
+    let own = allows(action)
+    guard own.isAllowed, action.asksDependants else { return own }
+    let dependant = writes.contains { $0.dependsOn.contains(id) && $0.isOutstanding }
+    return dependant ? .notAllowed(.waitingDependant) : .allowed
+  }
+
   /// The write's state in a word or two, as the engine's sentences name it: `accepted`,
   /// `refused`, `blocked key_spent`, `dead`, `waiting` (held behind another write), or
   /// `not yet answered`.

@@ -28,7 +28,7 @@ package final class StoreBulkInsert {
   }
 
   /// Sets a meta value (the fill state, the instance the copy was filled from).
-  package func setMeta(_ key: String, _ value: String) throws { try db.setMeta(key, value) }
+  package func setMeta(_ key: MetaKey, _ value: String) throws { try db.setMeta(key, value) }
 
   /// Adds one write at the end of the queue.
   package func insert(_ write: BulkWrite) throws {

@@ -55,7 +55,7 @@ enum StoreSchema {
         PRIMARY KEY (kind, id)
       ) WITHOUT ROWID;
       CREATE TABLE read_backs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, row_id TEXT NOT NULL);
-      INSERT INTO meta (key, value) VALUES ('schema_version', '\(version)'), ('fill', 'never');
+      INSERT INTO meta (key, value) VALUES ('\(MetaKey.schemaVersion.rawValue)', '\(version)'), ('\(MetaKey.fill.rawValue)', '\(FillState.never.rawValue)');
       \(paneCounts)
       \(changeLog)
       \(departures)

@@ -21,8 +21,8 @@ extension WorkingCopy {
     let (client, server) = try client()
     try await store.run { db in
       try db.transaction(durable: true) {
-        try db.setMeta("fill", FillState.underway.rawValue)
-        try db.setMeta("origin", server.url)
+        try db.setMeta(.fill, FillState.underway.rawValue)
+        try db.setMeta(.origin, server.url)
         // What an earlier fill staged and never took is read again.
         try db.dropStagedFillRows()
       }
@@ -43,10 +43,10 @@ extension WorkingCopy {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
         try db.takeStagedFillRows()
         try db.adoptInstance(root.instanceId)
-        try db.setMeta("instance_id", root.instanceId)
-        try db.setMeta("cursor", cursor)
-        try db.setMeta("expired_reason", nil)
-        try db.setMeta("fill", FillState.complete.rawValue)
+        try db.setMeta(.instanceId, root.instanceId)
+        try db.setMeta(.cursor, cursor)
+        try db.setMeta(.expiredReason, nil)
+        try db.setMeta(.fill, FillState.complete.rawValue)
       }
     }
     hub.send(.refreshed(.filled))
@@ -167,15 +167,9 @@ extension WorkingCopy {
   public func catchUp() async throws {
     try requireWriter()
     let (_, server) = try client()
-    let (fill, cursor, instance) = try await store.run { db in
-      (try db.meta("fill") ?? "never", try db.meta("cursor"), try db.meta("instance_id"))
-    }
-    switch FillState(rawValue: fill) ?? .never {
-    case .never: throw QueueError.noCursor
-    case .underway: throw QueueError.hydrationIncomplete
-    case .expired:
-      throw QueueError.copyExpired(reason: try await store.run { try $0.meta("expired_reason") } ?? "expired")
-    case .complete: break
+    let (cursor, instance) = try await store.run { db in
+      try db.requireFilled()
+      return (try db.meta(.cursor), try db.meta(.instanceId))
     }
     guard let cursor else { throw QueueError.noCursor }
     let frames: [EventFrame]
@@ -200,12 +194,7 @@ extension WorkingCopy {
       }
     }
     if let expiry {
-      try await store.run { db in
-        try db.transaction(durable: true) {
-          try db.setMeta("fill", FillState.expired.rawValue)
-          try db.setMeta("expired_reason", expiry)
-        }
-      }
+      try await store.run { db in try db.expireCopy(reason: expiry) }
       throw QueueError.copyExpired(reason: expiry)
     }
     if last?.type == "stream_incomplete" {
@@ -217,12 +206,12 @@ extension WorkingCopy {
         for frame in frames {
           if let item = frame.json?["item"], let id = item["id"]?.stringValue {
             // Rows beneath waiting writes keep the copy's values laid over them.
-            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: "item", item) }
+            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: .item, item) }
           }
           if let id = frame.id { newCursor = id }
           if let c = frame.json?["cursor"]?.stringValue { newCursor = c }
         }
-        try db.setMeta("cursor", newCursor)
+        try db.setMeta(.cursor, newCursor)
       }
     }
     hub.send(.refreshed(.caughtUp))

@@ -85,12 +85,12 @@ extension WorkingCopy {
   /// Reads an item (or edge) row: `GET /items/{id}?include=metadata`.
   ///
   /// - Throws: ``QueueError/network(message:)`` when it could not be read for the network's reasons.
-  func readRow(kind: String, id: String) async throws -> RowRead {
+  func readRow(kind: RowKind, id: String) async throws -> RowRead {
     let (client, server) = try client()
     let encoded =
       id.percentEncoded(keeping: PercentEncodingSet.pathAllowed.subtracting("/?#"))
     let url =
-      kind == "edge"
+      kind == .edge
       ? try Self.url(server, "/edges/\(encoded)")
       : try Self.url(server, "/items/\(encoded)", query: "include=metadata")
     let answer: HTTPAnswer
@@ -112,7 +112,7 @@ extension WorkingCopy {
       return .absent
     }
     guard (200..<300).contains(answer.status), let json = answer.json,
-      let row = kind == "edge" ? (json["edge"] ?? json) : json["item"]
+      let row = kind == .edge ? (json["edge"] ?? json) : json["item"]
     else {
       let err = answer.json?["error"]
       throw QueueError.server(

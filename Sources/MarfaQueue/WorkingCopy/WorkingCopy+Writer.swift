@@ -5,9 +5,6 @@ import FoundationEssentials
 #endif
 
 extension WorkingCopy {
-  /// The `meta` row that holds the writer's record.
-  static let writerMetaKey = "writer"
-
   /// Who holds the store's writer role and what it is doing, as it published it, with whether
   /// it is still there (``WriterRecord/state``); nil when no writer ever published one and none
   /// holds the role now.
@@ -19,7 +16,7 @@ extension WorkingCopy {
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
     let text = try await store.run { db in
-      let text = try db.meta(WorkingCopy.writerMetaKey)
+      let text = try db.meta(.writer)
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
@@ -41,7 +38,7 @@ extension WorkingCopy {
   /// was kept. One `meta` row: cheap to ask every second (`watch --plain`).
   public func lastDrainEndedAt() async throws -> String? {
     try checkOpen()
-    return try await store.run { try $0.meta("last_drain_at") }
+    return try await store.run { try $0.meta(.lastDrainAt) }
   }
 
   /// A stored record read against the lock: live, closed or gone. A role held with no record of
@@ -119,7 +116,7 @@ extension WorkingCopy {
   /// Changes this writer's record and writes it to the store (nothing for a reader).
   func publishWriter(_ change: (inout WriterRecord) -> Void) async {
     guard let text = writerText(change) else { return }
-    if (try? await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }) != nil { notePublished() }
+    if (try? await store.run { try $0.setMeta(.writer, text) }) != nil { notePublished() }
   }
 
   /// The record's text with `change` applied, kept as this writer's record: for callers already
