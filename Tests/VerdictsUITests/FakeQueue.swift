@@ -108,7 +108,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   /// The engine's rule, asked as the store asks it: the write's own (``QueuedWrite/allows(_:)``),
   /// then, for discard and forget, whether an outstanding write depends on it (the engine's
   /// ``QueuedWrite/allows(_:among:)``, the same rule the store asks in SQL).
-  static func answer(_ action: WriteAction, for w: QueuedWrite, in ws: [QueuedWrite]) -> ActionAnswer {
+  static func answer(_ action: WriteAction, for w: QueuedWrite, in ws: [QueuedWrite]) -> ActionPermission {
     w.allows(action, among: ws)
   }
 

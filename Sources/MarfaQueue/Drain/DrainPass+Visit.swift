@@ -83,7 +83,7 @@ extension DrainPass {
     var answerStatus: Int?
     var failureText: String?
     do {
-      let answer = try await inFlight.get().answer()
+      let answer = try await inFlight.get().response()
       answerText = KeptAnswer.text(of: answer.body)
       answerStatus = answer.status
       failureText = answer.failureText
@@ -106,7 +106,7 @@ extension DrainPass {
       let settlement = Settlement(verdict: verdict, now: now, answer: answerText, replayed: replayed, row: row)
       let keeper = self.copy
       let settled = DrainPass.listing(w, verdict, replayed: replayed)
-      // Listed in the report now, told to the streams once stored.
+      // Listed in the report now, sent to the streams once stored.
       machine.report.list(settled, keeping: keeping)
       self.owed = (
         { db in

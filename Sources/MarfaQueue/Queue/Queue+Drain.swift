@@ -30,7 +30,7 @@ extension Queue {
         // The pass runs on the store's queue between its network waits: its store work needs no hop.
         report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
-        // What the pass stored is kept if it can be; the pass's own error is the one told.
+        // What the pass stored is kept if it can be; the pass's own error is the one thrown.
         let ended = pass.endedProgressText(stopped: false)
         try? await store.endGroup()
         if let ended { try? await store.run { db in try db.setMeta(.writer, ended) } }
@@ -79,7 +79,7 @@ extension Queue {
     }
   }
 
-  /// Tells the streams the pass is over (each verdict was told as it landed).
+  /// Tells the streams the pass is over (each verdict was sent as it landed).
   func announceDrained() {
     hub.send(.refreshed(.drained))
   }

@@ -126,13 +126,13 @@ public struct Queue: Sendable {
   /// refuses a discard and a forget).
   ///
   /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
-  public func answer(_ action: WriteAction, for id: String) async throws -> ActionAnswer {
+  public func permission(_ action: WriteAction, for id: String) async throws -> ActionPermission {
     _ = try copy
-    let answer = try await store.run { db -> ActionAnswer? in
-      try db.write(id: id).map { try db.answer(action, for: $0) }
+    let permission = try await store.run { db -> ActionPermission? in
+      try db.write(id: id).map { try db.permission(action, for: $0) }
     }
-    guard let answer else { throw QueueError.notFound(id: id) }
-    return answer
+    guard let permission else { throw QueueError.notFound(id: id) }
+    return permission
   }
 
   /// Clears the answered writes that may be cleared and returns them, in one step.

@@ -16,8 +16,8 @@ extension SQLite {
     return n > 0
   }
 
-  /// The whole answer to whether `action` may take the write: its own rule, then the store's.
-  func answer(_ action: WriteAction, for w: QueuedWrite) throws -> ActionAnswer {
+  /// Whether `action` may take the write, in full: its own rule, then the store's.
+  func permission(_ action: WriteAction, for w: QueuedWrite) throws -> ActionPermission {
     let own = w.allows(action)
     guard own.isAllowed else { return own }
     if action.asksDependants, try hasWaitingDependant(w.id) { return .notAllowed(.waitingDependant) }
@@ -83,7 +83,7 @@ extension SQLite {
   /// Takes a refused write out; false when it isn't refused or a waiting write depends on it.
   func discard(_ id: String, by: String? = nil) throws -> Bool {
     guard let w = try write(id: id) else { throw QueueError.notFound(id: id) }
-    guard try answer(.discard, for: w).isAllowed else { return false }
+    guard try permission(.discard, for: w).isAllowed else { return false }
     let nowMs = SQLite.nowMs()
     try takeOut(w, as: .discarded, by: try by ?? departingProcess(), nowMs: nowMs)
     try pruneArchive(nowMs: nowMs)

@@ -370,7 +370,7 @@ final class Store: @unchecked Sendable {
   /// A `meta` value held back until `due` (a drain's progress, at most four writes a second),
   /// then written by the group timer unless it was dropped first: so a drain that waits on a
   /// slow answer still shows how far it got. `text` is made when it is written; `written` is
-  /// told it was.
+  /// called once it is.
   struct HeldMeta {
     let key: MetaKey
     let due: ContinuousClock.Instant

@@ -1,4 +1,4 @@
-/// The store's door for filling a queue fast, for the bench's generator (package access only).
+/// The store's fast path for filling a queue, for the bench's generator (package access only).
 ///
 /// Writes go straight into the `queue` table, by column name (``BulkWrite``), through one
 /// prepared statement in one transaction with SQLite's sync off until ``finish()``, and nothing

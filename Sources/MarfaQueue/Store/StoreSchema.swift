@@ -1,6 +1,6 @@
 /// The store's schema, versioned.
 enum StoreSchema {
-  /// Written to `PRAGMA application_id` so a foreign SQLite file is told apart ('VRDT').
+  /// Written to `PRAGMA application_id` so a foreign SQLite file is recognised ('VRDT').
   static let applicationId = 0x5652_4454
   /// Bumped with every change of the tables below.
   static let version = 1

@@ -67,7 +67,7 @@ extension WorkingCopy {
       if let pageCursor {
         query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
       }
-      let answer: HTTPAnswer
+      let answer: HTTPResponse
       do {
         answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
       } catch let e as TransportError {
@@ -94,7 +94,7 @@ extension WorkingCopy {
       }
       progress.bytes += answer.body.count
       guard progress.bytes <= limits.bytes else {
-        throw broken("passed \(AnswerLimits.words(limits.bytes)) in all", progress)
+        throw broken("passed \(ResponseLimits.words(limits.bytes)) in all", progress)
       }
       guard let json = answer.json, let data = json["data"]?.arrayValue else {
         throw broken("gave a page that is not {data, next_cursor}", progress)

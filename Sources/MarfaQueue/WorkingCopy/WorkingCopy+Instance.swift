@@ -36,7 +36,7 @@ extension WorkingCopy {
   /// Reads `GET /`; a network failure throws ``QueueError/network(message:)``.
   func readRoot() async throws -> Root {
     let (client, server) = try client()
-    let answer: HTTPAnswer
+    let answer: HTTPResponse
     do {
       answer = try await client.send("GET", try Self.url(server, "/"), key: server.key)
     } catch let e as TransportError {
@@ -93,7 +93,7 @@ extension WorkingCopy {
       kind == .edge
       ? try Self.url(server, "/edges/\(encoded)")
       : try Self.url(server, "/items/\(encoded)", query: "include=metadata")
-    let answer: HTTPAnswer
+    let answer: HTTPResponse
     do {
       answer = try await client.send("GET", url, key: server.key)
     } catch let e as TransportError {

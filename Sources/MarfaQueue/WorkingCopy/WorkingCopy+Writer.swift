@@ -43,7 +43,7 @@ extension WorkingCopy {
 
   /// A stored record read against the lock: live, closed or gone. A role held with no record of
   /// its holder's (one that took it a moment ago and has not published yet, or an earlier build)
-  /// is told by the lock's holder as the kernel names it (`holder`: the lock file's path).
+  /// is named by the lock's holder as the kernel names it (`holder`: the lock file's path).
   static func sighting(_ text: String?, held: Bool, holder lockPath: String? = nil) -> WriterRecord? {
     var record = text.flatMap(JSONValue.parse).flatMap(WriterRecord.init(storedJSON:))
     switch (record?.closedAt, held) {

@@ -136,10 +136,10 @@ public final class ScriptedInstance: Sendable {
 
   // MARK: Records
 
-  /// Every request received, in order (control doors under `/_scripted/` excepted).
+  /// Every request received, in order (control endpoints under `/_scripted/` excepted).
   public var requests: [RecordedRequest] { state.withLock { $0.recorded } }
 
-  /// The requests that reached no door and were answered `501 not_scripted`.
+  /// The requests that reached no endpoint and were answered `501 not_scripted`.
   public var unscriptedRequests: [RecordedRequest] {
     state.withLock { s in s.recorded.filter { s.unscriptedSeqs.contains($0.seq) } }
   }

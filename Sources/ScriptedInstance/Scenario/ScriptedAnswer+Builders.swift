@@ -66,7 +66,7 @@ extension ScriptedAnswer {
   public static let inFlight = error(
     409, code: "idempotency_key_in_flight", message: "A request with this idempotency key is still running")
 
-  /// `200` whose body is not the door's shape (`not json`).
+  /// `200` whose body is not the endpoint's shape (`not json`).
   public static let unreadable2xx = status(200, body: "not json")
 
   /// `500 internal_error`, exactly as the contract words it.
