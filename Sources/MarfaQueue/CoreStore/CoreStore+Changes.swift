@@ -37,12 +37,12 @@ extension CoreStore {
 
   /// The `marfa` command that does `action` on this store, for the person to run: verdicts never
   /// writes a store it does not own (`marfa device --db PATH release ID`; reference section 6).
-  public func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
+  package func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
     CoreStore.marfaCommand(store: path, action, arguments)
   }
 
   /// The `marfa` command that does `action` on the core store at `store`.
-  public static func marfaCommand(store: String, _ action: String, _ arguments: [String] = []) -> String {
+  package static func marfaCommand(store: String, _ action: String, _ arguments: [String] = []) -> String {
     (["marfa", "device", "--db", shellQuoted(store), action] + arguments.map(shellQuoted)).joined(separator: " ")
   }
 

@@ -60,12 +60,12 @@ public final class CoreStore: Sendable {
   }
 
   /// SQLite's `data_version`: changes whenever another connection commits.
-  public func dataVersion() throws -> Int {
+  package func dataVersion() throws -> Int {
     try read { try $0.dataVersion() }
   }
 
   /// How many writes each pane holds.
-  public func readCounts() throws -> QueueCounts {
+  package func readCounts() throws -> QueueCounts {
     try read { db in
       var counts = QueueCounts()
       try db.query(

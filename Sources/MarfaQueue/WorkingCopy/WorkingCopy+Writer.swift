@@ -66,14 +66,14 @@ extension WorkingCopy {
 
   /// Whether drains publish their progress in the writer's record (on unless a measurement
   /// turns it off to time what publishing costs: `verdicts-bench drain`).
-  @_spi(Measurement) public var publishesDrainProgress: Bool {
+  package var publishesDrainProgress: Bool {
     get { drainProgressPublished.withLock { $0 } }
     set { drainProgressPublished.withLock { $0 = newValue } }
   }
 
   /// Time this copy's drains spent publishing their progress, and how many record writes they
   /// made (for `verdicts-bench drain`).
-  @_spi(Measurement) public var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
+  package var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
 
   /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`,
   /// and publishes it now; with `publish: false`, only from its next drain or auto-drain on (a short

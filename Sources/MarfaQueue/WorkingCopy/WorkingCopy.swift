@@ -115,7 +115,7 @@ public final class WorkingCopy: Sendable {
   /// The last drain's last verdict entries as the store keeps them (at most
   /// ``DrainReport/keptVerdicts``, in the order they landed; the summary's `verdictsOmitted` says
   /// how many earlier ones the queue's rows hold instead).
-  public func lastDrainVerdicts() async throws -> [DrainVerdict] {
+  package func lastDrainVerdicts() async throws -> [DrainVerdict] {
     try await store.run { try $0.lastDrainVerdicts() }
   }
 
