@@ -80,18 +80,18 @@ extension DrainPass {
     if let owed { copy.hub.send(.answered(owed.verdict)) }
     let outcome: Outcome
     var answerText: String?
-    var answerStatus: Int?
+    var responseStatus: Int?
     var failureText: String?
     do {
-      let answer = try await inFlight.get().response()
-      answerText = KeptAnswer.text(of: answer.body)
-      answerStatus = answer.status
-      failureText = answer.failureText
-      if let seconds = answer.retryAfterSeconds {
+      let response = try await inFlight.get().response()
+      answerText = KeptAnswer.text(of: response.body)
+      responseStatus = response.status
+      failureText = response.failureText
+      if let seconds = response.retryAfterSeconds {
         machine.report.retryAfterSeconds = min(
           DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }
-      outcome = Outcome.classify(answer, for: w)
+      outcome = Outcome.classify(response, for: w)
     } catch let e as TransportError {
       outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
     }
@@ -99,7 +99,7 @@ extension DrainPass {
     let attempt = WriteAttempt(
       outcome, at: sentAt, drain: drainNumber,
       milliseconds: Int(took.components.seconds) * 1000 + Int(took.components.attoseconds / 1_000_000_000_000_000),
-      status: answerStatus, text: failureText)
+      status: responseStatus, text: failureText)
     if case .success(let verdict, let row, let replayed) = outcome,
       case .send(let nextWrite, let nextRequest, let nextURL)? = ahead
     {

@@ -67,36 +67,36 @@ extension WorkingCopy {
       if let pageCursor {
         query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
       }
-      let answer: HTTPResponse
+      let response: HTTPResponse
       do {
-        answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
+        response = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
       } catch let e as TransportError {
         throw QueueError.network(message: "\(e.message) (the fill stopped \(progress.words))")
       }
-      guard answer.namesAContract else {
+      guard response.namesAContract else {
         throw QueueError.network(
           message:
-            "the item pages were answered \(answer.status) naming no contract (the fill stopped \(progress.words))")
+            "the item pages were answered \(response.status) naming no contract (the fill stopped \(progress.words))")
       }
-      guard answer.namesOurContract else {
-        throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract"))
+      guard response.namesOurContract else {
+        throw QueueError.contractMismatch(served: response.header("X-Marfa-Contract"))
       }
-      guard answer.status == 200 else {
-        if HTTPStatus.isEnvironmental(answer.status) {
+      guard response.status == 200 else {
+        if HTTPStatus.isEnvironmental(response.status) {
           throw QueueError.network(
-            message: "the item pages were answered \(answer.status) (the fill stopped \(progress.words))")
+            message: "the item pages were answered \(response.status) (the fill stopped \(progress.words))")
         }
-        let err = answer.json?["error"]
+        let err = response.json?["error"]
         throw QueueError.server(
-          status: answer.status, code: err?["code"]?.stringValue,
+          status: response.status, code: err?["code"]?.stringValue,
           message: (err?["message"]?.stringValue ?? "the item pages could not be read")
             + " (the fill stopped \(progress.words))")
       }
-      progress.bytes += answer.body.count
+      progress.bytes += response.body.count
       guard progress.bytes <= limits.bytes else {
         throw broken("passed \(ResponseLimits.words(limits.bytes)) in all", progress)
       }
-      guard let json = answer.json, let data = json["data"]?.arrayValue else {
+      guard let json = response.json, let data = json["data"]?.arrayValue else {
         throw broken("gave a page that is not {data, next_cursor}", progress)
       }
       let items = data.compactMap { $0["item"] }
