@@ -5,7 +5,7 @@
 // (--version, status, queue, watch) then starts without libcurl and the ~30 libraries it
 // brings (TLS, Kerberos, LDAP, SSH, …): fewer objects for the dynamic linker to load and to
 // search on every symbol lookup, and less memory. Every function Swift calls is a `ccurl_`
-// door below; the `curl_` functions themselves must never be called (nothing links them).
+// wrapper below; the `curl_` functions themselves must never be called (nothing links them).
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stddef.h>
@@ -111,7 +111,7 @@ static inline void ccurl_slist_free_all(struct curl_slist *list) {
 }
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic; Swift cannot call a
-// variadic C function, so each argument type the client uses gets a typed door here.
+// variadic C function, so each argument type the client uses gets a typed wrapper here.
 typedef CURLcode (*ccurl_setopt_fn)(CURL *, CURLoption, ...);
 #define CCURL_SETOPT(value)                                              \
   CCURL_SYMBOL("curl_easy_setopt")                                        \

@@ -41,9 +41,9 @@ import Testing
     #expect(after.lastFailure?.text?.contains(said) == true, "\(label): \(String(describing: after.lastFailure))")
     #expect(after.idempotencyKey == w.idempotencyKey)
     // Nothing of the answer is in the copy: no row of the other id, the created row as laid.
-    let other = try await h.copy.store.run { try $0.row(kind: "item", id: "someone-else") }
+    let other = try await h.copy.store.run { try $0.row(kind: .item, id: "someone-else") }
     #expect(other == nil, "\(label): the copy took the other row")
-    let mine = try await h.copy.store.run { try $0.row(kind: "item", id: "w1") }
+    let mine = try await h.copy.store.run { try $0.row(kind: .item, id: "w1") }
     #expect(mine?.version != 77, "\(label): the copy took the answer's version")
     // An update queued now is not made against the other row's version.
     let update = try await h.copy.updateItem(id: "w1", properties: .object([("title", .string("b"))]))
@@ -120,7 +120,7 @@ import Testing
       rules: [.once(.door(c.method, .exact(c.path)), .status(c.kind == .uploadBlob ? 201 : 200, body: c.answer))])
     let w = try await c.queue(h.copy)
     #expect(w.kind == c.kind)
-    let n2Before = try await h.copy.store.run { try $0.row(kind: "item", id: "n2") }
+    let n2Before = try await h.copy.store.run { try $0.row(kind: .item, id: "n2") }
     let report = try await h.copy.queue.drain()
     let after = try await h.write(w.id)
     #expect(after.verdict == nil, "\(String(describing: after.verdict)); \(report)")
@@ -129,9 +129,9 @@ import Testing
     #expect(after.lastFailure?.text?.contains("not this write's") == true, "\(String(describing: after.lastFailure))")
     #expect(report.answered == 0 && report.undelivered == 1, "\(report)")
     // The other row's copy is as it was; no edge of the other id came in.
-    let n2After = try await h.copy.store.run { try $0.row(kind: "item", id: "n2") }
+    let n2After = try await h.copy.store.run { try $0.row(kind: .item, id: "n2") }
     #expect(n2After?.version == n2Before?.version && n2After?.body == n2Before?.body)
-    #expect(try await h.copy.store.run { try $0.row(kind: "edge", id: "e-other") } == nil)
+    #expect(try await h.copy.store.run { try $0.row(kind: .edge, id: "e-other") } == nil)
   }
 
   @Test func aRefusedWritesReadBackAnsweredWithAnotherRowIsNotTaken() async throws {
@@ -144,8 +144,8 @@ import Testing
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("title", .string("b"))]))
     _ = try await h.copy.queue.drain()
     #expect(try await h.write(w.id).verdict?.wireName == "refused")
-    let n1 = try await h.copy.store.run { try $0.row(kind: "item", id: "n1") }
-    let n2 = try await h.copy.store.run { try $0.row(kind: "item", id: "n2") }
+    let n1 = try await h.copy.store.run { try $0.row(kind: .item, id: "n1") }
+    let n2 = try await h.copy.store.run { try $0.row(kind: .item, id: "n2") }
     #expect(n1?.body["id"] == .string("n1") && n1?.version != 77, "\(String(describing: n1))")
     #expect(n2?.version == 1, "the other row was taken: \(String(describing: n2))")
   }
@@ -159,7 +159,7 @@ import Testing
     let after = try await h.write(w.id)
     #expect(after.verdict == nil && after.refusals == 0)
     #expect(after.lastFailure?.text?.contains("source id 'other'") == true, "\(String(describing: after.lastFailure))")
-    #expect(try await h.copy.store.run { try $0.row(kind: "item", id: "srv-9") } == nil)
+    #expect(try await h.copy.store.run { try $0.row(kind: .item, id: "srv-9") } == nil)
     // The instance's own answer for the same key is taken: its id differs, its natural key does not.
     _ = try await h.copy.queue.drain()
     #expect(try await h.write(w.id).verdict == .accepted)

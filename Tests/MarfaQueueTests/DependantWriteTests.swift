@@ -56,7 +56,7 @@ import Testing
     #expect(refusedUnsent.sent == false)
     #expect(refusedUnsent.verdict?.refusal?.reason == "the create_item it waits for was refused")
     // A dependant refused unsent is not waiting: the create may go.
-    #expect(try await h.copy.queue.answer(.discard, for: create.id) == .allowed)
+    #expect(try await h.copy.queue.permission(.discard, for: create.id) == .allowed)
     #expect(try await h.copy.queue.discard(create.id))
     // Once the create is gone, the tag would name a row that never was: never released.
     let orphan = try await h.write(tag.id)
@@ -75,7 +75,7 @@ import Testing
     let create = try await copy.createItem(type: "note", properties: .object([]))
     _ = try await copy.addTag(item: create.itemId!, tag: "t")
     try await copy.forceVerdict(create.id, .refused(Refusal(reason: "validation_error")))
-    #expect(try await copy.queue.answer(.discard, for: create.id) == .notAllowed(.waitingDependant))
+    #expect(try await copy.queue.permission(.discard, for: create.id) == .notAllowed(.waitingDependant))
     #expect(try await copy.queue.discard(create.id) == false)
   }
 

@@ -29,15 +29,15 @@ import Testing
     let filler = Tmpfs.fill(dir, leaving: 0)
     try await store.run { try $0.beginGroup() }
     // A verdict's worth of bookkeeping in the open group (in memory until the group commits).
-    try await store.run { try $0.setMeta("answered", String(repeating: "v", count: 200_000)) }
+    try await store.run { try $0.setMeta(.lastDrain, String(repeating: "v", count: 200_000)) }
     // The group's timer commits it within its span, and that commit finds the disk full: from
     // then on every call is refused (waited for, up to 10 s: a loaded machine delays the timer).
     await eventually(within: .seconds(10), every: .nanoseconds(Int64(SQLite.groupSpan))) {
-      (try? await store.run { try $0.meta("schema_version") }) == nil
+      (try? await store.run { try $0.meta(MetaKey.schemaVersion) }) == nil
     }
     unlink(filler)
     // Room again, but what the group held is gone: the store says so, it does not go on.
-    await #expect(throws: QueueError.self) { try await store.run { try $0.setMeta("later", "1") } }
+    await #expect(throws: QueueError.self) { try await store.run { try $0.setMeta(.lastDrainAt, "1") } }
     do {
       try await store.run { try $0.commitGroup() }
       Issue.record("the end of a group that lost its work did not throw")
@@ -45,9 +45,9 @@ import Testing
       #expect(error.code == "storage_full", "\(error)")
     }
     try? await store.endGroup()
-    #expect(try await store.run { try $0.meta("answered") } == nil)
+    #expect(try await store.run { try $0.meta(.lastDrain) } == nil)
     // After the group's end is told, the store works again.
-    try await store.run { try $0.setMeta("later", "1") }
-    #expect(try await store.run { try $0.meta("later") } == "1")
+    try await store.run { try $0.setMeta(.lastDrainAt, "1") }
+    #expect(try await store.run { try $0.meta(.lastDrainAt) } == "1")
   }
 }

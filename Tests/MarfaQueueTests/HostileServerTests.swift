@@ -6,7 +6,7 @@ import Testing
 @testable import MarfaQueue
 
 /// Servers that never stop or send too much: every answer is read within
-/// ``AnswerLimits`` and its request's deadline; past either it is an environmental failure whose
+/// ``ResponseLimits`` and its request's deadline; past either it is an environmental failure whose
 /// `lastFailure` says what was cut.
 @Suite struct HostileServerTests {
   static let timeout = 3.0

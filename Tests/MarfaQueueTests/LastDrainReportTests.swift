@@ -26,7 +26,7 @@ import Testing
     // 1,000 entries and a summary: a few hundred kilobytes, under 2 % of the whole report.
     #expect(stored < 400_000, "stored \(stored) bytes of a \(whole)-byte report")
     #expect(stored * 50 < whole, "stored \(stored) bytes of a \(whole)-byte report")
-    let summary = try await copy.store.run { try $0.meta("last_drain") }
+    let summary = try await copy.store.run { try $0.meta(.lastDrain) }
     #expect((summary?.utf8.count ?? .max) < 1_024)
     let status = try await copy.status()
     #expect(status.lastDrain?.answered == 100_000)
@@ -62,7 +62,7 @@ import Testing
     // The earlier build's order is read from its two ends; any other whole report through SQLite.
     let text = earlierShape ? Self.earlierWholeReport(5_000) : inline.wireJSON.text
     #expect(text.utf8.count > SQLite.lastDrainSummaryBound)
-    try await copy.store.run { db in try db.setMeta("last_drain", text) }
+    try await copy.store.run { db in try db.setMeta(.lastDrain, text) }
     let status = try await copy.status()
     copy.close()
     #expect(status.lastDrain?.answered == 5_000)

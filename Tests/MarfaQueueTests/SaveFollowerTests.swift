@@ -50,7 +50,7 @@ import Testing
           return pace.next(ms, inotify)
         }),
       start: file.dataVersion() ?? 0,
-      look: {
+      poll: {
         record.looks.withLock { $0 += 1 }
         return file.dataVersion().map { .seen($0) } ?? .unread
       },

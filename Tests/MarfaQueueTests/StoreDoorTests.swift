@@ -121,7 +121,7 @@ import Testing
     let copy = try await t.open()
     copy.close()
     let bulk = try StoreBulkInsert(path: t.url.path)
-    try bulk.setMeta("instance_id", "inst-bulk")
+    try bulk.setMeta(.instanceId, "inst-bulk")
     var waiting = BulkWrite(
       id: "w-1", kind: .createItem, idempotencyKey: "k-1", payload: #"{"type":"note"}"#,
       queuedAt: "2026-01-01T00:00:00.000Z")

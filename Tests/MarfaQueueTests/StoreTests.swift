@@ -69,13 +69,13 @@ import Testing
     var ms = 50
     var looks: [Int] = []
     for _ in 0..<8 {
-      ms = WorkingCopy.nextLook(after: ms, inotify: true)
+      ms = WorkingCopy.nextPoll(after: ms, inotify: true)
       looks.append(ms)
     }
     #expect(looks == [100, 200, 400, 800, 1_600, 60_000, 60_000, 60_000])
     // Without inotify the timer is all there is: never more than 200 ms apart.
-    #expect(WorkingCopy.nextLook(after: 200, inotify: false) == 200)
-    #expect(WorkingCopy.nextLook(after: 50, inotify: false) == 100)
+    #expect(WorkingCopy.nextPoll(after: 200, inotify: false) == 200)
+    #expect(WorkingCopy.nextPoll(after: 50, inotify: false) == 100)
   }
 
   @Test func aReaderIsToldOfTheWritersSaves() async throws {

@@ -28,7 +28,7 @@ import Testing
     // The status carries it too, and the writer sees itself the same way.
     #expect(try await reader.status().writer?.state == .live)
     #expect(try await writer.writer()?.mode == "tui")
-    let stored = try await reader.store.run { try $0.meta(WorkingCopy.writerMetaKey) } ?? ""
+    let stored = try await reader.store.run { try $0.meta(.writer) } ?? ""
     #expect(!stored.contains("secret-key-4711"))
   }
 

@@ -20,7 +20,7 @@ public func fuzzAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let colon = line.firstIndex(of: ":") else { continue }
     headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingSpaces()
   }
-  let answer = HTTPAnswer(status: status, headers: headers, body: Array(rest))
+  let answer = HTTPResponse(status: status, headers: headers, body: Array(rest))
   let write = QueuedWrite(
     id: "01a2340d-0000-7000-8000-000000000001", kind: kind, itemId: "item-1", targetId: "item-2",
     edgeId: "edge-1", namespace: "ns", tag: "tag", blob: String(repeating: "a", count: 64), baseVersion: 3,

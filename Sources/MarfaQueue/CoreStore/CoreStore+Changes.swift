@@ -10,20 +10,20 @@ extension CoreStore {
   /// goes, until the stream's consumer stops (or the store can no longer be read).
   ///
   /// A ``SaveFollower`` backing off by ``changePace``: woken by inotify for the store's files (a
-  /// commit writes the `-wal`), else at the latest once a second, when it also looks again for
+  /// commit writes the `-wal`), else at the latest once a second, when it also polls again for
   /// the writer: about one wakeup a second when idle.
   public func changes() -> AsyncStream<Change> {
     let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(16))
     let path = self.path
     let task = Task { [weak self] in
       defer { continuation.finish() }
-      // Watching before the first look: a commit between the two is not missed.
+      // Watching before the first poll: a commit between the two is not missed.
       let watch = SaveWatch(storePath: path)
       guard let version = try? self?.dataVersion() else { return }
       let follower = SaveFollower(
         watch: watch, pace: Self.changePace,
         start: CoreChangeMark(dataVersion: version, writer: CoreWriterProbe.writer(of: path)),
-        look: { [weak self] in
+        poll: { [weak self] in
           guard let self, let now = try? self.dataVersion() else { return .over }
           return .seen(CoreChangeMark(dataVersion: now, writer: CoreWriterProbe.writer(of: path)))
         },
@@ -37,12 +37,12 @@ extension CoreStore {
 
   /// The `marfa` command that does `action` on this store, for the person to run: verdicts never
   /// writes a store it does not own (`marfa device --db PATH release ID`; reference section 6).
-  public func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
+  package func marfaCommand(_ action: String, _ arguments: [String] = []) -> String {
     CoreStore.marfaCommand(store: path, action, arguments)
   }
 
   /// The `marfa` command that does `action` on the core store at `store`.
-  public static func marfaCommand(store: String, _ action: String, _ arguments: [String] = []) -> String {
+  package static func marfaCommand(store: String, _ action: String, _ arguments: [String] = []) -> String {
     (["marfa", "device", "--db", shellQuoted(store), action] + arguments.map(shellQuoted)).joined(separator: " ")
   }
 

@@ -60,12 +60,12 @@ public final class CoreStore: Sendable {
   }
 
   /// SQLite's `data_version`: changes whenever another connection commits.
-  public func dataVersion() throws -> Int {
+  package func dataVersion() throws -> Int {
     try read { try $0.dataVersion() }
   }
 
   /// How many writes each pane holds.
-  public func readCounts() throws -> QueueCounts {
+  package func readCounts() throws -> QueueCounts {
     try read { db in
       var counts = QueueCounts()
       try db.query(
@@ -145,25 +145,25 @@ public final class CoreStore: Sendable {
   }
 
   /// The instance the core filled the copy from.
-  public var origin: String? { try? meta("server_origin") }
+  public var origin: String? { try? meta(.serverOrigin) }
 
   /// A value the core keeps in its `meta` table.
-  func meta(_ key: String) throws -> String? {
-    try read { try $0.meta(key) }
+  func meta(_ key: CoreMetaKey) throws -> String? {
+    try read { try $0.meta(core: key) }
   }
 
   /// The store at a glance: its kind, the core's writer (if one is present), the instance it was
   /// filled from, the counts. The core keeps no drain report.
   public func readStatus() throws -> Status {
     let fill: FillState
-    switch try meta("hydrate_state") {
-    case nil: fill = try meta("event_cursor") == nil ? .never : .complete
+    switch try meta(.hydrateState) {
+    case nil: fill = try meta(.eventCursor) == nil ? .never : .complete
     case let state? where ["complete", "completed", "done", "hydrated", "live"].contains(state): fill = .complete
     default: fill = .underway
     }
     var status = Status(
-      store: path, handle: handle, fill: fill, origin: try meta("server_origin"),
-      instanceId: try meta("instance_id"), cursor: try meta("event_cursor"), counts: try readCounts())
+      store: path, handle: handle, fill: fill, origin: try meta(.serverOrigin),
+      instanceId: try meta(.instanceId), cursor: try meta(.eventCursor), counts: try readCounts())
     status.kind = kind
     return status
   }

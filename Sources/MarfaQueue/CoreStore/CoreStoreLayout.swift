@@ -1,7 +1,7 @@
 /// What this build knows of the Marfa core's store layout (reference: marfa-core-store.md;
 /// the core's `schema.sql`, `store.rs` and `lock.rs`).
 ///
-/// A core store is told by its layout, never by its name: a `meta` table holding
+/// A core store is recognised by its layout, never by its name: a `meta` table holding
 /// `schema_version`, the core's own tables (`items`, `edges`, `beneath`), and a `queue` table with
 /// the core's columns (among them `read`, which this project's store does not have). Neither
 /// `application_id` nor `user_version` is set by the core.

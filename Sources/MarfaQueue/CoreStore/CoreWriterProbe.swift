@@ -4,7 +4,7 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Whether the Marfa core's writer holds a store, told without taking any lock.
+/// Whether the Marfa core's writer holds a store, asked without taking any lock.
 ///
 /// The core's writer holds `BEGIN EXCLUSIVE` on its writer-lock file while it lives (reference
 /// section 1). `fcntl(F_GETLK)` asks the kernel who would stop a read lock on SQLite's RESERVED

@@ -35,7 +35,7 @@ public enum StoreFile {
     guard tables.contains("meta"), tables.contains("queue") else {
       throw QueueError.wrongSchema(path: path, unsent: nil)
     }
-    let version = try db.meta("schema_version")
+    let version = try db.meta(MetaKey.schemaVersion)
     if appId == StoreSchema.applicationId {
       guard let version, let v = Int(version) else { throw QueueError.wrongSchema(path: path, unsent: nil) }
       return .verdicts(schemaVersion: v)

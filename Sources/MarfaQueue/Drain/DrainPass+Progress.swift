@@ -38,14 +38,14 @@ extension DrainPass {
       let copy = self.copy
       store.hold(
         Store.HeldMeta(
-          key: WorkingCopy.writerMetaKey, due: last + Self.progressInterval,
+          key: .writer, due: last + Self.progressInterval,
           text: { copy.writerText { $0.drain = p } }, written: { copy.notePublished() }))
       return
     }
     lastPublished = now
     store.dropHeldMeta()
     guard let p = currentProgress(), let text = copy.writerText({ $0.drain = p }) else { return }
-    try await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }
+    try await store.run { try $0.setMeta(.writer, text) }
     copy.notePublished()
     let spent = ContinuousClock.now - now
     copy.progressSpent.withLock {

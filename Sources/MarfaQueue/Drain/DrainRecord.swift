@@ -71,7 +71,7 @@ public struct DrainRecord: Sendable, Hashable {
   }
 
   /// Every write it came to.
-  public var cameTo: Int { answered + held + undelivered + unsent + unmade }
+  package var cameTo: Int { answered + held + undelivered + unsent + unmade }
 
   /// Writes it came to per second, from start to end; nil without an end or in its first moment.
   public var writesPerSecond: Double? {

@@ -32,13 +32,13 @@ public struct DrainReport: Sendable, Hashable {
   public var retryAfterSeconds: Int?
 
   /// The longest wait a drain passes on.
-  public static let retryAfterCap = 300
+  package static let retryAfterCap = 300
 
   /// How many verdict entries a bounded report keeps (the store's last drain, `verdicts drain`).
   public static let keptVerdicts = 1_000
 
   /// Every verdict entry of the pass, listed or left out.
-  public var verdictEntries: Int { verdicts.count + verdictsOmitted }
+  package var verdictEntries: Int { verdicts.count + verdictsOmitted }
 
   /// Creates a report.
   public init(

@@ -73,7 +73,7 @@ struct WriteRequest: Sendable {
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
       // The bytes are checked against their hash before they go, never followed through a
       // link; what is sent is the very file checked (its device, inode and size).
-      switch BlobFolder(path: blobFolder).look(hash) {
+      switch BlobFolder(path: blobFolder).check(hash) {
       case .missing:
         throw WriteRequest.BytesMissing(hash: hash)
       case .damaged(let why):
@@ -90,7 +90,7 @@ struct WriteRequest: Sendable {
   static let unreserved = PercentEncodingSet.unreserved
 
   /// One path segment as it goes on the wire; refuses `.`, `..` and an empty one, which a
-  /// server reads as a step in the path (the write would go to another door, with its key).
+  /// server reads as a step in the path (the write would go to another endpoint, with its key).
   static func segment(_ text: String) throws -> String {
     if let problem = segmentProblem(text) { throw QueueError.invalid(message: problem) }
     return text.percentEncoded(keeping: unreserved)

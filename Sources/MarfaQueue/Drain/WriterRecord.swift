@@ -43,7 +43,7 @@ public struct WriterRecord: Sendable, Hashable {
   /// How often it refreshes ``updatedAt`` while it lives (its heartbeat), in seconds; nil for a
   /// writer of an earlier build, which wrote its record only when something changed.
   public var heartbeatSeconds: Int?
-  /// Alive, closed or gone, as the reader found it (not stored: told by the writer lock).
+  /// Alive, closed or gone, as the reader found it (not stored: read from the writer lock).
   public var state: State = .live
   /// Whether this is no record of the writer's but the lock's holder as the kernel names it
   /// (``program`` is its command name, ``pid`` its id, 0 when unknown): a writer that took the

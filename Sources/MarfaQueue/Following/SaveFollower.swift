@@ -1,16 +1,16 @@
-/// Follows another process's saves to a store file: the one loop both store kinds use. Each look
+/// Follows another process's saves to a store file: the one loop both store kinds use. Each poll
 /// reads a mark of the store (``WorkingCopy``: `data_version`; ``CoreStore``: that and the core's
-/// writer, ``CoreChangeMark``); a mark unlike the last one seen is told, once.
+/// writer, ``CoreChangeMark``); a mark unlike the last one seen is passed on, once.
 ///
-/// It waits on ``SaveWatch`` (inotify on the store's files). After a write is heard it looks
-/// ``quickLooks`` times ``quickLookMs`` apart (a commit is visible once the writer updates the WAL
+/// It waits on ``SaveWatch`` (inotify on the store's files). After a write is heard it polls
+/// ``quickPolls`` times ``quickPollMs`` apart (a commit is visible once the writer updates the WAL
 /// index, shared memory that inotify does not see), then waits ``afterWriteMs`` and backs off by
-/// its ``SavePace``. It looks no sooner than ``SaveWatch/savedGap`` after telling of a save. Without
-/// inotify (none to be had, or the folder went away) it looks on a timer the ``SavePace`` sets.
+/// its ``SavePace``. It polls no sooner than ``SaveWatch/savedGap`` after telling of a save. Without
+/// inotify (none to be had, or the folder went away) it polls on a timer the ``SavePace`` sets.
 /// Cancelling the task that runs it ends a wait under way at once.
 struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
-  /// What one look at the store found.
-  enum Look: Sendable {
+  /// What one poll of the store found.
+  enum Poll: Sendable {
     /// The store's mark now.
     case seen(Mark)
     /// The store could not be read this time: the wait stays as it was.
@@ -19,28 +19,28 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
     case over
   }
 
-  /// How many looks follow a write heard, ``quickLookMs`` apart.
-  static var quickLooks: Int { 4 }
-  /// The wait between two quick looks.
-  static var quickLookMs: Int { 5 }
-  /// The wait after the quick looks, from which ``SavePace/next`` backs off.
+  /// How many polls follow a write heard, ``quickPollMs`` apart.
+  static var quickPolls: Int { 4 }
+  /// The wait between two quick polls.
+  static var quickPollMs: Int { 5 }
+  /// The wait after the quick polls, from which ``SavePace/next`` backs off.
   static var afterWriteMs: Int { 25 }
 
   /// The files' watch; nil where inotify is not to be had.
   let watch: SaveWatch?
   /// The back-off rule.
   let pace: SavePace
-  /// The store's mark when following starts (a save after it is told).
+  /// The store's mark when following starts (a save after it is passed on).
   let start: Mark
-  /// Looks at the store once.
-  let look: @Sendable () async -> Look
+  /// Polls the store once.
+  let poll: @Sendable () async -> Poll
   /// Tells of a save: the new mark.
   let tell: @Sendable (Mark) -> Void
   /// Called when a store file is made, deleted, moved or closed after writing, and on every
   /// tick of the timer without inotify (a listener then asks on the timer).
   let heardFiles: @Sendable () -> Void
 
-  /// Follows until the task is cancelled or a look says ``Look/over``.
+  /// Follows until the task is cancelled or a poll says ``Poll/over``.
   func run() async {
     var watch = self.watch
     var waitMs = pace.afterSave(watch != nil)
@@ -50,16 +50,16 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
     while !Task.isCancelled {
       if let w = watch {
         let heard = await withTaskCancellationHandler {
-          await w.wait(timeoutMs: quick > 0 ? Self.quickLookMs : waitMs)
+          await w.wait(timeoutMs: quick > 0 ? Self.quickPollMs : waitMs)
         } onCancel: {
           w.stop()
         }
         if heard.contains(.files) { heardFiles() }
         if heard.contains(.lost) { watch = nil }
         if !heard.isEmpty {
-          // Look again soon, backing off from 25 ms, not from where the idle back-off had got
-          // to; on the timer (the watch lost) there are no quick looks.
-          quick = watch == nil ? 0 : Self.quickLooks
+          // Poll again soon, backing off from 25 ms, not from where the idle back-off had got
+          // to; on the timer (the watch lost) there are no quick polls.
+          quick = watch == nil ? 0 : Self.quickPolls
           waitMs = Self.afterWriteMs
         } else if quick > 0 {
           quick -= 1
@@ -70,7 +70,7 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
       }
       if Task.isCancelled { break }
       await SaveWatch.rest(after: lastTold)
-      switch await look() {
+      switch await poll() {
       case .seen(let mark) where mark != last:
         last = mark
         tell(mark)

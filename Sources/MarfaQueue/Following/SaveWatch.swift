@@ -21,22 +21,22 @@ final class SaveWatch: Sendable {
   private let prefix: [UInt8]
   private let queue = DispatchQueue(label: "verdicts.save-watch")
 
-  /// How long after telling of a commit a reader looks again, at the soonest.
+  /// How long after telling of a commit a reader polls again, at the soonest.
   ///
   /// A drain commits thousands of times a second and each commit writes the WAL: a reader woken
   /// by every one takes a thread hop and a store query each time and, on a machine with few
   /// cores, steals the drain's turns on a CPU (the drain is a request–answer ping-pong, so every
   /// delay is its delay). Resting 100 ms lets the events pile up in the kernel and be read in one
-  /// go: at most ~10 looks a second while a writer commits, none when idle. A commit after quiet
-  /// is still told at once. While commits stream, a screen under its byte budget draws about two
+  /// go: at most ~10 polls a second while a writer commits, none when idle. A commit after quiet
+  /// is still passed on at once. While commits stream, a screen under its byte budget draws about two
   /// frames a second, so news every 100 ms costs it nothing it shows; at 25 ms a watcher of a
   /// drain woke ~1,760 times a second (its threads' context switches), at 100 ms ~250.
   static let savedGap: Duration = .milliseconds(100)
 
-  /// Waits until ``savedGap`` has passed since `told` (the last commit a reader told of).
-  static func rest(after told: ContinuousClock.Instant?) async {
-    guard let told else { return }
-    let since = ContinuousClock.now - told
+  /// Waits until ``savedGap`` has passed since `passedOn` (when the reader last passed a commit on).
+  static func rest(after passedOn: ContinuousClock.Instant?) async {
+    guard let passedOn else { return }
+    let since = ContinuousClock.now - passedOn
     if since < savedGap { try? await Task.sleep(for: savedGap - since) }
   }
 

@@ -233,13 +233,13 @@ final class CurlTransfer: @unchecked Sendable {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  /// What a head past ``AnswerLimits/headers`` leaves as the failure.
-  static let headersCut = "the answer's headers passed \(AnswerLimits.words(AnswerLimits.headers)) and were cut"
+  /// What a head past ``ResponseLimits/headers`` leaves as the failure.
+  static let headersCut = "the answer's headers passed \(ResponseLimits.words(ResponseLimits.headers)) and were cut"
 
   /// One line of the head (status line, header line, or the blank line that ends it).
   func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
     headBytes += line.count
-    if headBytes > AnswerLimits.headers {
+    if headBytes > ResponseLimits.headers {
       cut = Self.headersCut
       return false
     }

@@ -2,8 +2,8 @@ import FoundationEssentials
 import Glibc
 
 /// Reads `/events` incrementally through libcurl: frames are parsed as their bytes arrive, and
-/// the stream is stopped once `done` says so, or once it passes ``AnswerLimits/eventFrame`` (one
-/// frame) or ``AnswerLimits/eventStream`` (the whole stream), or its deadline.
+/// the stream is stopped once `done` says so, or once it passes ``ResponseLimits/eventFrame`` (one
+/// frame) or ``ResponseLimits/eventStream`` (the whole stream), or its deadline.
 ///
 /// `@unchecked Sendable`: its state is written only on the driver's thread while the transfer
 /// runs and read only after the transfer's ``CurlTransfer/done`` is set.
@@ -94,8 +94,8 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
 
   func body(_ piece: UnsafeRawBufferPointer) -> Bool {
     total += piece.count
-    if total > AnswerLimits.eventStream {
-      return stop("the event stream passed \(AnswerLimits.words(AnswerLimits.eventStream)) and was cut")
+    if total > ResponseLimits.eventStream {
+      return stop("the event stream passed \(ResponseLimits.words(ResponseLimits.eventStream)) and was cut")
     }
     buffer.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
     while let end = frameEnd() {
@@ -111,8 +111,8 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
         if keep(frame) { frames.append(frame) }
       }
     }
-    if buffer.count - start > AnswerLimits.eventFrame {
-      return stop("an event frame passed \(AnswerLimits.words(AnswerLimits.eventFrame)) and was cut")
+    if buffer.count - start > ResponseLimits.eventFrame {
+      return stop("an event frame passed \(ResponseLimits.words(ResponseLimits.eventFrame)) and was cut")
     }
     // Drop what was read, once it is worth the copy.
     if start > 0 && start >= buffer.count / 2 {

@@ -13,7 +13,7 @@ import FoundationEssentials
 /// again in the same pass (libcurl's own silent resend is refused, ``CurlTransfer/attempt()``);
 /// a pooled connection found dead before the request was written is replaced without a word,
 /// and the body, copied into the handle, goes whole on the fresh one. Every answer is read
-/// within ``AnswerLimits`` and within one overall deadline a trickle cannot extend.
+/// within ``ResponseLimits`` and within one overall deadline a trickle cannot extend.
 package final class HTTPClient: Sendable {
   /// The contract this client is built for.
   static let contract = "2"
@@ -36,12 +36,12 @@ package final class HTTPClient: Sendable {
   /// Sends one request; throws ``TransportError`` when no whole answer came.
   package func send(
     _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, key: String?
-  ) async throws -> HTTPAnswer {
-    try await start(method, url, headers: headers, body: body, key: key).answer()
+  ) async throws -> HTTPResponse {
+    try await start(method, url, headers: headers, body: body, key: key).response()
   }
 
   /// Starts one request and returns at once; its answer is awaited with
-  /// ``InFlightRequest/answer()``, so the caller can work while the request is out.
+  /// ``InFlightRequest/response()``, so the caller can work while the request is out.
   package func start(
     _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, bodyFile: BodyFile? = nil,
     key: String?
@@ -59,7 +59,7 @@ package final class HTTPClient: Sendable {
     let request = CurlRequest(
       method: method, url: url.absoluteString, headers: lines, body: bodyFile == nil ? body : [], bodyFile: bodyFile,
       deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout))
-    let collector = AnswerCollector()
+    let collector = ResponseCollector()
     let easy = driver.easyHandle()
     let transfer: CurlTransfer
     do {

@@ -1,5 +1,5 @@
 /// No whole answer came: a dropped or refused connection, a timeout, or an answer cut at one of
-/// ``AnswerLimits``. Always an environmental failure.
+/// ``ResponseLimits``. Always an environmental failure.
 struct TransportError: Error {
   /// What happened, in words: the drain's `unavailable`, a command's network error, and the
   /// write's `lastFailure.text` ("the connection was dropped (Empty reply from server)", "the

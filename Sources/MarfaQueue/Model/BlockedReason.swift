@@ -14,7 +14,7 @@ public enum BlockedReason: String, Sendable, Hashable, CaseIterable, Codable {
   public var wireName: String { rawValue }
 
   /// Whether `withdraw(_:)` may take a write blocked for this reason.
-  public var withdrawable: Bool {
+  package var withdrawable: Bool {
     switch self {
     case .ancestorUnavailable, .conflictUnresolved, .failingAlone, .instanceChanged: return true
     case .credentialRefused, .keySpent: return false

@@ -29,7 +29,4 @@ enum Identifiers {
 
   /// A fresh idempotency key.
   static func key() -> String { UUID().uuidString.lowercased() }
-
-  /// Now, as ISO-8601 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`).
-  static func now() -> String { Timestamp.now() }
 }

@@ -3,7 +3,7 @@ import Digest
 /// What the store keeps of an instance's answer: the whole of it when it is small, else its first
 /// part, its size and its hash. A Marfa answer is a few kilobytes; a refusal of tens of
 /// megabytes stored whole (and read again by every screen that shows it) made a 601 MB store and
-/// an 8-second detail pane. The client already cuts any answer past ``AnswerLimits``; this bounds
+/// an 8-second detail pane. The client already cuts any answer past ``ResponseLimits``; this bounds
 /// what stays in the queue row.
 enum KeptAnswer {
   /// The most bytes of an answer kept: a refusal envelope many times over.

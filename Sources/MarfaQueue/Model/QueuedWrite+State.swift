@@ -1,4 +1,9 @@
 extension QueuedWrite {
+  /// Whether the write is outstanding: no verdict, blocked or dead (``VerdictName/outstanding``).
+  /// An outstanding write that depends on another keeps that one from being discarded or
+  /// forgotten; the store asks the same rule in SQL (``SQLite/outstanding(_:orRefused:)``).
+  package var isOutstanding: Bool { verdict.map { VerdictName.outstanding.contains($0.name) } ?? true }
+
   /// The write's state in one word, the same in every view (the screen's panes and detail,
   /// `show`, `queue`, `watch --plain`, and `state` in `--json`): `queued` (not sent yet), `sent`
   /// (its request went out and no answer is stored: in flight, or its writer died waiting),

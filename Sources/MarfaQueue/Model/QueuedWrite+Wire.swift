@@ -67,7 +67,7 @@ extension DrainReport {
 
   /// The report without its verdict entries: what the store keeps as the last drain, and all a
   /// status reads (its size does not grow with the drain).
-  public var summaryJSON: JSONValue { summaryJSON(verdicts: nil) }
+  package var summaryJSON: JSONValue { summaryJSON(verdicts: nil) }
 
   private func summaryJSON(verdicts: JSONValue?) -> JSONValue {
     var members: [(String, JSONValue)] = [

@@ -42,7 +42,7 @@ public struct QueuedWrite: Sendable, Hashable {
   /// Refused unsent because a write it waited for is gone: withdrawn (the seed's "the
   /// `<kind>` it waits for was withdrawn"), or taken out of the queue once refused. Such a
   /// write can never be sent, so it is never released (the store's `withdrawn_dependency`).
-  public var dependencyGone: Bool
+  package var dependencyGone: Bool
   /// Whether the last answer was replayed from the instance's record.
   public var replayed: Bool
   /// ISO-8601 time it was queued.

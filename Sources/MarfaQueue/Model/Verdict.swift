@@ -38,7 +38,7 @@ public enum Verdict: Sendable, Hashable {
   }
 
   /// The contract's `reason` for this verdict: the blocked reason, or the refusal's reason.
-  public var wireReason: String? {
+  package var wireReason: String? {
     switch self {
     case .blocked(let reason, _): return reason.wireName
     case .refused(let refusal): return refusal.reason
@@ -47,7 +47,7 @@ public enum Verdict: Sendable, Hashable {
   }
 
   /// The fields a merge (or a conflict) resolved; empty for other verdicts.
-  public var mergedFields: [String] {
+  package var mergedFields: [String] {
     switch self {
     case .merged(let fields), .conflicted(_, let fields): return fields
     default: return []

@@ -19,6 +19,10 @@ public enum VerdictName: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// The verdicts under which a write is still outstanding, as no verdict is: it is not through,
+  /// so what depends on it waits and it cannot be cleared (``QueuedWrite/isOutstanding``).
+  static let outstanding: [VerdictName] = [.blocked, .dead]
+
   /// The name as an SQL string literal: `'blocked'`.
   var sql: String { "'\(rawValue)'" }
 

@@ -20,7 +20,7 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   public var wireName: String { rawValue }
 
   /// Whether a refused write of this kind keeps its content until discarded.
-  public var carriesContent: Bool {
+  package var carriesContent: Bool {
     switch self {
     case .createItem, .updateItem, .replaceMetadata, .mergeMetadata, .writeExtension, .createEdge, .updateEdge:
       return true
@@ -30,7 +30,13 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// Whether this kind writes an edge rather than an item.
-  public var isEdgeWrite: Bool { self == .createEdge || self == .updateEdge || self == .deleteEdge }
+  package var isEdgeWrite: Bool { self == .createEdge || self == .updateEdge || self == .deleteEdge }
+
+  /// The kind as an SQL string literal: `'update_item'`.
+  var sql: String { "'\(rawValue)'" }
+
+  /// Kinds as an SQL list for `IN (…)`: `'update_item','delete_item'`.
+  static func sqlList(_ kinds: [WriteKind]) -> String { kinds.map(\.sql).joined(separator: ",") }
 
   /// Words for a person: `create item`.
   public var words: String { rawValue.replacing("_", with: " ") }

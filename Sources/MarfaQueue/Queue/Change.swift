@@ -1,4 +1,4 @@
-/// Something that happened to the working copy, told to every `changes()` stream.
+/// Something that happened to the working copy, sent to every `changes()` stream.
 public enum Change: Sendable, Hashable {
   /// A write of this kind was queued.
   case local(WriteKind)

@@ -30,10 +30,10 @@ extension Queue {
         // The pass runs on the store's queue between its network waits: its store work needs no hop.
         report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
       } catch {
-        // What the pass stored is kept if it can be; the pass's own error is the one told.
+        // What the pass stored is kept if it can be; the pass's own error is the one thrown.
         let ended = pass.endedProgressText(stopped: false)
         try? await store.endGroup()
-        if let ended { try? await store.run { db in try db.setMeta(WorkingCopy.writerMetaKey, ended) } }
+        if let ended { try? await store.run { db in try db.setMeta(.writer, ended) } }
         if let n = pass.drainNumber {
           let (soFar, why) = (pass.report, (error as? QueueError)?.message ?? String(describing: error))
           try? await store.run { db in
@@ -59,7 +59,7 @@ extension Queue {
         throw error
       }
       var done = report
-      done.endedAt = Identifiers.now()
+      done.endedAt = Timestamp.now()
       // The store keeps its own bound (the last ``DrainReport/keptVerdicts``), the caller its own.
       let kept = done
       if let limit { done.trim(to: limit) }
@@ -70,7 +70,7 @@ extension Queue {
           // Bounded: the summary and the last entries (docs/rules.md "The last drain's report").
           try db.keepLastDrain(kept)
           if let number { try db.endDrainRecord(number, kept, endedAt: Date()) }
-          if let ended { try db.setMeta(WorkingCopy.writerMetaKey, ended) }
+          if let ended { try db.setMeta(.writer, ended) }
         }
       }
       announceDrained()
@@ -79,7 +79,7 @@ extension Queue {
     }
   }
 
-  /// Tells the streams the pass is over (each verdict was told as it landed).
+  /// Tells the streams the pass is over (each verdict was sent as it landed).
   func announceDrained() {
     hub.send(.refreshed(.drained))
   }
@@ -95,8 +95,8 @@ extension Queue {
     try copy.requireWriter()
     let before = try await write(id)
     guard let reason = before.verdict?.blockedReason, reason.withdrawable else { return false }
-    let kind = before.kind.isEdgeWrite ? "edge" : "item"
-    let rowId = before.kind.isEdgeWrite ? before.edgeId : before.itemId
+    let kind = before.kind.rowKind
+    let rowId = before.kind.rowId(item: before.itemId, edge: before.edgeId)
     let rowBefore = try await store.run { db in try rowId.flatMap { try db.row(kind: kind, id: $0)?.version } }
     var read: WorkingCopy.RowRead?
     if let rowId, before.kind != .uploadBlob {
@@ -118,7 +118,7 @@ extension Queue {
           case nil: break
           }
         }
-        try db.refuseBehindWithdrawn(id, kind: before.kind, now: Identifiers.now())
+        try db.refuseBehindWithdrawn(id, kind: before.kind, now: Timestamp.now())
         try db.pruneArchive(nowMs: SQLite.nowMs())
         return true
       }

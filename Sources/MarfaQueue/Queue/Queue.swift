@@ -126,13 +126,13 @@ public struct Queue: Sendable {
   /// refuses a discard and a forget).
   ///
   /// - Throws: ``QueueError/notFound(id:)`` for an id the queue doesn't hold.
-  public func answer(_ action: WriteAction, for id: String) async throws -> ActionAnswer {
+  public func permission(_ action: WriteAction, for id: String) async throws -> ActionPermission {
     _ = try copy
-    let answer = try await store.run { db -> ActionAnswer? in
-      try db.write(id: id).map { try db.answer(action, for: $0) }
+    let permission = try await store.run { db -> ActionPermission? in
+      try db.write(id: id).map { try db.permission(action, for: $0) }
     }
-    guard let answer else { throw QueueError.notFound(id: id) }
-    return answer
+    guard let permission else { throw QueueError.notFound(id: id) }
+    return permission
   }
 
   /// Clears the answered writes that may be cleared and returns them, in one step.
@@ -195,7 +195,7 @@ public struct Queue: Sendable {
     let copy = try self.copy
     try copy.requireWriter()
     let n = try await store.run { db in
-      try db.transaction(durable: true) { try db.release(id, instanceId: try db.meta("instance_id")) }
+      try db.transaction(durable: true) { try db.release(id, instanceId: try db.meta(.instanceId)) }
     }
     if n > 0 { hub.send(.refreshed(.released)) }
     return n > 0
@@ -208,7 +208,7 @@ public struct Queue: Sendable {
   public func release(ids: [String]) async throws -> [ReleaseOutcome] {
     try copy.requireWriter()
     let outcomes = try await store.run { db in
-      try db.transaction(durable: true) { try db.release(ids: ids, instanceId: try db.meta("instance_id")) }
+      try db.transaction(durable: true) { try db.release(ids: ids, instanceId: try db.meta(.instanceId)) }
     }
     if outcomes.contains(where: \.result.isReleased) { hub.send(.refreshed(.released)) }
     return outcomes
@@ -219,7 +219,7 @@ public struct Queue: Sendable {
     try copy.requireWriter()
     let n = try await store.run { db in
       try db.transaction(durable: true) {
-        let instance = try db.meta("instance_id")
+        let instance = try db.meta(.instanceId)
         var n = 0
         for id in try db.blocked(for: reason) { n += try db.release(id, instanceId: instance) }
         return n

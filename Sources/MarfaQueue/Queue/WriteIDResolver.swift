@@ -15,7 +15,7 @@ public struct WriteIDResolver: Sendable {
   }
 
   /// The fewest characters a part of an ID must have to name a write.
-  public static let minimumPart = 6
+  package static let minimumPart = 6
   /// How many IDs an ambiguous or unknown answer lists at most.
   public static let listed = 5
   /// The longest typed text the nearest IDs are looked for (the CLI takes IDs of at most 256

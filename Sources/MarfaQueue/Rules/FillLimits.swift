@@ -6,7 +6,7 @@ struct FillLimits: Sendable {
   var pages = 20_000
   /// Item rows taken.
   var rows = 1_000_000
-  /// Bytes of page bodies read, all pages together (each page is also capped by ``AnswerLimits``).
+  /// Bytes of page bodies read, all pages together (each page is also capped by ``ResponseLimits``).
   var bytes = 1 << 30
   /// The longest `next_cursor` taken, in bytes.
   var cursorBytes = 4096

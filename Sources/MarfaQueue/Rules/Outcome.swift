@@ -21,7 +21,7 @@ enum Outcome: Sendable {
   case redirect(status: Int, location: String?)
 
   /// Reads an answer to `write`.
-  static func classify(_ a: HTTPAnswer, for write: QueuedWrite) -> Outcome {
+  static func classify(_ a: HTTPResponse, for write: QueuedWrite) -> Outcome {
     let status = a.status
     let success = (200..<300).contains(status)
     if !success && !a.namesAContract {
@@ -78,9 +78,9 @@ enum Outcome: Sendable {
     return readSuccess(a, json: envelope, members: parsed?.members ?? [:], for: write)
   }
 
-  /// Reads a 2xx by the door's own shape, about the write's own row.
+  /// Reads a 2xx by the endpoint's own shape, about the write's own row.
   ///
-  /// A 2xx this drain cannot take as the write's answer (not JSON, not the door's shape, a name
+  /// A 2xx this drain cannot take as the write's answer (not JSON, not the endpoint's shape, a name
   /// given twice, another row's id or another blob's hash) breaks the contract, but the instance
   /// may have applied the write: it is not the write's fault, so it is never counted toward
   /// `dead`. It is taken like the network's failure (``environmental(status:text:why:rateLimited:)``):
@@ -88,7 +88,7 @@ enum Outcome: Sendable {
   /// `lastFailure` says what was wrong, and the failing-alone rules (docs/failing-alone.md) block
   /// it once others are answered and it keeps meeting such answers.
   static func readSuccess(
-    _ a: HTTPAnswer, json parsed: JSONValue?, members: [String: Range<Int>], for w: QueuedWrite
+    _ a: HTTPResponse, json parsed: JSONValue?, members: [String: Range<Int>], for w: QueuedWrite
   ) -> Outcome {
     /// A 2xx that cannot be the write's answer, and why.
     func unusable(_ why: String) -> Outcome {

@@ -14,8 +14,8 @@ extension QueuedWrite {
   ///
   /// The write alone cannot know whether a waiting write depends on it, which refuses
   /// `discard` and `forget` too: the store checks that part (``ActionObstacle/waitingDependant``);
-  /// ask `Queue.answer(_:for:)` for the whole answer.
-  public func allows(_ action: WriteAction) -> ActionAnswer {
+  /// ask `Queue.permission(_:for:)` for the whole of it.
+  public func allows(_ action: WriteAction) -> ActionPermission {
     let state = stateWords
     switch (action, verdict) {
     case (.release, .blocked?), (.release, .dead?):
@@ -41,6 +41,16 @@ extension QueuedWrite {
     case (.forget, _):
       return .notAllowed(.notFor(.forget, state: state))
     }
+  }
+
+  /// The whole answer for a write among `writes` held in memory: its own rule, then, for
+  /// discard and forget, whether an outstanding write among them depends on it. The store asks
+  /// the same rule of its table (``SQLite/permission(_:for:)``); a fake queue asks this.
+  package func allows(_ action: WriteAction, among writes: some Sequence<QueuedWrite>) -> ActionPermission {
+    let own = allows(action)
+    guard own.isAllowed, action.asksDependants else { return own }
+    let dependant = writes.contains { $0.dependsOn.contains(id) && $0.isOutstanding }
+    return dependant ? .notAllowed(.waitingDependant) : .allowed
   }
 
   /// The write's state in a word or two, as the engine's sentences name it: `accepted`,

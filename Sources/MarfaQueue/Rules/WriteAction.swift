@@ -12,4 +12,8 @@ public enum WriteAction: String, Sendable, Hashable, CaseIterable {
   case discard
   /// Clear an answered write (`forgetAnswered(ids:)`; `takeAnswered()` takes the same writes).
   case forget
+
+  /// Whether an outstanding write that depends on the write refuses the action too (what the
+  /// write alone cannot know: ``ActionObstacle/waitingDependant``).
+  var asksDependants: Bool { self == .discard || self == .forget }
 }

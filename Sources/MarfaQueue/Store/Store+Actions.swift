@@ -2,15 +2,10 @@ import FoundationEssentials
 
 /// The queue calls that act on stored verdicts, run inside the store's transactions.
 extension SQLite {
-  /// The SQL condition that the write named `alias` still waits to go: no verdict, blocked or
-  /// dead. A write the drain refused unsent is not waiting (it goes only by a release).
-  static func waiting(_ alias: String) -> String {
-    "(\(alias).verdict IS NULL OR \(alias).verdict IN (\(VerdictName.sqlList([.blocked, .dead]))))"
-  }
-
-  /// The SQL condition that no waiting write depends on the write `q`.
+  /// The SQL condition that no outstanding write (``outstanding(_:orRefused:)``) depends on the
+  /// write `q`. A write the drain refused unsent is not outstanding (it goes only by a release).
   static let noWaitingDependant = """
-    NOT EXISTS (SELECT 1 FROM queue_deps d JOIN queue w ON w.id = d.id WHERE d.on_id = q.id AND \(waiting("w")))
+    NOT EXISTS (SELECT 1 FROM queue_deps d JOIN queue w ON w.id = d.id WHERE d.on_id = q.id AND \(outstanding("w")))
     """
 
   /// Whether a waiting write depends on the write: the part of the rules for discard and
@@ -21,11 +16,11 @@ extension SQLite {
     return n > 0
   }
 
-  /// The whole answer to whether `action` may take the write: its own rule, then the store's.
-  func answer(_ action: WriteAction, for w: QueuedWrite) throws -> ActionAnswer {
+  /// Whether `action` may take the write, in full: its own rule, then the store's.
+  func permission(_ action: WriteAction, for w: QueuedWrite) throws -> ActionPermission {
     let own = w.allows(action)
     guard own.isAllowed else { return own }
-    if action == .discard || action == .forget, try hasWaitingDependant(w.id) { return .notAllowed(.waitingDependant) }
+    if action.asksDependants, try hasWaitingDependant(w.id) { return .notAllowed(.waitingDependant) }
     return .allowed
   }
 
@@ -88,7 +83,7 @@ extension SQLite {
   /// Takes a refused write out; false when it isn't refused or a waiting write depends on it.
   func discard(_ id: String, by: String? = nil) throws -> Bool {
     guard let w = try write(id: id) else { throw QueueError.notFound(id: id) }
-    guard try answer(.discard, for: w).isAllowed else { return false }
+    guard try permission(.discard, for: w).isAllowed else { return false }
     let nowMs = SQLite.nowMs()
     try takeOut(w, as: .discarded, by: try by ?? departingProcess(), nowMs: nowMs)
     try pruneArchive(nowMs: nowMs)
@@ -110,7 +105,7 @@ extension SQLite {
         """
         UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL, answer = NULL, refusals = 0,
           spent_keys = json_insert(spent_keys, '$[#]', idempotency_key), idempotency_key = ?,
-          last_failure_status = NULL, last_failure_text = NULL, environmental_streak = 0, waiting = 0,
+          \(SQLite.failureCleared), waiting = 0,
           sent = 0, answered_at = NULL, replayed = 0,
           instance_id = CASE WHEN reason = ? AND ? IS NOT NULL THEN ? ELSE instance_id END
         WHERE id = ?
@@ -147,7 +142,7 @@ extension SQLite {
       "SELECT id FROM queue WHERE \(QueuePane.blocked.sqlTest) AND reason = ? ORDER BY seq", [.text(reason.rawValue)])
   }
 
-  /// Refuses unsent, transitively, every write still waiting on `id`, which was withdrawn:
+  /// Refuses unsent, transitively, every outstanding write behind `id`, which was withdrawn:
   /// those that name it in `depends_on` and those that only follow it (docs/rules.md), with the
   /// reason `the <kind> it waits for was withdrawn`, `<kind>` the withdrawn write's wire name.
   func refuseBehindWithdrawn(_ id: String, kind: WriteKind, now: String) throws {
@@ -158,7 +153,7 @@ extension SQLite {
       let behind = try ids(
         """
         SELECT q.id FROM queue q WHERE (q.id IN (SELECT id FROM queue_deps WHERE on_id = ?) OR q.follows = ?)
-          AND \(SQLite.waiting("q"))
+          AND \(SQLite.outstanding("q"))
         """, [.text(next), .text(next)])
       for behindId in behind where seen.insert(behindId).inserted {
         try query(

@@ -8,16 +8,20 @@ extension SQLite {
 
   /// The row reads an earlier drain owes (a refused write's row that could not be read back):
   /// the write's id, the row's kind and id.
-  func owedReadBacks() throws -> [(id: String, kind: String, rowId: String)] {
+  func owedReadBacks() throws -> [(id: String, kind: RowKind, rowId: String)] {
     try rows("SELECT \(ReadBackColumn.all) FROM read_backs", [], reading: ReadBackColumn.self) {
-      (id: $0.text(.id) ?? "", kind: $0.text(.kind) ?? "item", rowId: $0.text(.rowId) ?? "")
+      (
+        id: $0.text(.id) ?? "", kind: $0.text(.kind).flatMap(RowKind.init(rawValue:)) ?? .item,
+        rowId: $0.text(.rowId) ?? ""
+      )
     }
   }
 
   /// Owes the read of a refused write's row to the next drain.
-  func oweReadBack(_ id: String, kind: String, rowId: String) throws {
+  func oweReadBack(_ id: String, kind: RowKind, rowId: String) throws {
     try query(
-      "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)", [.text(id), .text(kind), .text(rowId)])
+      "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
+      [.text(id), .text(kind.rawValue), .text(rowId)])
   }
 
   /// The owed read of the write's row was made.
@@ -26,8 +30,8 @@ extension SQLite {
   }
 
   /// Takes a row the instance no longer holds out of the copy.
-  func dropRow(kind: String, id: String) throws {
-    try query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)])
+  func dropRow(kind: RowKind, id: String) throws {
+    try query("DELETE FROM rows WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)])
   }
 
   /// Keeps the instance's answer on the write (its verdict unchanged).
@@ -99,9 +103,7 @@ extension SQLite {
 
   /// Clears the last failure and streak: the write was answered, refused or released.
   func clearFailure(_ id: String) throws {
-    try query(
-      "UPDATE queue SET last_failure_status = NULL, last_failure_text = NULL, environmental_streak = 0 WHERE id = ?",
-      [.text(id)])
+    try query("UPDATE queue SET \(SQLite.failureCleared) WHERE id = ?", [.text(id)])
   }
 
   /// Counts one refusal; the fifth makes the write dead. Returns the new count.
@@ -152,25 +154,23 @@ extension SQLite {
   func moveOntoAnsweredCreate(item: String, version: Int) throws {
     // The checksum follows the change only for a payload that was intact: a damaged one stays
     // damaged, never made to look intact.
-    let moving = try ids(
-      """
-      SELECT id FROM queue WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0
-        AND kind = 'update_item'
-      """, [.text(item)])
+    let behind = "item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0"
+    let update = WriteKind.updateItem.sql
+    let moving = try ids("SELECT id FROM queue WHERE \(behind) AND kind = \(update)", [.text(item)])
     var intact: [String] = []
     for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
     try query(
       """
-      UPDATE queue SET base_version = ?, payload = CASE WHEN kind = 'update_item'
+      UPDATE queue SET base_version = ?, payload = CASE WHEN kind = \(update)
         THEN json_set(payload, '$.version', ?) ELSE payload END
-      WHERE item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0 AND kind IN ('update_item','delete_item')
+      WHERE \(behind) AND kind IN (\(WriteKind.sqlList([.updateItem, .deleteItem])))
       """, [.int(version), .int(version), .text(item)])
     for id in intact { try takePayloadChecksum(of: id) }
   }
 
   /// Takes a row the instance answered with into the copy; `text`, when given, is the row's
   /// JSON text as the instance sent it, stored instead of writing the value again.
-  func takeRow(kind: String, _ row: JSONValue, text: String? = nil) throws {
+  func takeRow(kind: RowKind, _ row: JSONValue, text: String? = nil) throws {
     guard let id = row["id"]?.stringValue else { return }
     try putRow(
       kind: kind, id: id, version: row["version"]?.intValue, state: row["state"]?.stringValue, body: row, bodyText: text

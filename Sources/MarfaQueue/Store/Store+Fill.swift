@@ -1,16 +1,38 @@
 /// The store's side of a fill and a catch-up: the copy's rows beside the queue's waiting writes.
 extension SQLite {
+  /// Throws unless the copy's fill is complete: never filled ``QueueError/noCursor``, a fill
+  /// under way or interrupted ``QueueError/hydrationIncomplete``, an expired copy
+  /// ``QueueError/copyExpired(reason:)`` with the reason kept. What a drain and a catch-up ask
+  /// before they touch the instance.
+  func requireFilled() throws {
+    switch FillState(rawValue: try meta(.fill) ?? FillState.never.rawValue) ?? .never {
+    case .never: throw QueueError.noCursor
+    case .underway: throw QueueError.hydrationIncomplete
+    case .expired: throw QueueError.copyExpired(reason: try meta(.expiredReason) ?? "expired")
+    case .complete: return
+    }
+  }
+
+  /// Expires the copy for `reason`, durably: a drain and a catch-up then throw
+  /// ``QueueError/copyExpired(reason:)`` with it until a fill refills the copy (its queue is kept).
+  func expireCopy(reason: String) throws {
+    try transaction(durable: true) {
+      try setMeta(.fill, FillState.expired.rawValue)
+      try setMeta(.expiredReason, reason)
+    }
+  }
+
   /// Drops every item row no waiting write names (a fill reads them all again).
   func dropItemRowsNotBeneathWaitingWrites() throws {
     try query(
       """
-      DELETE FROM rows WHERE kind = 'item'
+      DELETE FROM rows WHERE kind = '\(RowKind.item.rawValue)'
         AND id NOT IN (SELECT item_id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND item_id IS NOT NULL)
       """)
   }
 
   /// The `rows` kind a fill stages item rows under until it takes them all at its end.
-  static let stagedFillKind = "filling"
+  static let stagedFillKind = RowKind.filling
 
   /// Stages one item row of a fill's page (the copy's own rows are untouched until the end).
   func stageFillRow(_ row: JSONValue) throws {
@@ -22,7 +44,7 @@ extension SQLite {
 
   /// Drops what a fill staged (one that stopped, or was killed, before taking it).
   func dropStagedFillRows() throws {
-    try query("DELETE FROM rows WHERE kind = ?", [.text(SQLite.stagedFillKind)])
+    try query("DELETE FROM rows WHERE kind = ?", [.text(SQLite.stagedFillKind.rawValue)])
   }
 
   /// The copy's item rows become the staged ones, except the rows waiting writes were laid over,
@@ -33,8 +55,8 @@ extension SQLite {
     try query(
       """
       INSERT OR REPLACE INTO rows (kind, id, version, state, body)
-        SELECT 'item', id, version, state, body FROM rows WHERE kind = ? AND id NOT IN (\(beneath))
-      """, [.text(SQLite.stagedFillKind)])
+        SELECT '\(RowKind.item.rawValue)', id, version, state, body FROM rows WHERE kind = ? AND id NOT IN (\(beneath))
+      """, [.text(SQLite.stagedFillKind.rawValue)])
     try dropStagedFillRows()
   }
 

@@ -11,9 +11,9 @@ extension SQLite {
   /// Keeps the pass's report as the last drain: the summary, the last entries, when it ended.
   func keepLastDrain(_ report: DrainReport) throws {
     let kept = report.bounded()
-    try setMeta("last_drain", kept.summaryJSON.text)
-    try setMeta("last_drain_verdicts", JSONValue.array(kept.verdicts.map(\.wireJSON)).text)
-    try setMeta("last_drain_at", kept.endedAt ?? Identifiers.now())
+    try setMeta(.lastDrain, kept.summaryJSON.text)
+    try setMeta(.lastDrainVerdicts, JSONValue.array(kept.verdicts.map(\.wireJSON)).text)
+    try setMeta(.lastDrainAt, kept.endedAt ?? Timestamp.now())
   }
 
   /// The last drain's summary, without entries; nil when no drain was kept.
@@ -22,7 +22,7 @@ extension SQLite {
       return nil
     }
     if length <= SQLite.lastDrainSummaryBound {
-      let json = try meta("last_drain").flatMap(JSONValue.parse)
+      let json = try meta(.lastDrain).flatMap(JSONValue.parse)
       note(json.flatMap(DrainReport.damage(inWireJSON:)))
       return json.flatMap(DrainReport.init(wireJSON:))
     }
@@ -53,7 +53,7 @@ extension SQLite {
 
   /// The last drain's kept entries, in the order they landed (at most ``DrainReport/keptVerdicts``).
   func lastDrainVerdicts() throws -> [DrainVerdict] {
-    guard let text = try meta("last_drain_verdicts"), let json = JSONValue.parse(text) else { return [] }
+    guard let text = try meta(.lastDrainVerdicts), let json = JSONValue.parse(text) else { return [] }
     return json.arrayValue?.compactMap(DrainVerdict.init(wireJSON:)) ?? []
   }
 

@@ -1,10 +1,11 @@
 /// Queueing a write: its key, its dependencies, the row it names, stored durably.
 extension SQLite {
   /// The copy's row of this kind and id: its version and body.
-  func row(kind: String, id: String) throws -> (version: Int?, body: JSONValue)? {
+  func row(kind: RowKind, id: String) throws -> (version: Int?, body: JSONValue)? {
     var out: (Int?, JSONValue)?
     try query(
-      "SELECT version, body FROM rows WHERE kind = ? AND id = ?", [.text(kind), .text(id)], reading: CopyRowColumn.self
+      "SELECT version, body FROM rows WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)],
+      reading: CopyRowColumn.self
     ) { r in
       out = (r.int(.version), r.text(.body).flatMap(JSONValue.parse) ?? .object([]))
     }
@@ -13,12 +14,12 @@ extension SQLite {
 
   /// Puts a row into the copy; `bodyText`, when given, is stored as the body (the same value as
   /// the instance sent it), else `body` is written.
-  func putRow(kind: String, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil)
+  func putRow(kind: RowKind, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil)
     throws
   {
     try insert(
       [
-        (CopyRowColumn.kind, .text(kind)), (.id, .text(id)), (.version, .of(version)), (.state, .of(state)),
+        (CopyRowColumn.kind, .text(kind.rawValue)), (.id, .text(id)), (.version, .of(version)), (.state, .of(state)),
         (.body, .text(bodyText ?? body.text)),
       ], or: "REPLACE")
   }
@@ -29,7 +30,7 @@ extension SQLite {
     let column = edge ? "edge_id" : "item_id"
     return try ids(
       """
-      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.blocked, .dead]))))
+      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND \(SQLite.outstanding())
       ORDER BY seq DESC LIMIT 1
       """, [.text(id), .text(kind)]
     ).first
@@ -39,16 +40,16 @@ extension SQLite {
   func writeAhead(item: String?, edge: String?) throws -> String? {
     if let edge {
       return try ids(
-        "SELECT id FROM queue WHERE edge_id = ? AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1",
+        "SELECT id FROM queue WHERE edge_id = ? AND \(SQLite.outstanding(orRefused: true)) ORDER BY seq DESC LIMIT 1",
         [.text(edge)]
       ).first
     }
     guard let item else { return nil }
-    let edgeKinds = "('create_edge','update_edge','delete_edge')"
+    let edgeKinds = "(\(WriteKind.sqlList(WriteKind.allCases.filter(\.isEdgeWrite))))"
     return try ids(
       """
       SELECT id FROM queue WHERE item_id = ? AND kind NOT IN \(edgeKinds)
-        AND (verdict IS NULL OR verdict IN (\(VerdictName.sqlList([.refused, .blocked, .dead])))) ORDER BY seq DESC LIMIT 1
+        AND \(SQLite.outstanding(orRefused: true)) ORDER BY seq DESC LIMIT 1
       """, [.text(item)]
     ).first
   }
@@ -82,8 +83,8 @@ extension SQLite {
 
     var baseVersion: Int?
     if draft.needsVersion {
-      let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
-      let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId
+      let rowKind = draft.kind.rowKind
+      let rowId = draft.kind.rowId(item: draft.itemId, edge: draft.edgeId)
       if let named = draft.namedVersion {
         // A version that is not the copy's is taken only when the caller says it read it.
         if let rowId, let held = try row(kind: rowKind, id: rowId), let v = held.version, v != named, !draft.asRead {
@@ -97,14 +98,14 @@ extension SQLite {
         guard let rowId, let held = try row(kind: rowKind, id: rowId) else {
           throw QueueError.invalid(
             message:
-              "the copy holds no \(rowKind) \(draft.kind.isEdgeWrite ? draft.edgeId ?? "" : draft.itemId ?? ""); name the version it was read at (--version N)"
+              "the copy holds no \(rowKind) \(rowId ?? ""); name the version it was read at (--version N)"
           )
         }
         baseVersion = held.version ?? 0
       }
     }
 
-    let instance = try meta("instance_id")
+    let instance = try meta(.instanceId)
     let id = Identifiers.uuid7()
     let key = Identifiers.key()
     let body = draft.body(baseVersion)
@@ -125,8 +126,8 @@ extension SQLite {
       try insert([(QueueDepColumn.id, .text(id)), (.onId, .text(d))], or: "IGNORE")
     }
     if let lay = draft.layRow {
-      let rowKind = draft.kind.isEdgeWrite ? "edge" : "item"
-      if let rowId = draft.kind.isEdgeWrite ? draft.edgeId : draft.itemId {
+      let rowKind = draft.kind.rowKind
+      if let rowId = draft.kind.rowId(item: draft.itemId, edge: draft.edgeId) {
         let current = try row(kind: rowKind, id: rowId)
         if let laid = lay(current?.body) {
           let version =

@@ -124,8 +124,13 @@ extension SQLite {
     try rows("SELECT seq FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { $0.int(.seq) }.first ?? nil
   }
 
-  /// A meta value.
-  func meta(_ key: String) throws -> String? {
+  /// A meta value of this project's store.
+  func meta(_ key: MetaKey) throws -> String? { try meta(named: key.rawValue) }
+
+  /// A meta value of a Marfa core store.
+  func meta(core key: CoreMetaKey) throws -> String? { try meta(named: key.rawValue) }
+
+  private func meta(named key: String) throws -> String? {
     try rows("SELECT value FROM meta WHERE key = ?", [.text(key)], reading: MetaColumn.self) { $0.text(.value) }.first
       ?? nil
   }
@@ -134,11 +139,11 @@ extension SQLite {
   func dataVersion() throws -> Int { try scalar("PRAGMA data_version") ?? 0 }
 
   /// Sets (or, with nil, removes) a meta value.
-  func setMeta(_ key: String, _ value: String?) throws {
+  func setMeta(_ key: MetaKey, _ value: String?) throws {
     if let value {
-      try insert([(MetaColumn.key, .text(key)), (.value, .text(value))], or: "REPLACE")
+      try insert([(MetaColumn.key, .text(key.rawValue)), (.value, .text(value))], or: "REPLACE")
     } else {
-      try query("DELETE FROM meta WHERE key = ?", [.text(key)])
+      try query("DELETE FROM meta WHERE key = ?", [.text(key.rawValue)])
     }
   }
 

@@ -32,16 +32,14 @@ extension SQLite {
       """
       UPDATE queue SET verdict = ?, reason = ?, refusal = ?, merged_fields = ?, conflicted_copy_id = ?,
         sent = CASE WHEN ? THEN 1 ELSE sent END, answer = COALESCE(?, answer), answered_at = ?, waiting = 0,
-        replayed = ?, refusals = CASE WHEN ? = \(VerdictName.dead.sql) THEN \(QueueLimits.ceiling) ELSE refusals END,
-        last_failure_status = CASE WHEN ? THEN NULL ELSE last_failure_status END,
-        last_failure_text = CASE WHEN ? THEN NULL ELSE last_failure_text END,
-        environmental_streak = CASE WHEN ? THEN 0 ELSE environmental_streak END
+        replayed = ?, refusals = CASE WHEN ? = \(VerdictName.dead.sql) THEN \(QueueLimits.ceiling) ELSE refusals END
+        \(clearFailure ? ", " + SQLite.failureCleared : "")
       WHERE id = ?
       """,
       [
         .of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
         .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName),
-        .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .int(clearFailure ? 1 : 0), .text(id),
+        .text(id),
       ])
   }
 }

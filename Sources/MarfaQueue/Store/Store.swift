@@ -310,7 +310,7 @@ final class Store: @unchecked Sendable {
     defer { db.close() }
     do {
       let appId = try db.scalar("PRAGMA application_id") ?? 0
-      let version = try? db.meta("schema_version")
+      let version = try? db.meta(MetaKey.schemaVersion)
       if appId == StoreSchema.applicationId && version == String(StoreSchema.version) { return }
       var unsent: Int?
       if let n = try? db.scalar("SELECT count(*) FROM queue WHERE verdict IS NULL") { unsent = n }
@@ -370,9 +370,9 @@ final class Store: @unchecked Sendable {
   /// A `meta` value held back until `due` (a drain's progress, at most four writes a second),
   /// then written by the group timer unless it was dropped first: so a drain that waits on a
   /// slow answer still shows how far it got. `text` is made when it is written; `written` is
-  /// told it was.
+  /// called once it is.
   struct HeldMeta {
-    let key: String
+    let key: MetaKey
     let due: ContinuousClock.Instant
     let text: @Sendable () -> String?
     let written: @Sendable () -> Void

@@ -1,4 +1,4 @@
-/// The store's door for filling a queue fast, for the bench's generator (package access only).
+/// The store's fast path for filling a queue, for the bench's generator (package access only).
 ///
 /// Writes go straight into the `queue` table, by column name (``BulkWrite``), through one
 /// prepared statement in one transaction with SQLite's sync off until ``finish()``, and nothing
@@ -28,7 +28,7 @@ package final class StoreBulkInsert {
   }
 
   /// Sets a meta value (the fill state, the instance the copy was filled from).
-  package func setMeta(_ key: String, _ value: String) throws { try db.setMeta(key, value) }
+  package func setMeta(_ key: MetaKey, _ value: String) throws { try db.setMeta(key, value) }
 
   /// Adds one write at the end of the queue.
   package func insert(_ write: BulkWrite) throws {

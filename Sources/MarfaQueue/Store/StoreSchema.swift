@@ -1,6 +1,6 @@
 /// The store's schema, versioned.
 enum StoreSchema {
-  /// Written to `PRAGMA application_id` so a foreign SQLite file is told apart ('VRDT').
+  /// Written to `PRAGMA application_id` so a foreign SQLite file is recognised ('VRDT').
   static let applicationId = 0x5652_4454
   /// Bumped with every change of the tables below.
   static let version = 1
@@ -55,7 +55,7 @@ enum StoreSchema {
         PRIMARY KEY (kind, id)
       ) WITHOUT ROWID;
       CREATE TABLE read_backs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, row_id TEXT NOT NULL);
-      INSERT INTO meta (key, value) VALUES ('schema_version', '\(version)'), ('fill', 'never');
+      INSERT INTO meta (key, value) VALUES ('\(MetaKey.schemaVersion.rawValue)', '\(version)'), ('\(MetaKey.fill.rawValue)', '\(FillState.never.rawValue)');
       \(paneCounts)
       \(changeLog)
       \(departures)

@@ -1,29 +1,29 @@
 /// What each number read from the store may be, written once; a value outside is a damaged store
 /// (``StoreDamage``). Every bound leaves room for the arithmetic done on the value (a count plus
 /// a page, a streak plus one) to stay far from `Int.max`.
-public enum StoredRange {
+package enum StoredRange {
   /// A count of writes (a pane's kept count, a drain's counts): SQLite's largest file (2^48
   /// bytes) holds fewer than 2^40 writes of 256 bytes.
-  public static let count = 0...(1 << 40)
+  package static let count = 0...(1 << 40)
   /// Counted refusals (the schema's own check).
-  public static let refusals = 0...QueueLimits.ceiling
+  package static let refusals = 0...QueueLimits.ceiling
   /// Drains in a row with an environmental failure.
-  public static let streak = 0...(1 << 40)
+  package static let streak = 0...(1 << 40)
   /// An HTTP status kept as a write's last failure.
-  public static let httpStatus = 100...599
+  package static let httpStatus = 100...599
   /// A row's version: the largest integer every JSON reader keeps exact (2^53).
-  public static let version = 0...(1 << 53)
+  package static let version = 0...(1 << 53)
   /// A time kept as milliseconds since 1970: up to the end of the year 9999, which the clock
   /// text can write.
-  public static let epochMilliseconds = 0...253_402_300_799_999
+  package static let epochMilliseconds = 0...253_402_300_799_999
   /// A process id (Linux's `pid_max` is at most 2^22).
-  public static let pid = 1...Int(Int32.max)
+  package static let pid = 1...Int(Int32.max)
   /// The heartbeat a writer's record promises, in seconds (a day at most).
-  public static let heartbeatSeconds = 1...86_400
+  package static let heartbeatSeconds = 1...86_400
   /// How long a request took, in milliseconds (a day at most: no request outlives its deadline).
-  public static let milliseconds = 0...86_400_000
+  package static let milliseconds = 0...86_400_000
   /// Seconds to wait before the next try, as the last drain kept it.
-  public static let retryAfterSeconds = 0...(1 << 31)
+  package static let retryAfterSeconds = 0...(1 << 31)
 
   /// `0 to 5`, as a damage record says it.
   static func words(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound) to \(range.upperBound)" }

@@ -16,8 +16,8 @@ struct BlobFolder {
   /// The folder's path (`<resolved store path>.blobs`).
   let path: String
 
-  /// What a look at one file of the folder found.
-  enum Look: Equatable {
+  /// What a check of one file of the folder found.
+  enum Check: Equatable {
     /// Nothing under that name (or no folder).
     case missing
     /// The bytes are there and hash to their name: the file's identity and size, as checked.
@@ -66,9 +66,9 @@ struct BlobFolder {
     return "the blob folder \(path) cannot be opened: \(String(cString: strerror(code)))"
   }
 
-  /// Looks at the file named `hash`: there, a regular file of this user's, its bytes hashing to
+  /// Checks the file named `hash`: there, a regular file of this user's, its bytes hashing to
   /// its name (read whole, a chunk at a time).
-  func look(_ hash: String) -> Look {
+  func check(_ hash: String) -> Check {
     let folder: Int32
     do {
       guard let fd = try open(creating: false) else { return .missing }
@@ -79,11 +79,11 @@ struct BlobFolder {
       return .damaged(String(describing: error))
     }
     defer { Glibc.close(folder) }
-    return look(hash, in: folder)
+    return check(hash, in: folder)
   }
 
-  /// ``look(_:)`` from the folder's descriptor.
-  func look(_ hash: String, in folder: Int32) -> Look {
+  /// ``check(_:)`` from the folder's descriptor.
+  func check(_ hash: String, in folder: Int32) -> Check {
     let fd = openat(folder, hash, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -124,7 +124,7 @@ struct BlobFolder {
   /// user's); `incoming` is removed in every case.
   func keep(incoming: String, as hash: String, in folder: Int32) throws {
     defer { unlinkat(folder, incoming, 0) }
-    switch look(hash, in: folder) {
+    switch check(hash, in: folder) {
     case .intact:
       return
     case .damaged(let why):

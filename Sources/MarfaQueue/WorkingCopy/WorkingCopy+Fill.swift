@@ -21,8 +21,8 @@ extension WorkingCopy {
     let (client, server) = try client()
     try await store.run { db in
       try db.transaction(durable: true) {
-        try db.setMeta("fill", FillState.underway.rawValue)
-        try db.setMeta("origin", server.url)
+        try db.setMeta(.fill, FillState.underway.rawValue)
+        try db.setMeta(.origin, server.url)
         // What an earlier fill staged and never took is read again.
         try db.dropStagedFillRows()
       }
@@ -43,10 +43,10 @@ extension WorkingCopy {
         // Rows the queue's unanswered writes were laid over stay as the copy has them.
         try db.takeStagedFillRows()
         try db.adoptInstance(root.instanceId)
-        try db.setMeta("instance_id", root.instanceId)
-        try db.setMeta("cursor", cursor)
-        try db.setMeta("expired_reason", nil)
-        try db.setMeta("fill", FillState.complete.rawValue)
+        try db.setMeta(.instanceId, root.instanceId)
+        try db.setMeta(.cursor, cursor)
+        try db.setMeta(.expiredReason, nil)
+        try db.setMeta(.fill, FillState.complete.rawValue)
       }
     }
     hub.send(.refreshed(.filled))
@@ -67,36 +67,36 @@ extension WorkingCopy {
       if let pageCursor {
         query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
       }
-      let answer: HTTPAnswer
+      let response: HTTPResponse
       do {
-        answer = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
+        response = try await client.send("GET", try Self.url(server, "/items", query: query), key: server.key)
       } catch let e as TransportError {
         throw QueueError.network(message: "\(e.message) (the fill stopped \(progress.words))")
       }
-      guard answer.namesAContract else {
+      guard response.namesAContract else {
         throw QueueError.network(
           message:
-            "the item pages were answered \(answer.status) naming no contract (the fill stopped \(progress.words))")
+            "the item pages were answered \(response.status) naming no contract (the fill stopped \(progress.words))")
       }
-      guard answer.namesOurContract else {
-        throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract"))
+      guard response.namesOurContract else {
+        throw QueueError.contractMismatch(served: response.header("X-Marfa-Contract"))
       }
-      guard answer.status == 200 else {
-        if HTTPStatus.isEnvironmental(answer.status) {
+      guard response.status == 200 else {
+        if HTTPStatus.isEnvironmental(response.status) {
           throw QueueError.network(
-            message: "the item pages were answered \(answer.status) (the fill stopped \(progress.words))")
+            message: "the item pages were answered \(response.status) (the fill stopped \(progress.words))")
         }
-        let err = answer.json?["error"]
+        let err = response.json?["error"]
         throw QueueError.server(
-          status: answer.status, code: err?["code"]?.stringValue,
+          status: response.status, code: err?["code"]?.stringValue,
           message: (err?["message"]?.stringValue ?? "the item pages could not be read")
             + " (the fill stopped \(progress.words))")
       }
-      progress.bytes += answer.body.count
+      progress.bytes += response.body.count
       guard progress.bytes <= limits.bytes else {
-        throw broken("passed \(AnswerLimits.words(limits.bytes)) in all", progress)
+        throw broken("passed \(ResponseLimits.words(limits.bytes)) in all", progress)
       }
-      guard let json = answer.json, let data = json["data"]?.arrayValue else {
+      guard let json = response.json, let data = json["data"]?.arrayValue else {
         throw broken("gave a page that is not {data, next_cursor}", progress)
       }
       let items = data.compactMap { $0["item"] }
@@ -167,15 +167,9 @@ extension WorkingCopy {
   public func catchUp() async throws {
     try requireWriter()
     let (_, server) = try client()
-    let (fill, cursor, instance) = try await store.run { db in
-      (try db.meta("fill") ?? "never", try db.meta("cursor"), try db.meta("instance_id"))
-    }
-    switch FillState(rawValue: fill) ?? .never {
-    case .never: throw QueueError.noCursor
-    case .underway: throw QueueError.hydrationIncomplete
-    case .expired:
-      throw QueueError.copyExpired(reason: try await store.run { try $0.meta("expired_reason") } ?? "expired")
-    case .complete: break
+    let (cursor, instance) = try await store.run { db in
+      try db.requireFilled()
+      return (try db.meta(.cursor), try db.meta(.instanceId))
     }
     guard let cursor else { throw QueueError.noCursor }
     let frames: [EventFrame]
@@ -200,12 +194,7 @@ extension WorkingCopy {
       }
     }
     if let expiry {
-      try await store.run { db in
-        try db.transaction(durable: true) {
-          try db.setMeta("fill", FillState.expired.rawValue)
-          try db.setMeta("expired_reason", expiry)
-        }
-      }
+      try await store.run { db in try db.expireCopy(reason: expiry) }
       throw QueueError.copyExpired(reason: expiry)
     }
     if last?.type == "stream_incomplete" {
@@ -217,12 +206,12 @@ extension WorkingCopy {
         for frame in frames {
           if let item = frame.json?["item"], let id = item["id"]?.stringValue {
             // Rows beneath waiting writes keep the copy's values laid over them.
-            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: "item", item) }
+            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: .item, item) }
           }
           if let id = frame.id { newCursor = id }
           if let c = frame.json?["cursor"]?.stringValue { newCursor = c }
         }
-        try db.setMeta("cursor", newCursor)
+        try db.setMeta(.cursor, newCursor)
       }
     }
     hub.send(.refreshed(.caughtUp))

@@ -11,13 +11,13 @@ extension WorkingCopy {
 
   /// Whether drains keep each write's attempts and a history row (on unless a measurement turns
   /// it off: `verdicts-bench drain`).
-  @_spi(Measurement) public var keepsHistory: Bool {
+  package var keepsHistory: Bool {
     get { historyKept.withLock { $0 } }
     set { historyKept.withLock { $0 = newValue } }
   }
 
   /// Time this copy's drains spent keeping attempts and history rows, and how many rows they wrote.
-  @_spi(Measurement) public var historyKeeping: (time: Duration, writes: Int) { historySpent.withLock { $0 } }
+  package var historyKeeping: (time: Duration, writes: Int) { historySpent.withLock { $0 } }
 
   /// Runs `body` (a write of the history), timed into ``historyKeeping``; skipped when off.
   func keepingHistory<T>(_ body: () throws -> T?) rethrows -> T? {

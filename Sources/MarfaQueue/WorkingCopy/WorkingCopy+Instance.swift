@@ -36,35 +36,38 @@ extension WorkingCopy {
   /// Reads `GET /`; a network failure throws ``QueueError/network(message:)``.
   func readRoot() async throws -> Root {
     let (client, server) = try client()
-    let answer: HTTPAnswer
+    let response: HTTPResponse
     do {
-      answer = try await client.send("GET", try Self.url(server, "/"), key: server.key)
+      response = try await client.send("GET", try Self.url(server, "/"), key: server.key)
     } catch let e as TransportError {
       noteReachable(false)
       throw QueueError.network(message: e.message)
     }
-    if !answer.namesAContract && !(200..<300).contains(answer.status) {
+    if !response.namesAContract && !(200..<300).contains(response.status) {
       noteReachable(false)
-      throw QueueError.network(message: "the root answered \(answer.status) and named no contract (a proxy or gateway)")
+      throw QueueError.network(
+        message: "the root answered \(response.status) and named no contract (a proxy or gateway)")
     }
-    guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
-    if (300..<400).contains(answer.status) {
-      throw QueueError.redirected(status: answer.status, location: answer.header("Location"))
+    guard response.namesOurContract else {
+      throw QueueError.contractMismatch(served: response.header("X-Marfa-Contract"))
     }
-    guard (200..<300).contains(answer.status) else {
-      if HTTPStatus.isEnvironmental(answer.status) {
+    if (300..<400).contains(response.status) {
+      throw QueueError.redirected(status: response.status, location: response.header("Location"))
+    }
+    guard (200..<300).contains(response.status) else {
+      if HTTPStatus.isEnvironmental(response.status) {
         noteReachable(false)
-        throw QueueError.network(message: "the root answered \(answer.status)")
+        throw QueueError.network(message: "the root answered \(response.status)")
       }
-      let err = answer.json?["error"]
+      let err = response.json?["error"]
       throw QueueError.server(
-        status: answer.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
+        status: response.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
     }
-    guard let id = answer.json?["instance_id"]?.stringValue, !id.isEmpty else {
+    guard let id = response.json?["instance_id"]?.stringValue, !id.isEmpty else {
       throw QueueError.network(message: "the root did not say which instance it is")
     }
     noteReachable(true)
-    return Root(instanceId: id, contract: answer.header("X-Marfa-Contract"))
+    return Root(instanceId: id, contract: response.header("X-Marfa-Contract"))
   }
 
   /// Tells the streams when reachability changes.
@@ -85,41 +88,43 @@ extension WorkingCopy {
   /// Reads an item (or edge) row: `GET /items/{id}?include=metadata`.
   ///
   /// - Throws: ``QueueError/network(message:)`` when it could not be read for the network's reasons.
-  func readRow(kind: String, id: String) async throws -> RowRead {
+  func readRow(kind: RowKind, id: String) async throws -> RowRead {
     let (client, server) = try client()
     let encoded =
       id.percentEncoded(keeping: PercentEncodingSet.pathAllowed.subtracting("/?#"))
     let url =
-      kind == "edge"
+      kind == .edge
       ? try Self.url(server, "/edges/\(encoded)")
       : try Self.url(server, "/items/\(encoded)", query: "include=metadata")
-    let answer: HTTPAnswer
+    let response: HTTPResponse
     do {
-      answer = try await client.send("GET", url, key: server.key)
+      response = try await client.send("GET", url, key: server.key)
     } catch let e as TransportError {
       throw QueueError.network(message: e.message)
     }
-    guard answer.namesAContract else {
-      throw QueueError.network(message: "the read was answered \(answer.status) without naming a contract")
+    guard response.namesAContract else {
+      throw QueueError.network(message: "the read was answered \(response.status) without naming a contract")
     }
-    guard answer.namesOurContract else { throw QueueError.contractMismatch(served: answer.header("X-Marfa-Contract")) }
-    if HTTPStatus.isEnvironmental(answer.status) {
-      throw QueueError.network(message: "the read was answered \(answer.status)")
+    guard response.namesOurContract else {
+      throw QueueError.contractMismatch(served: response.header("X-Marfa-Contract"))
     }
-    if answer.status == 404 || answer.status == 403
-      || (answer.status == 400 && answer.json?["error"]?["code"]?.stringValue == "invalid_id")
+    if HTTPStatus.isEnvironmental(response.status) {
+      throw QueueError.network(message: "the read was answered \(response.status)")
+    }
+    if response.status == 404 || response.status == 403
+      || (response.status == 400 && response.json?["error"]?["code"]?.stringValue == "invalid_id")
     {
       return .absent
     }
-    guard (200..<300).contains(answer.status), let json = answer.json,
-      let row = kind == "edge" ? (json["edge"] ?? json) : json["item"]
+    guard (200..<300).contains(response.status), let json = response.json,
+      let row = kind == .edge ? (json["edge"] ?? json) : json["item"]
     else {
-      let err = answer.json?["error"]
+      let err = response.json?["error"]
       throw QueueError.server(
-        status: answer.status, code: err?["code"]?.stringValue,
+        status: response.status, code: err?["code"]?.stringValue,
         message: err?["message"]?.stringValue ?? "the row could not be read")
     }
-    // The answer must be about the row read, and say one thing: else nothing of it is taken.
+    // The response must be about the row read, and say one thing: else nothing of it is taken.
     if let name = json.repeatedMemberName() {
       throw QueueError.contractBroken(
         what:

@@ -18,25 +18,25 @@ extension WorkingCopy {
     fileWatchers.available.withLock { $0 } ? fileWatchers.stream() : nil
   }
 
-  /// The longest wait between two looks at `PRAGMA data_version` while nothing happens, with
-  /// inotify (a look is a safety net: every commit writes the WAL, which wakes the reader).
-  static let idleLookMs = 60_000
+  /// The longest wait between two polls at `PRAGMA data_version` while nothing happens, with
+  /// inotify (a poll is a safety net: every commit writes the WAL, which wakes the reader).
+  static let idlePollMs = 60_000
   /// The same without inotify: the timer is all there is.
-  static let timerLookMs = 200
-  /// With inotify, looks back off by doubling only up to this; the next is ``idleLookMs`` away.
+  static let timerPollMs = 200
+  /// With inotify, polls back off by doubling only up to this; the next is ``idlePollMs`` away.
   /// A commit shows a moment after its WAL write (the index is in shared memory, which inotify
-  /// does not see): well within a second, so looks further apart than that would only catch a
+  /// does not see): well within a second, so polls further apart than that would only catch a
   /// lost event, and one a minute does. An idle watcher is then woken by nothing of its own.
-  static let lookRampMs = 1_600
+  static let pollRampMs = 1_600
 
-  /// The wait before the next look at `PRAGMA data_version` when the last one found nothing.
-  static func nextLook(after ms: Int, inotify: Bool) -> Int {
-    guard inotify else { return min(ms * 2, timerLookMs) }
-    return ms >= lookRampMs ? idleLookMs : min(ms * 2, lookRampMs)
+  /// The wait before the next poll at `PRAGMA data_version` when the last one found nothing.
+  static func nextPoll(after ms: Int, inotify: Bool) -> Int {
+    guard inotify else { return min(ms * 2, timerPollMs) }
+    return ms >= pollRampMs ? idlePollMs : min(ms * 2, pollRampMs)
   }
 
-  /// The back-off of ``followSaves(from:)``: 50 ms after a save, then ``nextLook(after:inotify:)``.
-  static let savePace = SavePace(afterSave: { _ in 50 }, next: { nextLook(after: $0, inotify: $1) })
+  /// The back-off of ``followSaves(from:)``: 50 ms after a save, then ``nextPoll(after:inotify:)``.
+  static let savePace = SavePace(afterSave: { _ in 50 }, next: { nextPoll(after: $0, inotify: $1) })
 
   /// Follows the writer's commits into `.saved` changes (a ``SaveFollower`` looking at
   /// `PRAGMA data_version`, backing off by ``savePace``) and tells ``storeFileEvents()``
@@ -49,7 +49,7 @@ extension WorkingCopy {
     watchers.available.withLock { $0 = saveWatch != nil }
     let follower = SaveFollower(
       watch: saveWatch, pace: Self.savePace, start: start,
-      look: { (try? await store.run { try $0.dataVersion() }).map { .seen($0) } ?? .unread },
+      poll: { (try? await store.run { try $0.dataVersion() }).map { .seen($0) } ?? .unread },
       tell: { hub.send(.saved(dataVersion: $0)) },
       heardFiles: { watchers.tell() })
     return Task.detached {

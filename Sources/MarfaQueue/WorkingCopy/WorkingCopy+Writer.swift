@@ -5,9 +5,6 @@ import FoundationEssentials
 #endif
 
 extension WorkingCopy {
-  /// The `meta` row that holds the writer's record.
-  static let writerMetaKey = "writer"
-
   /// Who holds the store's writer role and what it is doing, as it published it, with whether
   /// it is still there (``WriterRecord/state``); nil when no writer ever published one and none
   /// holds the role now.
@@ -19,7 +16,7 @@ extension WorkingCopy {
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
     let text = try await store.run { db in
-      let text = try db.meta(WorkingCopy.writerMetaKey)
+      let text = try db.meta(.writer)
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
@@ -41,12 +38,12 @@ extension WorkingCopy {
   /// was kept. One `meta` row: cheap to ask every second (`watch --plain`).
   public func lastDrainEndedAt() async throws -> String? {
     try checkOpen()
-    return try await store.run { try $0.meta("last_drain_at") }
+    return try await store.run { try $0.meta(.lastDrainAt) }
   }
 
   /// A stored record read against the lock: live, closed or gone. A role held with no record of
   /// its holder's (one that took it a moment ago and has not published yet, or an earlier build)
-  /// is told by the lock's holder as the kernel names it (`holder`: the lock file's path).
+  /// is named by the lock's holder as the kernel names it (`holder`: the lock file's path).
   static func sighting(_ text: String?, held: Bool, holder lockPath: String? = nil) -> WriterRecord? {
     var record = text.flatMap(JSONValue.parse).flatMap(WriterRecord.init(storedJSON:))
     switch (record?.closedAt, held) {
@@ -69,14 +66,14 @@ extension WorkingCopy {
 
   /// Whether drains publish their progress in the writer's record (on unless a measurement
   /// turns it off to time what publishing costs: `verdicts-bench drain`).
-  @_spi(Measurement) public var publishesDrainProgress: Bool {
+  package var publishesDrainProgress: Bool {
     get { drainProgressPublished.withLock { $0 } }
     set { drainProgressPublished.withLock { $0 = newValue } }
   }
 
   /// Time this copy's drains spent publishing their progress, and how many record writes they
   /// made (for `verdicts-bench drain`).
-  @_spi(Measurement) public var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
+  package var progressPublishing: (time: Duration, writes: Int) { progressSpent.withLock { $0 } }
 
   /// Says who this writer is (program and mode) in its published record, e.g. `verdicts` / `tui`,
   /// and publishes it now; with `publish: false`, only from its next drain or auto-drain on (a short
@@ -119,7 +116,7 @@ extension WorkingCopy {
   /// Changes this writer's record and writes it to the store (nothing for a reader).
   func publishWriter(_ change: (inout WriterRecord) -> Void) async {
     guard let text = writerText(change) else { return }
-    if (try? await store.run { try $0.setMeta(WorkingCopy.writerMetaKey, text) }) != nil { notePublished() }
+    if (try? await store.run { try $0.setMeta(.writer, text) }) != nil { notePublished() }
   }
 
   /// The record's text with `change` applied, kept as this writer's record: for callers already

@@ -10,7 +10,7 @@ extension WorkingCopy {
   func enqueue(_ draft: WriteDraft) async throws -> QueuedWrite {
     try requireWriter()
     let written = try await store.run { db in
-      try db.transaction(durable: true) { try db.enqueue(draft, now: Identifiers.now()) }
+      try db.transaction(durable: true) { try db.enqueue(draft, now: Timestamp.now()) }
     }
     hub.send(.local(draft.kind))
     return written

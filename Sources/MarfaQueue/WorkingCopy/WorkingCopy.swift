@@ -96,15 +96,15 @@ public final class WorkingCopy: Sendable {
     let handle = store.handle
     let store = self.store
     return try await store.run { db in
-      let fill = FillState(rawValue: try db.meta("fill") ?? "never") ?? .never
+      let fill = FillState(rawValue: try db.meta(.fill) ?? "never") ?? .never
       // The summary only: its size does not grow with the drain (docs/rules.md).
       let lastDrain = try db.lastDrainSummary()
-      let writer = try db.meta(WorkingCopy.writerMetaKey)
+      let writer = try db.meta(.writer)
       db.note(WriterRecord.damage(inStored: writer))
       var status = Status(
-        store: path, handle: handle, fill: fill, expiredReason: try db.meta("expired_reason"),
-        origin: try db.meta("origin"), instanceId: try db.meta("instance_id"), cursor: try db.meta("cursor"),
-        counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta("last_drain_at"),
+        store: path, handle: handle, fill: fill, expiredReason: try db.meta(.expiredReason),
+        origin: try db.meta(.origin), instanceId: try db.meta(.instanceId), cursor: try db.meta(.cursor),
+        counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta(.lastDrainAt),
         writer: self.sightingOfStored(writer))
       status.refused = try db.refusedCount()
       status.damage = db.damage
@@ -115,7 +115,7 @@ public final class WorkingCopy: Sendable {
   /// The last drain's last verdict entries as the store keeps them (at most
   /// ``DrainReport/keptVerdicts``, in the order they landed; the summary's `verdictsOmitted` says
   /// how many earlier ones the queue's rows hold instead).
-  public func lastDrainVerdicts() async throws -> [DrainVerdict] {
+  package func lastDrainVerdicts() async throws -> [DrainVerdict] {
     try await store.run { try $0.lastDrainVerdicts() }
   }
 
@@ -170,7 +170,7 @@ public final class WorkingCopy: Sendable {
     store.shutdown { db in
       guard let closing else { return }
       try? db.commitGroup()
-      try? db.setMeta(WorkingCopy.writerMetaKey, closing)
+      try? db.setMeta(.writer, closing)
     }
   }
 

@@ -1,11 +1,11 @@
 /// Why the scripted instance could not do what it was asked.
-public enum InstanceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum InstanceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The port could not be bound or listened on.
   case cannotListen(port: UInt16, reason: String)
   /// `online()` was called on an instance that was never started.
   case notStarted
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotListen(let port, let reason):
       return "the scripted instance cannot listen on 127.0.0.1:\(port): \(reason)"

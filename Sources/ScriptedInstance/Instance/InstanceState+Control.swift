@@ -1,5 +1,5 @@
 extension InstanceState {
-  /// The control doors under `/_scripted/`, for a test or tool in another process; never recorded or scripted.
+  /// The control endpoints under `/_scripted/`, for a test or tool in another process; never recorded or scripted.
   ///
   /// `GET /_scripted/requests`, `GET /_scripted/records`, `POST /_scripted/switch {instance_id, keep_data}`,
   /// `POST /_scripted/forget-events`.

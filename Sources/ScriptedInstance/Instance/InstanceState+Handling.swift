@@ -1,5 +1,5 @@
 extension InstanceState {
-  /// The doors whose `Idempotency-Key` the instance honours (contract 6.1).
+  /// The endpoints whose `Idempotency-Key` the instance honours (contract 6.1).
   static func isKeyedDoor(_ method: String, _ segments: [String]) -> Bool {
     switch (method, segments.count) {
     case ("POST", 1): return segments[0] == "items" || segments[0] == "edges"
@@ -110,7 +110,7 @@ extension InstanceState {
     }
 
     guard Self.isKeyedDoor(request.method, segments), let key = request.header("Idempotency-Key") else {
-      let answer = door(request, body: body)
+      let answer = route(request, body: body)
       if answer == nil { unscriptedSeqs.append(recorded[index].seq) }
       var response = Self.http(
         answer ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)"))
@@ -138,7 +138,7 @@ extension InstanceState {
       return .response(response)
     }
     let answer =
-      door(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
+      route(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
     let response = Self.http(answer)
     if ![401, 403].contains(answer.status) && answer.status < 500 {
       records[key] = IdempotencyRecord(
@@ -149,8 +149,8 @@ extension InstanceState {
     return .response(response)
   }
 
-  /// The model's answer at one door, or nil when no door has that method and path.
-  private mutating func door(_ request: HTTPRequest, body: ScriptedJSON?) -> ModelAnswer? {
+  /// The model's answer at one endpoint, or nil when no endpoint has that method and path.
+  private mutating func route(_ request: HTTPRequest, body: ScriptedJSON?) -> ModelAnswer? {
     let s = request.segments
     let json = body ?? (request.body.isEmpty ? .object([:]) : .null)
     switch (request.method, s.count, s.first ?? "") {

@@ -3,7 +3,7 @@ public struct RecordedRequest: Sendable {
   /// The order of arrival, from 1.
   public let seq: Int
   /// The method.
-  public let method: String
+  package let method: String
   /// The percent-decoded path, without the query.
   public let path: String
   /// The raw query string (after `?`), or "".
@@ -25,13 +25,13 @@ public struct RecordedRequest: Sendable {
   }
 
   /// The body as UTF-8 text.
-  public var bodyText: String { String(decoding: body, as: UTF8.self) }
+  package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
   /// The body read as JSON, or nil.
   public var json: ScriptedJSON? { try? ScriptedJSON(parsing: body) }
 
   /// The value of the query parameter `name`, or nil.
-  public func queryValue(_ name: String) -> String? {
+  package func queryValue(_ name: String) -> String? {
     HTTPRequest(method: method, target: "/?" + query, headers: [], body: []).query(name)
   }
 

@@ -17,7 +17,7 @@ public final class ScriptedInstance: Sendable {
   /// The contract this instance speaks, sent as `X-Marfa-Contract` on its own answers.
   public static let contract = "2"
   /// The read view named in stream frames and echoed on certified reads.
-  public static let readView = String(repeating: "a", count: 64)
+  package static let readView = String(repeating: "a", count: 64)
 
   /// The server, once started.
   private let server = Mutex<HTTPServer?>(nil)
@@ -78,12 +78,12 @@ public final class ScriptedInstance: Sendable {
   }
 
   /// Closes the port and every connection: a client now meets a refused connection.
-  public func offline() {
+  package func offline() {
     server.withLock { $0 }?.close()
   }
 
   /// Opens the same port again after `offline()`.
-  public func online() throws {
+  package func online() throws {
     guard let server = server.withLock({ $0 }) else { throw InstanceError.notStarted }
     try server.listen()
   }
@@ -112,7 +112,7 @@ public final class ScriptedInstance: Sendable {
   }
 
   /// The accepted API keys; nil accepts any key (or none). A refused key is answered `401 unauthorized`.
-  public var acceptedKeys: Set<String>? {
+  package var acceptedKeys: Set<String>? {
     get { state.withLock { $0.keys } }
     set { state.withLock { $0.keys = newValue } }
   }
@@ -120,32 +120,32 @@ public final class ScriptedInstance: Sendable {
   // MARK: Scripts
 
   /// Adds a rule after the others.
-  public func addRule(_ rule: ScriptRule) {
+  package func addRule(_ rule: ScriptRule) {
     state.withLock { $0.rules.append(InstanceState.ActiveRule(rule: rule)) }
   }
 
   /// Adds rules after the others, in order.
-  public func addRules(_ newRules: [ScriptRule]) {
+  package func addRules(_ newRules: [ScriptRule]) {
     state.withLock { $0.rules += newRules.map { InstanceState.ActiveRule(rule: $0) } }
   }
 
   /// Drops every rule: the model answers everything.
-  public func clearRules() {
+  package func clearRules() {
     state.withLock { $0.rules = [] }
   }
 
   // MARK: Records
 
-  /// Every request received, in order (control doors under `/_scripted/` excepted).
+  /// Every request received, in order (control endpoints under `/_scripted/` excepted).
   public var requests: [RecordedRequest] { state.withLock { $0.recorded } }
 
-  /// The requests that reached no door and were answered `501 not_scripted`.
-  public var unscriptedRequests: [RecordedRequest] {
+  /// The requests that reached no endpoint and were answered `501 not_scripted`.
+  package var unscriptedRequests: [RecordedRequest] {
     state.withLock { s in s.recorded.filter { s.unscriptedSeqs.contains($0.seq) } }
   }
 
   /// Forgets the requests recorded so far.
-  public func clearRequests() {
+  package func clearRequests() {
     state.withLock { s in
       s.recorded = []
       s.unscriptedSeqs = []
@@ -153,13 +153,13 @@ public final class ScriptedInstance: Sendable {
   }
 
   /// The idempotency records, by key.
-  public var idempotencyRecords: [String: IdempotencyRecord] { state.withLock { $0.records } }
+  package var idempotencyRecords: [String: IdempotencyRecord] { state.withLock { $0.records } }
 
   /// How many times the model applied a write sent under `key` (a replay applies nothing): 1 when exactly once.
-  public func appliedCount(key: String) -> Int { state.withLock { $0.applied[key] ?? 0 } }
+  package func appliedCount(key: String) -> Int { state.withLock { $0.applied[key] ?? 0 } }
 
   /// The number of applications per idempotency key.
-  public var appliedWrites: [String: Int] { state.withLock { $0.applied } }
+  package var appliedWrites: [String: Int] { state.withLock { $0.applied } }
 
   // MARK: Model
 
@@ -167,26 +167,26 @@ public final class ScriptedInstance: Sendable {
   public func item(_ id: String) -> ScriptedJSON? { state.withLock { $0.model.items[id]?.withMetadata } }
 
   /// The ids of every item held, in creation order.
-  public var itemIds: [String] { state.withLock { $0.model.items.values.sorted { a, b in a.seq < b.seq }.map(\.id) } }
+  package var itemIds: [String] { state.withLock { $0.model.items.values.sorted { a, b in a.seq < b.seq }.map(\.id) } }
 
   /// An edge as the model holds it, or nil.
   public func edge(_ id: String) -> ScriptedJSON? { state.withLock { $0.model.edges[id]?.json } }
 
   /// Adds (or replaces) an item, version history included.
-  public func seed(_ item: SeedItem) { state.withLock { $0.model.seed(item) } }
+  package func seed(_ item: SeedItem) { state.withLock { $0.model.seed(item) } }
 
   /// Another writer edits an item now; false when no such item is held.
   @discardableResult
   public func edit(_ edit: ConcurrentEdit) -> Bool { state.withLock { $0.model.edit(edit) } }
 
   /// The cursor of the newest event.
-  public var eventCursor: String { state.withLock { String($0.model.headCursor) } }
+  package var eventCursor: String { state.withLock { String($0.model.headCursor) } }
 
   /// Forgets every event so far: a catch-up from any earlier cursor is answered `catchup_too_old`.
-  public func forgetEvents() { state.withLock { s in s.model.forgetEvents(before: s.model.headCursor) } }
+  package func forgetEvents() { state.withLock { s in s.model.forgetEvents(before: s.model.headCursor) } }
 
   /// Forgets the events before `cursor`: a catch-up from an earlier cursor is answered `catchup_too_old`.
-  public func forgetEvents(before cursor: String) {
+  package func forgetEvents(before cursor: String) {
     state.withLock { $0.model.forgetEvents(before: Int(cursor) ?? 0) }
   }
 }

@@ -20,13 +20,13 @@ public enum ScriptedJSON: Sendable, Hashable {
   }
 
   /// The whole number this value holds, or nil (a fraction is not a whole number).
-  public var intValue: Int? {
+  package var intValue: Int? {
     guard case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
     return Int(n)
   }
 
   /// The Boolean this value holds, or nil.
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     if case .bool(let b) = self { return b }
     return nil
   }

@@ -7,7 +7,7 @@ public struct ConcurrentEdit: Sendable, Hashable {
   /// A new state (`trashed`…), if any.
   public var state: String?
   /// Drop every snapshot but the newest, so a write based on an older version meets `ancestor_unavailable`.
-  public var forgetHistory: Bool
+  package var forgetHistory: Bool
 
   /// An edit of `itemId`.
   public init(

@@ -3,11 +3,11 @@ public struct IdempotencyRecord: Sendable {
   /// The key.
   public let key: String
   /// The method of the first request.
-  public let method: String
+  package let method: String
   /// The path of the first request.
   public let path: String
   /// The body of the first request.
-  public let requestBody: [UInt8]
+  package let requestBody: [UInt8]
   /// The status answered.
   public let status: Int
   /// The body answered, as JSON text.

@@ -3,11 +3,11 @@ public struct ItemType: Sendable, Hashable {
   /// The type's name (`note`, `task`…).
   public var name: String
   /// The strategy for each named property; others take `defaultStrategy`.
-  public var mergePolicy: [String: MergeStrategy]
+  package var mergePolicy: [String: MergeStrategy]
   /// The strategy for properties `mergePolicy` does not name.
-  public var defaultStrategy: MergeStrategy
+  package var defaultStrategy: MergeStrategy
   /// Properties a create must carry, else `400 validation_error` naming each.
-  public var requiredProperties: [String]
+  package var requiredProperties: [String]
 
   /// A type; by default every field is last-writer-wins and nothing is required.
   public init(
@@ -21,7 +21,7 @@ public struct ItemType: Sendable, Hashable {
   }
 
   /// The strategy for one property.
-  public func strategy(for field: String) -> MergeStrategy { mergePolicy[field] ?? defaultStrategy }
+  package func strategy(for field: String) -> MergeStrategy { mergePolicy[field] ?? defaultStrategy }
 
   /// The type as `GET /types` lists it.
   var json: ScriptedJSON {

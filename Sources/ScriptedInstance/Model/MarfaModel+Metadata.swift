@@ -1,14 +1,14 @@
 import Digest
 
 extension MarfaModel {
-  /// How a metadata door changes the tags.
+  /// How a metadata endpoint changes the tags.
   enum TagChange {
     case replace([String])
     case add([String])
     case remove(String)
   }
 
-  /// The metadata and tag doors: tags change, the version does not; answers `{metadata}`.
+  /// The metadata and tag endpoints: tags change, the version does not; answers `{metadata}`.
   mutating func changeTags(_ id: String, _ change: TagChange) -> ModelAnswer {
     guard var item = items[id] else { return .itemNotFound(id) }
     if item.state == "trashed" { return .itemNotFound(id, trashed: true) }

@@ -1,4 +1,4 @@
-/// What the in-memory model answers one door: a status, a JSON body, and whether it changed anything.
+/// What the in-memory model answers one endpoint: a status, a JSON body, and whether it changed anything.
 struct ModelAnswer: Sendable {
   var status: Int
   var body: ScriptedJSON

@@ -21,7 +21,7 @@ public struct SeedItem: Sendable, Hashable {
   /// The natural key's id within its source, if any.
   public var sourceId: String?
   /// When the item happened, if it says.
-  public var occurredAt: String?
+  package var occurredAt: String?
 
   /// An item at version `history.count + 1`.
   public init(

@@ -18,7 +18,7 @@ extension Scenario {
   }
 
   /// The most bytes a scenario file may hold: a hand-written script is a few KB.
-  public static let fileLimit = 4 << 20
+  package static let fileLimit = 4 << 20
 
   /// Reads a scenario from a JSON file: only a regular file (a FIFO would wait forever and
   /// `/dev/zero` never ends), at most ``fileLimit`` bytes, UTF-8.

@@ -9,7 +9,7 @@ extension Scenario {
   public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
 
   /// Every request is answered by a gateway's 503 page with no contract header, `GET /` included.
-  public static let outage = Scenario(
+  package static let outage = Scenario(
     name: "outage", summary: "A gateway answers 503 pages for everything: the instance is unreachable.",
     rules: [.always(.any, .gatewayPage(status: 503))])
 }

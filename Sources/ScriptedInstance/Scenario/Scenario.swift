@@ -16,11 +16,11 @@ public struct Scenario: Sendable, Hashable {
   /// Edges held from the start.
   public var edges: [SeedEdge]
   /// Edits another writer makes when the first request that is not a `GET` arrives.
-  public var concurrentEdits: [ConcurrentEdit]
+  package var concurrentEdits: [ConcurrentEdit]
   /// Script rules, checked in order.
   public var rules: [ScriptRule]
   /// The accepted API keys; nil accepts any key (or none).
-  public var acceptedKeys: Set<String>?
+  package var acceptedKeys: Set<String>?
   /// The key a client should start with, if the scenario cares.
   public var startKey: String?
   /// Writes for a client to queue, in order.

@@ -1,5 +1,5 @@
 /// Why a scenario could not be loaded.
-public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file could not be read.
   case unreadable(path: String, reason: String)
   /// The text is not JSON.
@@ -9,7 +9,7 @@ public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No named scenario and no file has that name.
   case unknown(name: String, known: [String])
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let path, let reason): return "cannot read scenario file \(path): \(reason)"
     case .notJSON(let source, let reason): return "scenario \(source) is \(reason)"

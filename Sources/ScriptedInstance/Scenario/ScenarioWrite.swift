@@ -31,7 +31,7 @@ public struct ScenarioWrite: Sendable, Hashable {
   /// The MIME type, for `upload_blob`.
   public var mimeType: String?
   /// What the instance is scripted to make of it, in words (for a demo's caption).
-  public var expect: String
+  package var expect: String
 
   /// A write of `kind`; give the members the kind needs.
   public init(

@@ -1,15 +1,15 @@
 /// Which requests a script rule answers; every condition given must hold.
 public struct ScriptMatch: Sendable, Hashable {
   /// The methods matched (`PATCH`…); empty matches any.
-  public var methods: Set<String>
+  package var methods: Set<String>
   /// The paths matched; nil matches any.
   public var path: PathPattern?
   /// A write id: the body's `id` member, or any path segment, equals it.
-  public var writeId: String?
+  package var writeId: String?
   /// Text the body contains.
-  public var bodyContains: String?
+  package var bodyContains: String?
   /// The key of `Authorization: Bearer <key>`.
-  public var bearer: String?
+  package var bearer: String?
 
   /// A match on any of the conditions given (none: every request).
   public init(

@@ -8,7 +8,7 @@ public struct ScriptRule: Sendable, Hashable {
   /// The answers, given one per matching request.
   public var answers: [ScriptedAnswer]
   /// Whether the last answer repeats once the others are used.
-  public var repeatsLast: Bool
+  package var repeatsLast: Bool
 
   /// A rule giving `answers` in turn to the requests `match` names.
   public init(_ match: ScriptMatch, answers: [ScriptedAnswer], repeatsLast: Bool = false) {

@@ -1,10 +1,10 @@
 extension ScriptedAnswer {
   /// The model answers.
-  public static let normal = ScriptedAnswer(.normal)
+  package static let normal = ScriptedAnswer(.normal)
   /// The connection is closed without an answer.
   public static let drop = ScriptedAnswer(.drop)
   /// No answer ever comes.
-  public static let stall = ScriptedAnswer(.stall)
+  package static let stall = ScriptedAnswer(.stall)
 
   /// Any status with a body (JSON by default).
   public static func status(_ status: Int, body: String = "", contentType: String? = "application/json")
@@ -35,51 +35,51 @@ extension ScriptedAnswer {
   public static let unauthorized = error(401, code: "unauthorized", message: "The API key is not valid")
 
   /// `403 type_not_permitted` with `details.grant {kind, name, level}`.
-  public static func missingGrant(kind: String = "type", name: String, level: String = "write") -> ScriptedAnswer {
+  package static func missingGrant(kind: String = "type", name: String, level: String = "write") -> ScriptedAnswer {
     error(
       403, code: "type_not_permitted", message: "The key may not \(level) \(kind) \(name)",
       details: ["grant": ["kind": .string(kind), "name": .string(name), "level": .string(level)]])
   }
 
   /// `403 forbidden` with `details: {source}`: the key does not claim that source.
-  public static func unclaimedSource(_ source: String) -> ScriptedAnswer {
+  package static func unclaimedSource(_ source: String) -> ScriptedAnswer {
     error(
       403, code: "forbidden", message: "The key does not claim source \(source)", details: ["source": .string(source)])
   }
 
   /// `400 validation_error` with `details.errors [{field, message}]`.
-  public static func validation(_ errors: [(field: String, message: String)]) -> ScriptedAnswer {
+  package static func validation(_ errors: [(field: String, message: String)]) -> ScriptedAnswer {
     let answer = ModelAnswer.validation(errors)
     return ScriptedAnswer(.reply(status: 400, body: answer.body.text, contentType: "application/json"))
   }
 
   /// `409 version_conflict`, naming the current row.
-  public static let versionConflict = ScriptedAnswer(.versionConflict)
+  package static let versionConflict = ScriptedAnswer(.versionConflict)
   /// `409 ancestor_unavailable`, naming the current row and the requested version.
   public static let ancestorUnavailable = ScriptedAnswer(.ancestorUnavailable)
 
   /// `422 idempotency_key_reused`.
-  public static let keyReused = error(
+  package static let keyReused = error(
     422, code: "idempotency_key_reused", message: "The idempotency key was used with another request")
 
   /// `409 idempotency_key_in_flight`.
   public static let inFlight = error(
     409, code: "idempotency_key_in_flight", message: "A request with this idempotency key is still running")
 
-  /// `200` whose body is not the door's shape (`not json`).
-  public static let unreadable2xx = status(200, body: "not json")
+  /// `200` whose body is not the endpoint's shape (`not json`).
+  package static let unreadable2xx = status(200, body: "not json")
 
   /// `500 internal_error`, exactly as the contract words it.
-  public static let serverFault = status(
+  package static let serverFault = status(
     500, body: #"{"error":{"code":"internal_error","message":"Internal server error"}}"#)
 
   /// `429 rate_limited` with `Retry-After: seconds`.
-  public static func rateLimited(seconds: Int) -> ScriptedAnswer {
+  package static func rateLimited(seconds: Int) -> ScriptedAnswer {
     error(429, code: "rate_limited", message: "Too many requests").retrying(after: seconds)
   }
 
   /// A gateway's HTML page with this status and no contract header.
-  public static func gatewayPage(status: Int = 502) -> ScriptedAnswer {
+  package static func gatewayPage(status: Int = 502) -> ScriptedAnswer {
     let reason = HTTPResponse.reason(status)
     let page =
       "<html><head><title>\(status) \(reason)</title></head><body><h1>\(status) \(reason)</h1><hr>gateway</body></html>"
@@ -87,10 +87,10 @@ extension ScriptedAnswer {
   }
 
   /// The root naming another instance id.
-  public static func otherInstance(_ id: String) -> ScriptedAnswer { ScriptedAnswer(.otherInstance(id)) }
+  package static func otherInstance(_ id: String) -> ScriptedAnswer { ScriptedAnswer(.otherInstance(id)) }
 
   /// This answer without the contract header.
-  public func withoutContract() -> ScriptedAnswer {
+  package func withoutContract() -> ScriptedAnswer {
     var a = self
     a.contract = .absent
     return a

@@ -35,7 +35,7 @@ public struct ScriptedAnswer: Sendable, Hashable {
   /// The contract header.
   public var contract: ContractHeader
   /// A `Retry-After` header in seconds, if any.
-  public var retryAfter: Int?
+  package var retryAfter: Int?
   /// Other headers to add.
   public var headers: [String: String]
 

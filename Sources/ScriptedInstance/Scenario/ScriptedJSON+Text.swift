@@ -27,7 +27,7 @@ extension ScriptedJSON {
   }
 
   /// The wire value of this one, object members in sorted order.
-  public var wireValue: JSONValue {
+  package var wireValue: JSONValue {
     switch self {
     case .null: return .null
     case .bool(let b): return .bool(b)

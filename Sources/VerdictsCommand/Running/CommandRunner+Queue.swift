@@ -214,7 +214,7 @@ extension CommandRunner {
     let (id, done, answer) = try await withCopy(create: false, talksToInstance: true) { copy in
       let id = try await copy.queue.resolveID(typed)
       let done = try await copy.queue.withdraw(id)
-      return (id, done, done ? nil : try? await copy.queue.answer(.withdraw, for: id))
+      return (id, done, done ? nil : try? await copy.queue.permission(.withdraw, for: id))
     }
     if json {
       context.printJSON(.bool(done))
@@ -233,7 +233,7 @@ extension CommandRunner {
     let (id, done, answer) = try await withCopy(create: false) { copy in
       let id = try await copy.queue.resolveID(typed)
       let done = try await copy.queue.discard(id)
-      return (id, done, done ? nil : try? await copy.queue.answer(.discard, for: id))
+      return (id, done, done ? nil : try? await copy.queue.permission(.discard, for: id))
     }
     if json {
       context.printJSON(.bool(done))
@@ -255,7 +255,7 @@ extension CommandRunner {
       for t in typed { ids.append(try await copy.queue.resolveID(t)) }
       var kept: [(String, ActionObstacle)] = []
       for id in ids where !kept.contains(where: { $0.0 == id }) {
-        if let obstacle = try await copy.queue.answer(.forget, for: id).obstacle { kept.append((id, obstacle)) }
+        if let obstacle = try await copy.queue.permission(.forget, for: id).obstacle { kept.append((id, obstacle)) }
       }
       return (try await copy.queue.forgetAnswered(ids: ids), kept)
     }

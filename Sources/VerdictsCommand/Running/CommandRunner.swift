@@ -83,7 +83,7 @@ struct CommandRunner {
 
   /// Why the engine's rule left a write alone, as a predicate ("is accepted; only …"); "is
   /// gone" when the queue no longer holds it.
-  static func why(_ answer: ActionAnswer?) -> String {
+  static func why(_ answer: ActionPermission?) -> String {
     answer?.obstacle?.predicate ?? "is gone"
   }
 

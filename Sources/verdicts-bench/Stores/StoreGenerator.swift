@@ -44,9 +44,9 @@ struct StoreGenerator {
 
     let bulk = try StoreBulkInsert(path: path)
     if writeMeta {
-      try bulk.setMeta("fill", "complete")
-      try bulk.setMeta("instance_id", instanceId)
-      try bulk.setMeta("origin", "http://127.0.0.1:8421")
+      try bulk.setMeta(.fill, "complete")
+      try bulk.setMeta(.instanceId, instanceId)
+      try bulk.setMeta(.origin, "http://127.0.0.1:8421")
     }
     var rng = SplitMix(seed: 0x5652_4454)
     var made = Made()

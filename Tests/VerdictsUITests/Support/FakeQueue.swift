@@ -106,14 +106,10 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   func record(_ call: String) { locked { calls.append(call) } }
 
   /// The engine's rule, asked as the store asks it: the write's own (``QueuedWrite/allows(_:)``),
-  /// then, for discard and forget, whether a waiting write depends on it.
-  static func answer(_ action: WriteAction, for w: QueuedWrite, in ws: [QueuedWrite]) -> ActionAnswer {
-    let own = w.allows(action)
-    guard own.isAllowed, action == .discard || action == .forget else { return own }
-    let waitingDependant = ws.contains { d in
-      d.dependsOn.contains(w.id) && (d.verdict == nil || d.verdict?.name == .blocked || d.verdict?.name == .dead)
-    }
-    return waitingDependant ? .notAllowed(.waitingDependant) : .allowed
+  /// then, for discard and forget, whether an outstanding write depends on it (the engine's
+  /// ``QueuedWrite/allows(_:among:)``, the same rule the store asks in SQL).
+  static func answer(_ action: WriteAction, for w: QueuedWrite, in ws: [QueuedWrite]) -> ActionPermission {
+    w.allows(action, among: ws)
   }
 
   /// Whether the rule lets `action` take the write at `i`.

@@ -7,6 +7,6 @@ struct StoreFileEvents: OptionSet, Sendable, Hashable {
   /// One of the store's files was closed after writing, made, deleted or moved (a writer came
   /// or went, or the store was removed or replaced).
   static let files = StoreFileEvents(rawValue: 2)
-  /// The folder itself went away: inotify hears nothing more; the caller looks on a timer.
+  /// The folder itself went away: inotify hears nothing more; the caller polls on a timer.
   static let lost = StoreFileEvents(rawValue: 4)
 }

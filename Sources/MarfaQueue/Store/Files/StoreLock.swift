@@ -30,7 +30,7 @@ enum StoreLock {
     "another process holds the writer role on this store file, opened by another name for it (a hard link or a bind mount)"
 
   /// The process holding a `flock` on the file at `lockPath`, from `/proc/locks`; nil when it
-  /// cannot be told.
+  /// cannot be found out.
   static func holder(of lockPath: String) -> Int32? {
     var st = stat()
     guard stat(lockPath, &st) == 0 else { return nil }

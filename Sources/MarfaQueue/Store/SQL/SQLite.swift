@@ -266,7 +266,7 @@ final class SQLite {
   static let groupSpan: UInt64 = 50_000_000
 
   /// Opens a group: statements and bookkeeping transactions from now on commit together, at most
-  /// ``groupSpan`` apart (docs/architecture.md, "The store's door": verdict bookkeeping may commit with NORMAL; a verdict lost
+  /// ``groupSpan`` apart (docs/architecture.md, "The store's interface": verdict bookkeeping may commit with NORMAL; a verdict lost
   /// with a group is recovered by resending under the same key).
   func beginGroup() throws {
     guard groupStarted == nil, groupFailure == nil else { return }

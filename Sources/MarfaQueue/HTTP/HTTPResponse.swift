@@ -1,5 +1,5 @@
-/// One HTTP answer, read whole within ``AnswerLimits``.
-package struct HTTPAnswer: Sendable {
+/// One HTTP response, read whole within ``ResponseLimits``.
+package struct HTTPResponse: Sendable {
   /// The status code.
   package var status: Int
   /// Header values by lowercased name; repeated lines joined with ", ". A value that is not

@@ -4,7 +4,7 @@
 /// A Marfa answer is small: one row, an error envelope, or a page of at most 200 rows. A server
 /// that sends more is broken or hostile, and reading on would only grow the process (an
 /// endless chunked answer once grew `verdicts` to 4 GB in 12 s).
-enum AnswerLimits {
+enum ResponseLimits {
   /// The body of one answer: 8 MiB. The largest a Marfa answer gets is a page of 200 items with
   /// their metadata; at 8 MiB that is 40 KiB an item, several times any item seen.
   static let body = 8 << 20

@@ -1,11 +1,11 @@
 import MarfaWire
 
-/// Gathers one answer's head and body, cutting the body at ``AnswerLimits/body``.
+/// Gathers one response's head and body, cutting the body at ``ResponseLimits/body``.
 ///
 /// Written on the driver's thread while the transfer runs and read by the waiting task once the
 /// transfer's ``CurlTransfer/done`` is set, all under one lock: the one-shot orders the two, and
 /// the lock makes that order one ThreadSanitizer sees (it reported the unlocked fields as racing).
-final class AnswerCollector: CurlReceiver, Sendable {
+final class ResponseCollector: CurlReceiver, Sendable {
   /// What has come so far.
   struct Gathered {
     var status = 0
@@ -18,8 +18,8 @@ final class AnswerCollector: CurlReceiver, Sendable {
 
   private let gathered = Mutex(Gathered())
 
-  /// What has come so far (the whole answer once the transfer is done).
-  var answer: Gathered { gathered.withLock { $0 } }
+  /// What has come so far (the whole response once the transfer is done).
+  var gatheredSoFar: Gathered { gathered.withLock { $0 } }
 
   func head(status: Int, headers: [String: String]) -> Bool {
     gathered.withLock { g in
@@ -27,7 +27,7 @@ final class AnswerCollector: CurlReceiver, Sendable {
       g.headers = headers
       g.headCame = true
       if let declared = headers["content-length"].flatMap({ Int($0) }), declared > 0 {
-        guard declared <= AnswerLimits.body else { return Self.cutBody(&g) }
+        guard declared <= ResponseLimits.body else { return Self.cutBody(&g) }
         g.bytes.reserveCapacity(declared)
       }
       return true
@@ -36,14 +36,14 @@ final class AnswerCollector: CurlReceiver, Sendable {
 
   func body(_ piece: UnsafeRawBufferPointer) -> Bool {
     gathered.withLock { g in
-      guard g.bytes.count + piece.count <= AnswerLimits.body else { return Self.cutBody(&g) }
+      guard g.bytes.count + piece.count <= ResponseLimits.body else { return Self.cutBody(&g) }
       g.bytes.append(contentsOf: piece.assumingMemoryBound(to: UInt8.self))
       return true
     }
   }
 
   private static func cutBody(_ g: inout Gathered) -> Bool {
-    g.cut = "the answer passed \(AnswerLimits.words(AnswerLimits.body)) and was cut"
+    g.cut = "the answer passed \(ResponseLimits.words(ResponseLimits.body)) and was cut"
     g.bytes = []
     return false
   }

@@ -1,5 +1,5 @@
 /// Whether a ``WriteAction`` may take a write: allowed, or not, with what stands in the way.
-public enum ActionAnswer: Sendable, Hashable {
+public enum ActionPermission: Sendable, Hashable {
   /// The action may take the write.
   case allowed
   /// The action leaves the write alone, for this reason.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// What an answer says about the contract, waiting and failure text.
-extension HTTPAnswer {
+/// What a response says about the contract, waiting and failure text.
+extension HTTPResponse {
   /// Whether the contract header names exactly this client's contract (repeats of it are fine).
   var namesOurContract: Bool {
     guard let value = header("X-Marfa-Contract") else { return false }

@@ -1,0 +1,24 @@
+extension DrainPass {
+  /// Puts a refused write's row back as the instance holds it; owed when the read fails.
+  mutating func readBack(_ w: QueuedWrite) async throws {
+    let kind = w.kind.rowKind
+    guard let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId), w.kind != .uploadBlob else { return }
+    do {
+      let read = try await copy.readRow(kind: kind, id: rowId)
+      try await store.run { db in
+        switch read {
+        case .row(let row): try db.takeRow(kind: kind, row)
+        case .absent: try db.dropRow(kind: kind, id: rowId)
+        }
+      }
+    } catch QueueError.network(let message) {
+      try await store.run { db in
+        try db.oweReadBack(w.id, kind: kind, rowId: rowId)
+      }
+      tell(.readBackFailed(why: "a refused write's row could not be read back: \(message)"))
+    } catch {
+      // Another refusal of the read, or an answer about another row: the row stays as the copy
+      // has it.
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import FoundationEssentials
+
+extension DrainPass {
+  /// Does what an earlier visit left for the store, now.
+  mutating func payOwed() async throws {
+    guard let owed else { return }
+    self.owed = nil
+    try await store.run { try owed.work($0) }
+    copy.hub.send(.answered(owed.verdict))
+  }
+
+  /// Decides, sends and settles one unanswered write.
+  ///
+  /// The store's work happens on the drain's own thread while the request is out: what the last
+  /// visit owes (its verdict, this write marked sent), then the next write's plan, read without
+  /// marking anything. When this write is accepted, merged or conflicted and the next neither
+  /// follows nor depends on it, the visit ends at once: the next write goes out first, and this
+  /// verdict is stored while it is out.
+  mutating func visit(_ w0: QueuedWrite, next: QueuedWrite?, copyInstance: String?) async throws {
+    let setAside = self.setAside
+    let origin = server.url
+    let blobFolder = store.blobFolder
+    let plan: Plan
+    if let primed, primed.write.id == w0.id {
+      plan = .send(primed.write, primed.request, primed.url)
+    } else {
+      try await payOwed()
+      plan = try await store.run { db in
+        try DrainPass.plan(
+          w0, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder, in: db)
+      }
+    }
+    primed = nil
+    let now = Timestamp.now()
+    let w: QueuedWrite
+    let request: WriteRequest
+    let url: URL
+    switch plan {
+    case .gone:
+      count(.gone)
+      return
+    case .instanceChanged(let write):
+      try await settle(
+        write, Settlement(verdict: .blocked(reason: .instanceChanged, refusal: nil), now: now, clearsFailure: false))
+      count(.instanceChanged)
+      return
+    case .held:
+      count(.held)
+      return
+    case .refuse(let write, let reason):
+      try await settle(write, .refusedUnsent(reason, now: now))
+      count(.refused)
+      return
+    case .unmade(let write):
+      try await countFailure(write, answer: nil, now: now)
+      count(.unmade)
+      return
+    case .send(let write, let r, let u):
+      (w, request, url) = (write, r, u)
+    }
+
+    var headers = ["Content-Type": request.contentType]
+    if request.sendsKey { headers["Idempotency-Key"] = w.idempotencyKey }
+    let sentAt = Date()
+    let clock = ContinuousClock.now
+    let inFlight = Result {
+      try client.start(
+        request.method, url, headers: headers, body: request.body, bodyFile: request.bodyFile, key: server.key)
+    }
+    // While the request is out: the store's work owed from the last visit, and the next plan.
+    let owed = self.owed
+    self.owed = nil
+    let ahead: Plan? = try await store.run { db in
+      try owed?.work(db)
+      guard let next, DrainPass.independent(next, of: w) else { return nil }
+      return try DrainPass.plan(
+        next, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,
+        marking: false, in: db)
+    }
+    if let owed { copy.hub.send(.answered(owed.verdict)) }
+    let outcome: Outcome
+    var answerText: String?
+    var responseStatus: Int?
+    var failureText: String?
+    do {
+      let response = try await inFlight.get().response()
+      answerText = KeptAnswer.text(of: response.body)
+      responseStatus = response.status
+      failureText = response.failureText
+      if let seconds = response.retryAfterSeconds {
+        machine.report.retryAfterSeconds = min(
+          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
+      }
+      outcome = Outcome.classify(response, for: w)
+    } catch let e as TransportError {
+      outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
+    }
+    let took = ContinuousClock.now - clock
+    let attempt = WriteAttempt(
+      outcome, at: sentAt, drain: drainNumber,
+      milliseconds: Int(took.components.seconds) * 1000 + Int(took.components.attoseconds / 1_000_000_000_000_000),
+      status: responseStatus, text: failureText)
+    if case .success(let verdict, let row, let replayed) = outcome,
+      case .send(let nextWrite, let nextRequest, let nextURL)? = ahead
+    {
+      let settlement = Settlement(verdict: verdict, now: now, answer: answerText, replayed: replayed, row: row)
+      let keeper = self.copy
+      let settled = DrainPass.listing(w, verdict, replayed: replayed)
+      // Listed in the report now, sent to the streams once stored.
+      machine.report.list(settled, keeping: keeping)
+      self.owed = (
+        { db in
+          try DrainPass.store(w, settlement, in: db)
+          _ = try keeper.keepingHistory { try db.recordAttempt(w.id, attempt) }
+          try db.markSent(nextWrite.id)
+        }, settled
+      )
+      primed = (nextWrite, nextRequest, nextURL)
+      // The machine counts it and answers .settle, which the owed work above does.
+      tell(.answered(id: w.id, streakBefore: w.environmentalStreak, outcome))
+      return
+    }
+    let (id, copy) = (w.id, self.copy)
+    try await store.run { db in _ = try copy.keepingHistory { try db.recordAttempt(id, attempt) } }
+    try await take(outcome, for: w, answer: answerText, now: now)
+  }
+}
