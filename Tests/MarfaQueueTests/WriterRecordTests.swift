@@ -10,6 +10,32 @@ import Testing
 #endif
 
 @Suite struct WriterRecordTests {
+  @Test("a watcher reading over and over while a writer closes never reads the clean close as gone")
+  func aCleanCloseIsNeverReadAsAWriterThatDied() async throws {
+    for _ in 0..<40 {
+      let t = TestStore()
+      let writer = try await t.open(server: nil)
+      await writer.describeWriter(program: "verdicts", mode: "tui")
+      let reader = try await WorkingCopy.openReader(store: t.url)
+      defer { reader.close() }
+      let watching = Task {
+        var states: [WriterRecord.State] = []
+        for i in 0..<5_000 {
+          let seen = i % 2 == 0 ? try? await reader.writer() : try? await reader.status().writer
+          guard let state = seen?.state else { continue }
+          states.append(state)
+          if state != .live { break }
+        }
+        return states
+      }
+      try await Task.sleep(for: .milliseconds(3))
+      writer.close()
+      let states = await watching.value
+      #expect(!states.contains(.gone), "\(states.suffix(3))")
+      #expect(states.last == .closed)
+    }
+  }
+
   @Test func aWriterPublishesWhoItIsAndAReaderSeesItLiveWithoutTheKey() async throws {
     let t = TestStore()
     let writer = try await t.open(server: Server(url: "http://127.0.0.1:9", key: "secret-key-4711"))

@@ -15,23 +15,39 @@ extension WorkingCopy {
   /// ``WriterRecord/State/gone``.
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
-    let text = try await store.run { db in
+    // The lock is asked before and after the record is read. A writer that closes writes its
+    // record, then lets the lock go: a record read before that write, with the lock asked after
+    // it went, would say `gone` of a clean close. When the two answers differ, the role changed
+    // hands during the read, and it is read again.
+    var held = store.writerIsLive()
+    for _ in 0..<3 {
+      let text = try await storedWriterText()
+      let after = store.writerIsLive()
+      if after == held { return sightingOfStored(text, held: after) }
+      held = after
+    }
+    return sightingOfStored(try await storedWriterText(), held: store.writerIsLive())
+  }
+
+  /// The writer's record as stored (its damage noted).
+  private func storedWriterText() async throws -> String? {
+    try await store.run { db in
       let text = try db.meta(.writer)
       db.note(WriterRecord.damage(inStored: text))
       return text
     }
-    return sightingOfStored(text)
   }
 
-  /// The stored record read against the lock. In this process's writer before it published its
-  /// own, the stored record is its predecessor's, whose role was let go (closed, or gone); with
-  /// none stored, the role is this process's, not yet published.
-  func sightingOfStored(_ text: String?) -> WriterRecord? {
+  /// The stored record read against the lock (`held`: whether the writer's lock is held, asked
+  /// after the record was read). In this process's writer before it published its own, the
+  /// stored record is its predecessor's, whose role was let go (closed, or gone); with none
+  /// stored, the role is this process's, not yet published.
+  func sightingOfStored(_ text: String?, held: Bool) -> WriterRecord? {
     if store.handle.isWriter, !writerPublished.withLock({ $0 }) {
       if let predecessor = Self.sighting(text, held: false) { return predecessor }
-      return Self.sighting(nil, held: store.writerIsLive(), holder: store.lockPath)
+      return Self.sighting(nil, held: held, holder: store.lockPath)
     }
-    return Self.sighting(text, held: store.writerIsLive(), holder: store.lockPath)
+    return Self.sighting(text, held: held, holder: store.lockPath)
   }
 
   /// When the store's last drain ended (ISO-8601), by whichever writer ran it; nil when no drain

@@ -95,7 +95,8 @@ public final class WorkingCopy: Sendable {
     let path = store.path
     let handle = store.handle
     let store = self.store
-    return try await store.run { db in
+    let heldBefore = store.writerIsLive()
+    var status = try await store.run { db in
       let fill = FillState(rawValue: try db.meta(.fill) ?? "never") ?? .never
       // The summary only: its size does not grow with the drain (docs/rules.md).
       let lastDrain = try db.lastDrainSummary()
@@ -105,11 +106,15 @@ public final class WorkingCopy: Sendable {
         store: path, handle: handle, fill: fill, expiredReason: try db.meta(.expiredReason),
         origin: try db.meta(.origin), instanceId: try db.meta(.instanceId), cursor: try db.meta(.cursor),
         counts: try db.counts(), lastDrain: lastDrain, lastDrainAt: try db.meta(.lastDrainAt),
-        writer: self.sightingOfStored(writer))
+        writer: self.sightingOfStored(writer, held: heldBefore))
       status.refused = try db.refusedCount()
       status.damage = db.damage
       return status
     }
+    // The role changed hands during the read (a writer that closed, one that came): its record
+    // is read again against the lock, as ``writer()`` reads it.
+    if store.writerIsLive() != heldBefore { status.writer = try await writer() }
+    return status
   }
 
   /// The last drain's last verdict entries as the store keeps them (at most
