@@ -53,7 +53,7 @@ import Testing
     #expect(try await h.write(w.id).verdict == .accepted, "\(label)")
   }
 
-  /// One kind of write, the door it goes to, and a 2xx naming another row than its own.
+  /// One kind of write, the endpoint it goes to, and a 2xx naming another row than its own.
   struct Case: Sendable, CustomTestStringConvertible {
     var kind: WriteKind
     var method: String
@@ -117,7 +117,7 @@ import Testing
   func everyWriteThatIsAnsweredWithARowIsCheckedAgainstTheRowItNames(_ c: Case) async throws {
     let h = try await DrainHarness(
       items: [SeedItem(id: "n1", type: "note", properties: ["title": "a"]), SeedItem(id: "n2", type: "note")],
-      rules: [.once(.door(c.method, .exact(c.path)), .status(c.kind == .uploadBlob ? 201 : 200, body: c.answer))])
+      rules: [.once(.route(c.method, .exact(c.path)), .status(c.kind == .uploadBlob ? 201 : 200, body: c.answer))])
     let w = try await c.queue(h.copy)
     #expect(w.kind == c.kind)
     let n2Before = try await h.copy.store.run { try $0.row(kind: .item, id: "n2") }
@@ -138,8 +138,8 @@ import Testing
     let h = try await DrainHarness(
       items: [SeedItem(id: "n1", type: "note", properties: ["title": "a"]), SeedItem(id: "n2", type: "note")],
       rules: [
-        .once(.door("PATCH", .exact("/items/n1")), .validation([("properties.title", "no")])),
-        .once(.door("GET", .exact("/items/n1")), .status(200, body: #"{"item":\#(Self.item("n2"))}"#)),
+        .once(.route("PATCH", .exact("/items/n1")), .validation([("properties.title", "no")])),
+        .once(.route("GET", .exact("/items/n1")), .status(200, body: #"{"item":\#(Self.item("n2"))}"#)),
       ])
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("title", .string("b"))]))
     _ = try await h.copy.queue.drain()
@@ -153,7 +153,7 @@ import Testing
   @Test func aNaturalKeyCreateAnsweredWithAnotherSourceIdIsNoVerdict() async throws {
     let answer =
       #"{"item":{"id":"srv-9","type":"note","version":4,"source":"crm","source_id":"other","properties":{}}}"#
-    let h = try await DrainHarness(rules: [.once(.door("POST", .exact("/items")), .status(200, body: answer))])
+    let h = try await DrainHarness(rules: [.once(.route("POST", .exact("/items")), .status(200, body: answer))])
     let w = try await h.copy.createItem(type: "note", properties: .object([]), source: "crm", sourceId: "mine")
     _ = try await h.copy.queue.drain()
     let after = try await h.write(w.id)

@@ -71,7 +71,7 @@ import Testing
 
   @Test func withdrawTellsTheStreamsForgottenAndWithdrawn() async throws {
     let h = try await DrainHarness(
-      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)])
+      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.route("PATCH", "/items/n1"), .versionConflict)])
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]))
     _ = try await h.copy.queue.drain()
     let changes = h.copy.changes()

@@ -34,7 +34,7 @@ import Testing
 
   @Test func afterAPassEndsEarlyAWriteThatOnlyFollowsTheUnansweredOneStaysWaiting() async throws {
     let h = try await DrainHarness(
-      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.door("PATCH", "/items/n1"), .serverFault)])
+      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.route("PATCH", "/items/n1"), .serverFault)])
     let first = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]))
     let second = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(2))]))
     #expect(second.follows == first.id && second.dependsOn.isEmpty)
@@ -93,7 +93,7 @@ import Testing
 
   @Test func aWriteThatOnlyFollowsAWithdrawnUpdateIsRefusedUnsentAndNeverSent() async throws {
     let h = try await DrainHarness(
-      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)])
+      items: [SeedItem(id: "n1", type: "note")], rules: [.once(.route("PATCH", "/items/n1"), .versionConflict)])
     let first = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]))
     _ = try await h.copy.queue.drain()
     #expect(try await h.write(first.id).verdict?.blockedReason == .conflictUnresolved)

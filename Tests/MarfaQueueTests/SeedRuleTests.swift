@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func aFillThatStopsMidwayLeavesItUnderwayAndTheDrainThrowsHydrationIncomplete() async throws {
-    let h = try await DrainHarness(rules: [.always(.door("GET", "/items"), .serverFault)], fill: false)
+    let h = try await DrainHarness(rules: [.always(.route("GET", "/items"), .serverFault)], fill: false)
     _ = try await h.note()
     await #expect(throws: QueueError.self) { try await h.copy.fill() }
     #expect(try await h.copy.status().fill == .underway)
@@ -165,11 +165,11 @@ import Testing
 
   @Test func withdrawReadsTheRowFirstAndChangesNothingWhenTheReadFails() async throws {
     let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note")])
-    h.instance.addRule(.once(.door("PATCH", "/items/n1"), .versionConflict))
+    h.instance.addRule(.once(.route("PATCH", "/items/n1"), .versionConflict))
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("a", .number(1))]))
     _ = try await h.copy.queue.drain()
     #expect(try await h.write(w.id).verdict?.blockedReason == .conflictUnresolved)
-    h.instance.addRule(.once(.door("GET", "/items/n1"), .serverFault))
+    h.instance.addRule(.once(.route("GET", "/items/n1"), .serverFault))
     await #expect(throws: QueueError.self) { _ = try await h.copy.queue.withdraw(w.id) }
     #expect(try await h.write(w.id).verdict?.blockedReason == .conflictUnresolved)
     #expect(try await h.copy.queue.withdraw(w.id))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MarfaQueue
 
-/// The store's async door: a task on the store's own executor (as the drain runs) has its store
+/// The store's async interface: a task on the store's own executor (as the drain runs) has its store
 /// work done at once, with no hop and no blocked thread; any other task hops to the store's queue.
 @Suite struct StoreExecutorTests {
   /// What ran on the store's queue, in order.

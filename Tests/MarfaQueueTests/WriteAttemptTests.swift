@@ -48,7 +48,7 @@ import Testing
 
   @Test func aBlockingAnswerIsKeptAsBlockedWithItsReason() async throws {
     let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", properties: ["t": 0])])
-    h.instance.addRule(.once(.door("PATCH", "/items/n1"), .versionConflict))
+    h.instance.addRule(.once(.route("PATCH", "/items/n1"), .versionConflict))
     let w = try await h.copy.updateItem(id: "n1", properties: .object([("t", .number(1))]))
     _ = try await h.copy.queue.drain()
     let (a, _) = try await onlyAttempt(h, w.id)

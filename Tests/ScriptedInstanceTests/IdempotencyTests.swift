@@ -56,7 +56,7 @@ import Testing
 
   @Test(arguments: [ScriptedAnswer.missingGrant(name: "note"), .serverFault, .status(503, body: "{}")])
   func noRecordIsKeptForA403OrA5xx(answer: ScriptedAnswer) throws {
-    let h = try Harness(rules: [.once(.door("POST", "/items"), answer)])
+    let h = try Harness(rules: [.once(.route("POST", "/items"), answer)])
     let body = #"{"id":"n1","type":"note"}"#
     #expect(try h.send("POST", "/items", json: body, key: "k1").status >= 403)
     #expect(h.instance.idempotencyRecords["k1"] == nil)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ScriptTests {
   @Test func aRuleGivesItsAnswersInTurnThenTheModelAnswers() throws {
-    let h = try Harness(rules: [ScriptRule(.door("GET", "/"), answers: [.serverFault, .status(418, body: "{}")])])
+    let h = try Harness(rules: [ScriptRule(.route("GET", "/"), answers: [.serverFault, .status(418, body: "{}")])])
     #expect(try h.send("GET", "/").status == 500)
     #expect(try h.send("GET", "/").status == 418)
     #expect(try h.send("GET", "/").status == 200)
@@ -12,7 +12,7 @@ import Testing
   }
 
   @Test func aRuleThatRepeatsItsLastAnswerKeepsGivingIt() throws {
-    let h = try Harness(rules: [.always(.door("GET", "/"), .inFlight)])
+    let h = try Harness(rules: [.always(.route("GET", "/"), .inFlight)])
     for _ in 0..<3 { #expect(try h.send("GET", "/").json["error"]["code"].string == "idempotency_key_in_flight") }
   }
 
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func dropClosesTheConnectionWithoutAnAnswer() throws {
-    let h = try Harness(rules: [.once(.door("GET", "/"), .drop)])
+    let h = try Harness(rules: [.once(.route("GET", "/"), .drop)])
     let c = try RawConnection(port: h.port)
     c.request("GET", "/")
     #expect(throws: RawError.closed) { try c.readResponse() }
@@ -47,14 +47,14 @@ import Testing
   }
 
   @Test func stallNeverAnswers() throws {
-    let h = try Harness(rules: [.once(.door("GET", "/"), .stall)])
+    let h = try Harness(rules: [.once(.route("GET", "/"), .stall)])
     let c = try RawConnection(port: h.port)
     c.request("GET", "/")
     #expect(throws: RawError.timedOut) { try c.readResponse(timeout: 0.3) }
   }
 
   @Test func aGatewayPageIsHTMLWithoutTheContractHeader() throws {
-    let h = try Harness(rules: [.once(.door("GET", "/"), .gatewayPage(status: 502))])
+    let h = try Harness(rules: [.once(.route("GET", "/"), .gatewayPage(status: 502))])
     let r = try h.send("GET", "/")
     #expect(r.status == 502)
     #expect(r.header("X-Marfa-Contract") == nil)
@@ -65,7 +65,7 @@ import Testing
   @Test func theContractHeaderCanBeRemovedChangedOrRepeated() throws {
     let h = try Harness(rules: [
       ScriptRule(
-        .door("GET", "/"), answers: [.normal.withoutContract(), .normal.contract("3"), .normal.contract("2", "3")])
+        .route("GET", "/"), answers: [.normal.withoutContract(), .normal.contract("3"), .normal.contract("2", "3")])
     ])
     #expect(try h.send("GET", "/").headerValues("X-Marfa-Contract") == [])
     #expect(try h.send("GET", "/").headerValues("X-Marfa-Contract") == ["3"])
@@ -88,7 +88,7 @@ import Testing
   @Test func namedRefusalsCarryTheDetailsAClientReads() throws {
     let h = try Harness(rules: [
       ScriptRule(
-        .door("POST", "/items"),
+        .route("POST", "/items"),
         answers: [
           .unauthorized, .missingGrant(kind: "type", name: "secret", level: "write"), .unclaimedSource("crm"),
           .validation([("properties.title", "is required")]), .keyReused, .inFlight, .rateLimited(seconds: 7),
@@ -123,7 +123,7 @@ import Testing
 
   @Test func scriptedConflictsNameTheRowTheModelHolds() throws {
     let h = try Harness(rules: [
-      ScriptRule(.door("PATCH", "/items/a"), answers: [.versionConflict, .ancestorUnavailable])
+      ScriptRule(.route("PATCH", "/items/a"), answers: [.versionConflict, .ancestorUnavailable])
     ])
     try h.create("a")
     let conflict = try h.send("PATCH", "/items/a?conflict=auto", json: #"{"version":1}"#)
@@ -138,7 +138,7 @@ import Testing
   }
 
   @Test func serverFaultAndUnreadableSuccessAreWordedExactly() throws {
-    let h = try Harness(rules: [ScriptRule(.door("GET", "/"), answers: [.serverFault, .unreadable2xx])])
+    let h = try Harness(rules: [ScriptRule(.route("GET", "/"), answers: [.serverFault, .unreadable2xx])])
     let fault = try h.send("GET", "/")
     #expect(fault.status == 500)
     #expect(fault.text == #"{"error":{"code":"internal_error","message":"Internal server error"}}"#)
@@ -148,7 +148,7 @@ import Testing
   }
 
   @Test func anotherInstanceIdCanBeAnsweredOrSwitchedTo() throws {
-    let h = try Harness(rules: [.once(.door("GET", "/"), .otherInstance("other"))])
+    let h = try Harness(rules: [.once(.route("GET", "/"), .otherInstance("other"))])
     #expect(try h.send("GET", "/").json["instance_id"].string == "other")
     #expect(try h.send("GET", "/").json["instance_id"].string == Scenario.defaultInstanceId)
     try h.create("a")

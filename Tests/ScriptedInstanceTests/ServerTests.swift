@@ -148,7 +148,7 @@ import Testing
 
   @Test func stopEndsHeldStreamsAndStalledRequestsPromptly() throws {
     let instance = ScriptedInstance()
-    instance.addRule(.always(.door("POST", "/items"), .stall))
+    instance.addRule(.always(.route("POST", "/items"), .stall))
     let port = UInt16(try instance.start().port!)
     let stream = try RawConnection(port: port)
     stream.request("GET", "/events?edges=all&copy=1")
@@ -178,7 +178,7 @@ import Testing
 
   @Test("a drop reads the request whole then closes the kept-alive connection without a byte of answer")
   func aDropReadsTheRequestWholeThenClosesTheKeptAliveConnectionWithoutAByteOfAnswer() throws {
-    let h = try Harness(rules: [.always(.door("POST", "/items"), .drop)])
+    let h = try Harness(rules: [.always(.route("POST", "/items"), .drop)])
     let c = try RawConnection(port: h.port)
     c.request("GET", "/")
     #expect(try c.readResponse().status == 200)
@@ -191,7 +191,7 @@ import Testing
   }
 
   @Test func urlSessionTimesOutOnAStalledRequest() async throws {
-    let h = try Harness(rules: [.always(.door("GET", "/"), .stall)])
+    let h = try Harness(rules: [.always(.route("GET", "/"), .stall)])
     var request = URLRequest(url: h.url)
     request.timeoutInterval = 1  // FoundationNetworking treats a timeout under a second as none at all
     let began = Date()

@@ -64,7 +64,7 @@ import Testing
     let instance = ScriptedInstance(
       scenario: Scenario(
         name: "t", items: [SeedItem(id: "n1", type: "note")],
-        rules: [.once(.door("PATCH", "/items/n1"), .versionConflict)]))
+        rules: [.once(.route("PATCH", "/items/n1"), .versionConflict)]))
     let url = try instance.start()
     defer { instance.stop() }
     let t = TempFolder()

@@ -17,7 +17,7 @@ import Testing
         name: "night", items: [SeedItem(id: "n1", type: "note")],
         rules: [
           ScriptRule(.write("w1"), answers: [.gatewayPage(status: 502), .drop, .rateLimited(seconds: 5)]),
-          .once(.door("PATCH", "/items/n1"), .versionConflict),
+          .once(.route("PATCH", "/items/n1"), .versionConflict),
         ]))
     let url = try instance.start()
     let t = TempFolder()

@@ -98,7 +98,7 @@ import Testing
   /// a line when it was sent, and every view then says `sent`: not `queued`, not an answer.
   @Test func aWriteInFlightWhenItsWriterIsKilledIsSentInEveryViewAndWatchPlainSaidSo() async throws {
     let victim = try await DrainVictim(writes: 1)
-    victim.instance.addRule(.always(.door("POST", "/items"), .stall))
+    victim.instance.addRule(.always(.route("POST", "/items"), .stall))
     let id = victim.queued[0].id
     let watch = try Spawned(["watch", "--plain"], environment: victim.environment)
     defer { watch.kill() }

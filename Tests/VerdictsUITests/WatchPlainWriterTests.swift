@@ -25,10 +25,10 @@ import Testing
     defer { watcher.cancel() }
     await lines.wait(forCount: 1)
     #expect(lines.all == ["T writer: verdicts tui (pid \(getpid())) · auto-drain off"])
-    // Nothing changes for two looks at the writer: nothing is printed. Once the third look has
+    // Nothing changes for two checks of the writer: nothing is printed. Once the third check has
     // begun, the two before it have printed whatever they would.
-    let looks = source.writerLooks.value
-    #expect(await eventually(within: .seconds(20)) { source.writerLooks.value >= looks + 3 })
+    let checks = source.writerChecks.value
+    #expect(await eventually(within: .seconds(20)) { source.writerChecks.value >= checks + 3 })
     #expect(lines.all.count == 1)
     writer.close()
     await lines.wait(forCount: 2, patience: .seconds(5))
@@ -50,7 +50,7 @@ import Testing
     let watcher = Task { await VerdictsApp.watchPlain(source: source, emit: { lines.add($0) }, clock: { "T" }) }
     defer { watcher.cancel() }
     // The watcher's first look is over (and printed what it would) once its second has begun.
-    #expect(await eventually(within: .seconds(20)) { source.writerLooks.value >= 2 })
+    #expect(await eventually(within: .seconds(20)) { source.writerChecks.value >= 2 })
     let before = lines.all.count
     try FileManager.default.removeItem(at: url)
     let removed = Date()

@@ -75,7 +75,7 @@ struct CountingSource: QueueSource {
   var followsWriter = false
   /// How many times the writer was asked (with ``followsWriter``): a test waits for the looks
   /// instead of sleeping through them.
-  let writerLooks = Counter()
+  let writerChecks = Counter()
 
   final class Counter: Sendable {
     private let n = Atomic(0)
@@ -108,7 +108,7 @@ struct CountingSource: QueueSource {
   func changed(since mark: Int?) async throws -> ChangedWrites? { try await copy.changed(since: mark) }
   func writer() async throws -> WriterRecord? {
     guard followsWriter else { return nil }
-    writerLooks.add()
+    writerChecks.add()
     return try await copy.writer()
   }
   func lastDrainEndedAt() async throws -> String? { followsWriter ? try await copy.lastDrainEndedAt() : nil }

@@ -36,7 +36,7 @@ extension InstanceState {
       model.forgetEvents(before: model.headCursor)
       answer = ModelAnswer(status: 200, body: ["cursor": .string(String(model.headCursor))])
     default:
-      answer = .error(404, "not_found", "No control door \(request.method) \(request.path)")
+      answer = .error(404, "not_found", "No control route \(request.method) \(request.path)")
     }
     var response = Self.http(answer)
     response.headers.append(("X-Marfa-Contract", ScriptedInstance.contract))

@@ -113,7 +113,7 @@ extension InstanceState {
       let answer = route(request, body: body)
       if answer == nil { unscriptedSeqs.append(recorded[index].seq) }
       var response = Self.http(
-        answer ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)"))
+        answer ?? .error(501, "not_scripted", "No route answers \(request.method) \(request.path)"))
       if request.method == "GET", let view = request.header("X-Marfa-Read-View") {
         response.headers += [("X-Marfa-Read-View", view), ("Cache-Control", "no-store")]
       }
@@ -138,7 +138,7 @@ extension InstanceState {
       return .response(response)
     }
     let answer =
-      route(request, body: body) ?? .error(501, "not_scripted", "No door answers \(request.method) \(request.path)")
+      route(request, body: body) ?? .error(501, "not_scripted", "No route answers \(request.method) \(request.path)")
     let response = Self.http(answer)
     if ![401, 403].contains(answer.status) && answer.status < 500 {
       records[key] = IdempotencyRecord(

@@ -49,5 +49,5 @@ public struct Scenario: Sendable, Hashable {
   }
 
   /// No rows, no rules, any key: the model answers everything.
-  public static let empty = Scenario(name: "empty", summary: "An empty instance that answers every door normally.")
+  public static let empty = Scenario(name: "empty", summary: "An empty instance that answers every route normally.")
 }

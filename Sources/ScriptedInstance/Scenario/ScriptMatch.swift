@@ -27,7 +27,7 @@ public struct ScriptMatch: Sendable, Hashable {
   public static let any = ScriptMatch()
 
   /// Requests with this method and path.
-  public static func door(_ method: String, _ path: PathPattern) -> ScriptMatch {
+  public static func route(_ method: String, _ path: PathPattern) -> ScriptMatch {
     ScriptMatch(method: method, path: path)
   }
 

@@ -5,7 +5,7 @@ enum ValueKind: Sendable, Hashable {
   /// Any text that is not empty.
   case text
   /// One segment of a request path (an id, a tag, a namespace): not empty, not `.` or `..`,
-  /// which a server would read as a step in the path and send the write to another door; at
+  /// which a server would read as a step in the path and send the write to another endpoint; at
   /// most ``nameLimit`` bytes.
   case segment
   /// A name or an id that is not a path segment (a type, a tag in a body, a source, a MIME

@@ -7,7 +7,7 @@ extension AppCore {
   static let writerProbeInterval: Duration = .seconds(1)
   /// How often relative times (`3 min ago`) are drawn again when nothing else changes.
   static let tickInterval = 60
-  /// After an event on the store's files, a second look this much later (a writer's lock is let
+  /// After an event on the store's files, a second check this much later (a writer's lock is let
   /// go as its files close, a moment after the close is heard).
   static let secondLook: Duration = .milliseconds(250)
 
@@ -43,10 +43,10 @@ extension AppCore {
       wake.finish()
     }
     // While the file at the path is not the one read (nothing there, or nothing readable yet),
-    // a look every second: a file made and kept open by its writer says nothing more.
+    // a check every second: a file made and kept open by its writer says nothing more.
     var waiting: Task<Void, Never>?
     // A live writer's drain that stops moving, or a heartbeat that does not come, touches no
-    // file: one look at the moment it would be due (none while no writer lives, so idle is still).
+    // file: one check at the moment it would be due (none while no writer lives, so idle is still).
     var timed: (at: Date, task: Task<Void, Never>)?
     defer {
       relay.cancel()
@@ -69,15 +69,15 @@ extension AppCore {
         )
       }
     }
-    if let inbox = currentInbox() { await probe.look(inbox, seenUntilNow: false) }
+    if let inbox = currentInbox() { await probe.check(inbox, seenUntilNow: false) }
     armTimedLook()
     for await _ in wakes {
       defer { armTimedLook() }
       guard let inbox = currentInbox(), !Task.isCancelled else { return false }
-      await probe.look(inbox, seenUntilNow: true)
+      await probe.check(inbox, seenUntilNow: true)
       if probe.file == .same {
         do { try await Task.sleep(for: secondLook) } catch { return false }
-        await probe.look(inbox, seenUntilNow: true)
+        await probe.check(inbox, seenUntilNow: true)
       }
       if probe.file == .replaced, let fresh = await source.reopen() {
         inbox.replace(source: fresh)
@@ -108,7 +108,7 @@ extension AppCore {
       do { try await Task.sleep(for: writerProbeInterval) } catch { return }
       guard let inbox = currentInbox() else { return }
       seconds += 1
-      await probe.look(inbox, seenUntilNow: false)
+      await probe.check(inbox, seenUntilNow: false)
       if seconds % tickInterval == 0, probe.writer != nil { inbox.post(.event(.tick(Date()))) }
     }
   }

@@ -8,17 +8,17 @@ import MarfaWire
 /// Appends timestamped lines to the `--log` file; never the screen, never a key.
 ///
 /// A line that cannot be written (a full disk, `/dev/full`, a file that went away) is dropped:
-/// the log never stops the program. The first failure is told once through ``onFailure``.
+/// the log never stops the program. The first failure is reported once through ``onFailure``.
 final class AppLog: Sendable {
   private let descriptor: Int32
   /// Whether lines are written in ASCII only (a locale that is not UTF-8).
   private let ascii: Bool
-  /// What went wrong, whether it was told, and whom to tell; lines are written under it too.
+  /// What went wrong, whether it was reported, and whom to tell; lines are written under it too.
   private let state: Mutex<State>
 
   private struct State {
     var failure: String?
-    var told = false
+    var reported = false
     var tell: (@Sendable (String) -> Void)?
   }
 
@@ -46,8 +46,8 @@ final class AppLog: Sendable {
     set {
       let due: String? = state.withLock { s in
         s.tell = newValue
-        guard newValue != nil, let failure = s.failure, !s.told else { return nil }
-        s.told = true
+        guard newValue != nil, let failure = s.failure, !s.reported else { return nil }
+        s.reported = true
         return failure
       }
       if let due { newValue?(due) }
@@ -67,8 +67,8 @@ final class AppLog: Sendable {
       if s.failure == nil {
         s.failure = "the log cannot be written (\(String(cString: strerror(written)))); its lines are dropped"
       }
-      guard !s.told, let tell = s.tell, let failure = s.failure else { return nil }
-      s.told = true
+      guard !s.reported, let tell = s.tell, let failure = s.failure else { return nil }
+      s.reported = true
       return (failure, tell)
     }
     if let due { due.1(due.0) }

@@ -131,7 +131,7 @@ final class UILoop {
         timeout = timeout < 0 ? ms : min(timeout, ms)
       }
       // A fading message (a watcher's refusal) goes at its time, even on an idle screen: the
-      // first look starts its clock, the next comes when it is due.
+      // first tick starts its clock, the next comes when it is due.
       if let fading = core.state.fadeClock, core.state.message == fading.message {
         guard let since = fading.since else {
           core.apply(.tick(Date()))

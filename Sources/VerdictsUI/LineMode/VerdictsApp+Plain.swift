@@ -146,7 +146,7 @@ extension VerdictsApp {
     defer { writer?.cancel() }
     switch start {
     case .everything: await compareAll()
-    // Without a log, what is there now is read (not printed) so what changes can be told.
+    // Without a log, what is there now is read (not printed) so what changes can be seen.
     case .now: if !streams { await compareAll(quiet: true) }
     case .after(let cursor): _ = await list(from: cursor)
     }

@@ -59,7 +59,7 @@ extension VerdictsApp {
         for await _ in events { wake.yield() }
       }
     }
-    // While the path holds another file or none (and always without events), a look a second.
+    // While the path holds another file or none (and always without events), a check a second.
     let ticker = Task.detached {
       while !Task.isCancelled {
         do { try await Task.sleep(for: interval) } catch { return }

@@ -3,7 +3,7 @@ import MarfaQueue
 
 extension VerdictsApp {
   /// How long a writer role held with no record (its holder took it a moment ago) waits before
-  /// `watch --plain` says so: a writer that publishes within it is told once, as itself.
+  /// `watch --plain` says so: a writer that publishes within it is said once, as itself.
   static let unpublishedGrace: TimeInterval = 3
 
   /// `watch --plain`'s writer lines: one when a writer comes, starts a drain, meets its instance
@@ -36,7 +36,7 @@ extension VerdictsApp {
       let w = try? await source.writer()
       let now = Date()
       if w?.state == .live { lastAlive = now }
-      // A drain that ended, whoever ran it: the store's report, told once.
+      // A drain that ended, whoever ran it: the store's report, said once.
       let endedAt = try? await source.lastDrainEndedAt()
       if endedAt != lastDrainAt {
         if !first, let endedAt, let report = try? await source.status().lastDrain {
@@ -47,7 +47,7 @@ extension VerdictsApp {
         }
         lastDrainAt = endedAt
       }
-      // A drain whose writer died during it ends there: told once, with how far it got.
+      // A drain whose writer died during it ends there: said once, with how far it got.
       if let w, w.state == .gone, let d = w.drain, diedDrain != d.startedAt {
         diedDrain = d.startedAt
         if !first || d.startedAt != lastDrainStart {

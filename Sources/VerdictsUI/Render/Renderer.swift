@@ -73,7 +73,7 @@ package struct Renderer: Sendable {
     return grid
   }
 
-  /// What a terminal larger than the screen draws is told, in one line.
+  /// What a terminal larger than the screen draws is said in one line.
   public static func tooLargeText(width: Int, height: Int, ascii: Bool) -> String {
     let x = ascii ? "x" : "×"
     return

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import MarfaQueue
 
-/// One look at the writer and the store file, and what changed since the last look: posted to the
+/// One check of the writer and the store file, and what changed since the last check: posted to the
 /// inbox only when the writer's phase or the file's state changed (``AppCore/watchWriter(_:)``).
 struct WriterProbe {
   private var last = WriterText.phase(nil)
@@ -12,7 +12,7 @@ struct WriterProbe {
   /// The record as last read (nil: none, or not asked yet).
   private(set) var writer: WriterRecord?
 
-  /// When a look could find the writer changed without its files being touched: its drain
+  /// When a check could find the writer changed without its files being touched: its drain
   /// stalls, or its heartbeat goes missing (a stopped writer writes nothing); nil when no such
   /// moment comes (no live writer).
   func nextTimedLook(now: Date) -> Date? {
@@ -28,9 +28,9 @@ struct WriterProbe {
   }
 
   /// Asks the source about its writer and its file; posts what changed. `seenUntilNow`: the
-  /// looks come on events (a writer that dies closes its files), so a writer found gone right
+  /// checks come on events (a writer that dies closes its files), so a writer found gone right
   /// after being live was last alive about now.
-  mutating func look(_ inbox: AppInbox, seenUntilNow: Bool) async {
+  mutating func check(_ inbox: AppInbox, seenUntilNow: Bool) async {
     var w = try? await inbox.source.writer()
     let now = Date()
     if w?.state == .live { lastAlive = now }

@@ -68,19 +68,19 @@ extension UIState {
       if message?.text.hasPrefix(Self.nextTryWords) == true { message = nil }
       return []
     case .outcome(let text, let isError):
-      var told = StatusMessage(
+      var said = StatusMessage(
         Self.withNextStep(text, after: lastDrain, keyHint: keyHint, keys: keyMap), isError: isError)
       if let note = skipNote, !Self.isDrainReport(text) {
-        told = StatusMessage(text + "; " + note, isError: isError)
+        said = StatusMessage(text + "; " + note, isError: isError)
         skipNote = nil
       }
-      message = Self.outcome(told, after: message)
+      message = Self.outcome(said, after: message)
       return []
     case .undoable(let offer):
       undoOffer = offer
-      if let told = message {
+      if let said = message {
         let key = keyMap.hint(.undo) ?? "u"
-        message = StatusMessage(told.text + " · \(key) undoes the \(offer.action)", isError: told.isError)
+        message = StatusMessage(said.text + " · \(key) undoes the \(offer.action)", isError: said.isError)
       }
       return []
     case .located(let id, let pane, let index): return located(id: id, pane: pane, index: index)

@@ -247,7 +247,7 @@ package final class NcursesTerminal: Terminal {
     var cols: Int32 = 0
     guard cnc_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
     // Curses is never made larger than the screen draws (it would hold a cell for each of a
-    // 65535×65535 terminal's): past it, the state is told the size and draws one line.
+    // 65535×65535 terminal's): past it, the state is given the size and draws one line.
     resizeterm(min(rows, Int32(Layout.maximumHeight)), min(cols, Int32(Layout.maximumWidth)))
     last = nil
     return .resize(width: Int(cols), height: Int(rows))

@@ -3,7 +3,7 @@ import MarfaQueue
 import MarfaWire
 
 /// Makes big stores quickly: the schema through `WorkingCopy.open` (so it is the store's own),
-/// then every row through the store's bulk-insert door (`StoreBulkInsert`: one transaction, one
+/// then every row through the store's bulk insert (`StoreBulkInsert`: one transaction, one
 /// prepared statement, columns by name); `pane` is generated from `verdict`.
 struct StoreGenerator {
   /// What the generated queue holds.

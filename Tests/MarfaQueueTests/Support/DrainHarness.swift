@@ -26,7 +26,7 @@ final class DrainHarness {
     instance.stop()
   }
 
-  /// Requests the instance got at this door (method, path prefix), script and model alike.
+  /// Requests the instance got at this endpoint (method, path prefix), script and model alike.
   func requests(_ method: String, _ path: String) -> [RecordedRequest] {
     instance.requests.filter { $0.method == method && $0.path.hasPrefix(path) }
   }

@@ -57,7 +57,7 @@ struct BodyMeaning {
   var code: String?
   /// `error.details.grant` is a grant the contract accepts.
   var validGrant = false
-  /// What a 2xx carrying this body is, read by the create door's shape.
+  /// What a 2xx carrying this body is, read by the create endpoint's shape.
   var success: SuccessShape = .unreadable
 
   enum SuccessShape: Equatable {

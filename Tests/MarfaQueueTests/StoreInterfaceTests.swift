@@ -4,9 +4,9 @@ import Testing
 
 @testable import MarfaQueue
 
-/// The store's one door for SQL: every table read by column name through its codec, the batch
+/// The store's one interface for SQL: every table read by column name through its codec, the batch
 /// release in one transaction with a result per write, the bulk insert the bench fills with.
-@Suite struct StoreDoorTests {
+@Suite struct StoreInterfaceTests {
   func note(_ copy: WorkingCopy, _ title: String = "a") async throws -> QueuedWrite {
     try await copy.createItem(type: "note", properties: .object([("title", .string(title))]))
   }
