@@ -21,10 +21,11 @@ expect_not_screen "copied"
 if tm show-buffer >/dev/null 2>&1; then fail "tmux made a buffer under set-clipboard external"; fi
 keys q
 wait_for "EXIT=0"
-tm kill-session -t "$SESSION"
 
 echo "clipboard: with set-clipboard on, tmux's buffer holds the ID"
-command_pane "HOME='$E2E_TMP' '$VERDICTS' --store '$STORE'"
+command_pane "HOME='$E2E_TMP' '$VERDICTS' --store '$STORE'" clipboard-on
+tm kill-session -t "$SESSION"
+SESSION=clipboard-on
 tm set-option -g set-clipboard on
 wait_for "Waiting 1"
 keys y
@@ -33,10 +34,13 @@ buffer_is_id() { [ "$(tm show-buffer 2>/dev/null)" = "$ID" ]; }
 WHY="tmux's buffer does not hold $ID" wait_until buffer_is_id
 keys q
 wait_for "EXIT=0"
-tm kill-session -t "$SESSION"
 
 echo "clipboard: with allow-passthrough on, the outer terminal receives the copy"
-command_pane "HOME='$E2E_TMP' '$VERDICTS' --store '$STORE'"
+# The new session comes before the old one goes: a server left with none exits, and a session
+# asked of it while it exits is refused ("server exited unexpectedly").
+command_pane "HOME='$E2E_TMP' '$VERDICTS' --store '$STORE'" passthrough
+tm kill-session -t "$SESSION"
+SESSION=passthrough
 tm set-option -g set-clipboard off
 tm set-option -g allow-passthrough on
 wait_for "Waiting 1"
