@@ -41,22 +41,7 @@ import VerdictsUI
     options.keyHint = DemoDriver.secondKey
     options.autoDrain = true
     let screen = try await VerdictsApp.renderOnce(copy: demo.copy, size: (120, 40), options: options)
-    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map {
-      String($0).replacing(try! Regex(#" +$"#), with: "")
-    }
-    let shown = lines.reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n") + "\n"
-    let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-    let start = try #require(readme.range(of: Self.opening), "the README's demo capture is not where it was")
-    let end = try #require(readme[start.upperBound...].range(of: "```\n"))
-    let capture = String(readme[start.upperBound..<end.lowerBound])
-    if ProcessInfo.processInfo.environment["VERDICTS_RECORD"] == "all" {
-      let updated = readme.replacingCharacters(in: start.upperBound..<end.lowerBound, with: shown)
-      try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
-      return
-    }
-    #expect(
-      try Self.masked(capture) == Self.masked(shown),
-      "README's demo capture differs from the screen (VERDICTS_RECORD=all writes it); the screen:\n\(shown)")
+    try Self.compare(screen, with: Self.opening, what: "demo capture")
   }
 
   static let watcherOpening = "capture is a watcher's screen:\n\n```\n"
