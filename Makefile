@@ -151,7 +151,8 @@ unit: deps
 e2e: build
 	bash Tests/EndToEnd/run.sh
 
-## lint: the house style (.swift-format), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
+## lint: the house style (.swift-format; Sources/MarfaQueue/.swift-format adds that every public
+## declaration of the engine has a doc comment), checked by the toolchain's formatter; `swift format -i -r Sources Tests Package.swift` applies it.
 ## It also keeps the house's map: no folder under Sources holds more than 30 .swift files (role
 ## folders, docs/architecture.md "Map"), and no comment cites a design section or an issue number
 ## (name the doc in docs/, or say the rule).

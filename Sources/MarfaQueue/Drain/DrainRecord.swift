@@ -28,14 +28,21 @@ public struct DrainRecord: Sendable, Hashable {
   public var endedAt: Date?
   /// Who ran it, as its writer's record names it.
   public var program: String
+  /// What it ran as: `tui`, `drain`, `queue`, `library`, …
   public var mode: String
+  /// The process that ran it.
   public var pid: Int
+  /// The host that process ran on.
   public var host: String
   /// The report's counts.
   public var answered: Int
+  /// Writes held behind an unanswered one.
   public var held: Int
+  /// Writes an environmental failure met, and everything after it in the pass.
   public var undelivered: Int
+  /// Writes settled without a request.
   public var unsent: Int
+  /// Writes whose request could not be made.
   public var unmade: Int
   /// How many writes reached each verdict, by wire name.
   public var verdicts: [String: Int]

@@ -19,8 +19,9 @@ public struct DrainReport: Sendable, Hashable {
   public var verdictsOmitted: Int = 0
   /// How many entries of the whole pass (left out or not) reached each verdict, by wire name.
   public var verdictCounts: [String: Int] = [:]
-  /// When the pass started and ended (ISO-8601); nil until known.
+  /// When the pass started (ISO-8601); nil until known.
   public var startedAt: String?
+  /// When the pass ended (ISO-8601); nil until known.
   public var endedAt: String?
   /// Why the pass ended before the queue was through.
   public var unavailable: String?
@@ -62,12 +63,17 @@ public struct DrainReport: Sendable, Hashable {
 
 /// One write's outcome in a drain pass.
 public struct DrainVerdict: Sendable, Hashable {
+  /// The write's id.
   public var id: String
+  /// What the write does.
   public var kind: WriteKind
+  /// The row it wrote; for an edge write, the edge's source.
   public var itemId: String?
+  /// The edge an edge write names.
   public var edgeId: String?
   /// Nil when the write met no answer (or a counted failure below the ceiling).
   public var verdict: Verdict?
+  /// How many refusals the write has met, this one included.
   public var refusals: Int
   /// Whether the instance answered from its idempotency record.
   public var replayed: Bool

@@ -1,13 +1,18 @@
 /// One write in the queue: what it names, what it carries, and what became of it.
 public struct QueuedWrite: Sendable, Hashable {
+  /// The write's id (a UUIDv7 the queue minted).
   public var id: String
+  /// What the write does.
   public var kind: WriteKind
   /// The row written; for an edge write, the edge's source.
   public var itemId: String?
   /// An edge write's target.
   public var targetId: String?
+  /// The edge an edge write names.
   public var edgeId: String?
+  /// An extension write's namespace.
   public var namespace: String?
+  /// A tag write's tag.
   public var tag: String?
   /// The hash of the bytes an upload carries.
   public var blob: String?

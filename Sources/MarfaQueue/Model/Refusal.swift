@@ -54,8 +54,11 @@ public struct MissingGrant: Sendable, Hashable {
     case read, write
   }
 
+  /// What the grant is for.
   public var kind: Kind
+  /// The name of the namespace or type the grant covers.
   public var name: String
+  /// What the grant allows.
   public var level: Level
 
   /// Creates a missing grant.

@@ -61,9 +61,13 @@ public struct QueuePage: Sendable, Hashable {
 
 /// How many writes each pane holds.
 public struct QueueCounts: Sendable, Hashable {
+  /// Writes with no verdict yet.
   public var waiting: Int
+  /// Accepted, merged, conflicted and refused writes.
   public var answered: Int
+  /// Blocked writes.
   public var blocked: Int
+  /// Dead writes.
   public var dead: Int
 
   /// Creates counts.

@@ -59,14 +59,21 @@ public typealias URLString = String
 
 /// The copy and the queue at a glance.
 public struct Status: Sendable, Hashable {
+  /// The store's path.
   public var store: String
+  /// Whether this process writes the store or only reads it.
   public var handle: Handle
+  /// How far the copy's fill got.
   public var fill: FillState
   /// Why the copy expired, when it did.
   public var expiredReason: String?
+  /// The instance's URL the copy was filled from.
   public var origin: String?
+  /// The id of the instance the copy was filled from.
   public var instanceId: String?
+  /// The event cursor a catch-up reads from.
   public var cursor: String?
+  /// How many writes each pane holds.
   public var counts: QueueCounts
   /// The last drain's report, as this store kept it.
   public var lastDrain: DrainReport?

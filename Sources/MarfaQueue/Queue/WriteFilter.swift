@@ -107,10 +107,12 @@ public struct WriteFilter: Sendable, Hashable {
     return nil
   }
 
+  /// Two filters are equal when they hold the same terms, in order, negated alike.
   public static func == (l: WriteFilter, r: WriteFilter) -> Bool {
     l.terms.map(\.negated) == r.terms.map(\.negated) && l.terms.map(\.term) == r.terms.map(\.term)
   }
 
+  /// Hashes the terms, as ``==(l:r:)`` compares them.
   public func hash(into h: inout Hasher) {
     for t in terms {
       h.combine(t.negated)

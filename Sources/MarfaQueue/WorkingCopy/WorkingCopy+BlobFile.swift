@@ -26,7 +26,7 @@ extension WorkingCopy {
     var st = Glibc.stat()
     guard Glibc.fstat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
       throw QueueError.invalid(
-        message: "cannot read \(path): it is \(ConfigFile.kind(st.st_mode & S_IFMT)), not a file")
+        message: "cannot read \(path): it is \(StorePath.describe(st.st_mode & S_IFMT)), not a file")
     }
     let blobs = BlobFolder(path: store.blobFolder)
     let folder = try Self.ownFolder(blobs, store: store.path)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MarfaQueue
+import VerdictsUI
 
 extension GlobalOptions {
   /// The most bytes a key file or standard input is read for: a key is a line, not a file.

@@ -144,5 +144,5 @@ enum StorePath {
   }
 
   /// What a file of this type is, in words.
-  static func describe(_ type: mode_t) -> String { ConfigFile.kind(type) }
+  static func describe(_ type: mode_t) -> String { FileType.describe(type) }
 }

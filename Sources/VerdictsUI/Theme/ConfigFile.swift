@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MarfaWire
 
 #if canImport(Glibc)
   import Glibc
@@ -8,20 +9,21 @@ import FoundationEssentials
 /// regular file, never more than a bound, UTF-8 checked line by line.
 ///
 /// A FIFO would wait forever and `/dev/zero` never ends: each is refused by what it is, at once.
-public enum ConfigFile {
+package enum ConfigFile {
   /// Why a file could not be taken, in one sentence that names it.
-  public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sentence.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    /// The sentence, as the error's description.
+    package var description: String { message }
   }
 
   /// The bound for a theme, a keys file or a config: far more than any hand-written one.
-  public static let textLimit = 65_536
+  package static let textLimit = 65_536
 
   /// The file as text, nil when there is no file at `path` (a config that is optional); a
   /// file that is there but cannot be taken is a ``Problem``.
-  public static func optionalText(_ path: String, limit: Int = textLimit, what: String) throws -> String? {
+  package static func optionalText(_ path: String, limit: Int = textLimit, what: String) throws -> String? {
     var st = stat()
     if stat(path, &st) != 0 && errno == ENOENT { return nil }
     return try text(path, limit: limit, what: what)
@@ -30,7 +32,7 @@ public enum ConfigFile {
   /// The file's bytes; refuses anything but a regular file, and a file over `limit` bytes.
   ///
   /// - Parameter what: what the file is, for the sentence ("key file", "theme").
-  public static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+  package static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       throw Problem(message: "the \(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
@@ -42,7 +44,7 @@ public enum ConfigFile {
     }
     let type = st.st_mode & S_IFMT
     guard type == S_IFREG else {
-      throw Problem(message: "the \(what) \(path) is \(kind(type)), not a file")
+      throw Problem(message: "the \(what) \(path) is \(FileType.describe(type)), not a file")
     }
     guard Int(st.st_size) <= limit else {
       throw Problem(message: "the \(what) \(path) is \(st.st_size) bytes; it may be at most \(limit)")
@@ -66,12 +68,12 @@ public enum ConfigFile {
 
   /// The file as text; refuses what ``read(_:limit:what:)`` refuses, and names the first line
   /// that is not UTF-8.
-  public static func text(_ path: String, limit: Int = textLimit, what: String) throws -> String {
+  package static func text(_ path: String, limit: Int = textLimit, what: String) throws -> String {
     try text(of: read(path, limit: limit, what: what), path: path, what: what)
   }
 
   /// `bytes` as text, or a problem naming the first line of them that is not UTF-8.
-  public static func text(of bytes: [UInt8], path: String, what: String) throws -> String {
+  package static func text(of bytes: [UInt8], path: String, what: String) throws -> String {
     if let text = String(validating: bytes, as: UTF8.self) { return text }
     var line = 1
     for part in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -81,17 +83,5 @@ public enum ConfigFile {
       line += 1
     }
     throw Problem(message: "the \(what) \(path) is not UTF-8 text")
-  }
-
-  /// What a file of this type is, in words.
-  static func kind(_ type: mode_t) -> String {
-    switch type {
-    case S_IFDIR: return "a folder"
-    case S_IFIFO: return "a FIFO (named pipe)"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    case S_IFSOCK: return "a socket"
-    default: return "not a regular file"
-    }
   }
 }
