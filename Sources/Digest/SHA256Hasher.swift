@@ -67,8 +67,18 @@ public struct SHA256Hasher: Sendable {
 
   /// The digest as 64 lowercase hex digits (the hasher is spent).
   public mutating func finishHex() -> String {
-    finish().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    let digest = finish()
+    return String(unsafeUninitializedCapacity: digest.count * 2) { text in
+      for (i, byte) in digest.enumerated() {
+        text[2 * i] = Self.hexDigits[Int(byte >> 4)]
+        text[2 * i + 1] = Self.hexDigits[Int(byte & 0x0F)]
+      }
+      return digest.count * 2
+    }
   }
+
+  /// The lowercase hex digits, as UTF-8.
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   private mutating func compress(_ raw: UnsafeRawBufferPointer, at offset: Int) {
     for i in 0..<16 {

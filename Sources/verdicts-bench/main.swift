@@ -9,6 +9,8 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Hidden modes the sections re-execute this binary in, one process per measurement.
 if arguments.first == "panes-child" { exit(await PanesChild.main(Array(arguments.dropFirst()))) }
+if arguments.first == "profile-run" { exit(await ProfileRun.main(Array(arguments.dropFirst()))) }
+if arguments.first == "queue-child" { exit(await QueueChild.main(Array(arguments.dropFirst()))) }
 let options: BenchOptions
 do {
   options = try BenchOptions.parse(arguments)

@@ -86,12 +86,14 @@ extension DrainPass {
       let response = try await inFlight.get().response()
       answerText = KeptAnswer.text(of: response.body)
       responseStatus = response.status
-      failureText = response.failureText
       if let seconds = response.retryAfterSeconds {
         machine.report.retryAfterSeconds = min(
           DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
       }
       outcome = Outcome.classify(response, for: w)
+      // The start of the answer's text is kept only where it tells what went wrong: an attempt
+      // that succeeded keeps none (``WriteAttempt``), so it is not made for one.
+      if !outcome.succeeded { failureText = response.failureText }
     } catch let e as TransportError {
       outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
     }

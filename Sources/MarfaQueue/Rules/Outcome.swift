@@ -20,6 +20,12 @@ enum Outcome: Sendable {
   /// A redirect, never followed.
   case redirect(status: Int, location: String?)
 
+  /// Whether the answer gave the write a success verdict.
+  var succeeded: Bool {
+    if case .success = self { return true }
+    return false
+  }
+
   /// Reads an answer to `write`.
   static func classify(_ a: HTTPResponse, for write: QueuedWrite) -> Outcome {
     let status = a.status

@@ -324,7 +324,7 @@ final class Store: @unchecked Sendable {
   /// Runs `body` on the store's queue: at once when the caller already runs there (a task that
   /// prefers ``executor``), else after a hop to it.
   func run<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
-    if DispatchQueue.getSpecific(key: Self.onQueue) == ObjectIdentifier(self) {
+    if onStoreQueue {
       guard db.db != nil else { throw QueueError.closed }
       try throwGroupFailure()
       defer { scheduleGroupCommit() }
@@ -346,6 +346,24 @@ final class Store: @unchecked Sendable {
 
   private var groupCommitScheduled = false
   private let heldMeta = Mutex<HeldMeta?>(nil)
+  /// Calls waiting to share the next durable commit (``runDurably(_:)``).
+  let sharedCommit = Mutex(SharedCommit())
+
+  /// Whether the caller runs on the store's queue (a task that prefers ``executor``).
+  var onStoreQueue: Bool { DispatchQueue.getSpecific(key: Self.onQueue) == ObjectIdentifier(self) }
+
+  /// Puts `work` on the store's queue, to run after what is there already.
+  func queueAsync(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
+  /// On the store's queue: runs `body` on the connection as ``run(_:)`` does (a closed store, or
+  /// a group whose commit failed, throws; SQLite's failures become the queue's errors).
+  func onQueue(_ body: (SQLite) throws -> Void) throws {
+    dispatchPrecondition(condition: .onQueue(queue))
+    defer { scheduleGroupCommit() }
+    guard db.db != nil else { throw QueueError.closed }
+    try throwGroupFailure()
+    try mapped { try body(db) }
+  }
 
   /// While a group is open, commits it at least every ``SQLite/groupSpan`` even when the drain
   /// waits on a slow answer, so readers never wait long for what was already answered.
@@ -449,7 +467,8 @@ final class Store: @unchecked Sendable {
     if case .reader(let reason) = handle { throw QueueError.readingHandle(reason: reason) }
   }
 
-  private func mapped<T>(_ body: () throws -> T) throws -> T {
+  /// Runs `body`, giving SQLite's failures as the queue's errors (naming this store).
+  func mapped<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let failure as SQLite.Failure {
