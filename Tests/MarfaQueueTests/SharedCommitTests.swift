@@ -153,7 +153,9 @@ import Testing
       child.waitUntilExit()
       text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
       // A line cut by the kill is no answered call.
-      let given = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter { $0.count == 36 }
+      let given = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter {
+        $0.count == 36
+      }
       #expect(given.count >= target, "round \(round): the child printed only \(given.count) IDs")
       let copy = try await t.open()
       defer { copy.close() }

@@ -127,7 +127,8 @@ struct DrainBenchmark: Benchmark {
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
     lines.append(
       "median ratio of CPU per write, drain/baseline: \(Stats.fixed(cpuRatio)) (mean \(Stats.fixed(Stats.mean(cpuRatios)))"
-        + " ± \(Stats.fixed(Stats.standardError(cpuRatios)))); target ≤ \(Stats.fixed(Self.cpuTarget)): \(cpuMet ? "met" : "MISSED")")
+        + " ± \(Stats.fixed(Stats.standardError(cpuRatios)))); target ≤ \(Stats.fixed(Self.cpuTarget)): \(cpuMet ? "met" : "MISSED")"
+    )
     let unpublished = Stats.median(rounds.map(\.drainUnpublished))
     let cost = Stats.median(rounds.map { $0.drain / $0.drainUnpublished - 1 })
     // The target is judged on the time the drain spends publishing (measured in-process around each

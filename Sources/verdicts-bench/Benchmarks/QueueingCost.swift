@@ -17,7 +17,9 @@ struct QueueingCost {
     }
   }
 
-  static let shapes = [Shape(callers: 1, shared: true), Shape(callers: 8, shared: true), Shape(callers: 8, shared: false)]
+  static let shapes = [
+    Shape(callers: 1, shared: true), Shape(callers: 8, shared: true), Shape(callers: 8, shared: false),
+  ]
 
   /// Writes a second per round, by shape.
   var rates: [[Double]]

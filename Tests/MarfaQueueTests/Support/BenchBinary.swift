@@ -25,6 +25,8 @@ enum BenchBinary {
 
   /// The executable was not built.
   struct Missing: Error, CustomStringConvertible {
-    var description: String { "verdicts-bench was not found beside the test bundle or in .build/debug; run `swift build`" }
+    var description: String {
+      "verdicts-bench was not found beside the test bundle or in .build/debug; run `swift build`"
+    }
   }
 }
