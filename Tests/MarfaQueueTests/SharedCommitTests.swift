@@ -165,6 +165,24 @@ import Testing
     }
   }
 
+  @Test("a call alone in its commit that throws leaves nothing of its statements, and the store goes on")
+  func aCallAloneInItsCommitThatThrowsLeavesNothing() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    let store = copy.store
+    try await store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
+    await #expect(throws: QueueError.invalid(message: "alone, after a statement")) {
+      try await store.runDurably { db in
+        try db.execute("INSERT INTO scratch VALUES ('alone')")
+        throw QueueError.invalid(message: "alone, after a statement")
+      }
+    }
+    #expect(try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") } == 0)
+    try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('next')") }
+    #expect(try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") } == 1)
+  }
+
   /// Blocks the store's queue until the returned semaphore is signalled, so the calls made
   /// meanwhile gather for one shared commit.
   private func holdStore(_ store: Store) -> DispatchSemaphore {

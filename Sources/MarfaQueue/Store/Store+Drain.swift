@@ -156,14 +156,22 @@ extension SQLite {
     // damaged, never made to look intact.
     let behind = "item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0"
     let update = WriteKind.updateItem.sql
-    let moving = try ids("SELECT id FROM queue WHERE \(behind) AND kind = \(update)", [.text(item)])
+    let kinds = WriteKind.sqlList([.updateItem, .deleteItem])
+    // Most creates have nothing queued behind them on version 0: one read, and no update then.
+    var behindIt = false
+    var moving: [String] = []
+    try query("SELECT id, kind FROM queue WHERE \(behind) AND kind IN (\(kinds))", [.text(item)]) { r in
+      behindIt = true
+      if r.text(1) == WriteKind.updateItem.rawValue, let id = r.text(0) { moving.append(id) }
+    }
+    guard behindIt else { return }
     var intact: [String] = []
     for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
     try query(
       """
       UPDATE queue SET base_version = ?, payload = CASE WHEN kind = \(update)
         THEN json_set(payload, '$.version', ?) ELSE payload END
-      WHERE \(behind) AND kind IN (\(WriteKind.sqlList([.updateItem, .deleteItem])))
+      WHERE \(behind) AND kind IN (\(kinds))
       """, [.int(version), .int(version), .text(item)])
     for id in intact { try takePayloadChecksum(of: id) }
   }

@@ -52,6 +52,11 @@ extension Store {
     do {
       try onQueue { db in
         try db.transaction(durable: true) {
+          // A call alone needs no savepoint: when it throws, the transaction is rolled back.
+          if calls.count == 1 {
+            if !calls[0].run(db) { throw CallFailed() }
+            return
+          }
           for call in calls {
             try db.query("SAVEPOINT call")
             if !call.run(db) { try db.query("ROLLBACK TO call") }
@@ -59,10 +64,16 @@ extension Store {
           }
         }
       }
+    } catch is CallFailed {
+      // Rolled back; the call is answered with its own error.
     } catch {
       for call in calls { call.answer(error) }
       return
     }
     for call in calls { call.answer(nil) }
   }
+
+  /// A call alone in its commit threw: its transaction is rolled back, and it is answered with
+  /// its own error.
+  private struct CallFailed: Error {}
 }
