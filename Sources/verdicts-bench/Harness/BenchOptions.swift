@@ -36,7 +36,8 @@ struct BenchOptions {
   /// Every benchmark this build has, by section name, in the order `all` runs them.
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
-    DrainBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(), FiftyWatchersBenchmark(),
+    DrainBenchmark(), QueueingBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
+    FiftyWatchersBenchmark(),
   ]
 
   static var usage: String {
