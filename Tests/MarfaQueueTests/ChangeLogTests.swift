@@ -80,6 +80,41 @@ import Testing
     #expect(try await copy.queue.changed(since: start.mark) == nil)
   }
 
+  @Test("a backlog is read a page of entries at a time, and the pages name every changed write once")
+  func aBacklogIsReadAPageAtATimeAndThePagesNameEveryChangedWriteOnce() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    let start = try #require(try await copy.queue.changed(since: nil))
+    // 2,500 writes changed twice each, interleaved: 5,000 entries, so 5 pages of 1,000.
+    let writes = 2_500
+    try await copy.store.run { db in
+      try db.transaction(durable: false) {
+        try db.query(
+          "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?) INSERT INTO change_log (id) SELECT 'w-' || (i % ?) FROM k",
+          [.int(2 * writes - 1), .int(writes)])
+      }
+    }
+    var mark = start.mark
+    var pages = 0
+    var named: [String: Int] = [:]
+    while true {
+      let page = try #require(try await copy.queue.changed(since: mark))
+      pages += 1
+      #expect(page.gone.count <= SQLite.changedPage)
+      #expect(page.mark == mark + min(SQLite.changedPage, start.mark + 2 * writes - mark))
+      for id in page.gone { named[id, default: 0] += 1 }
+      mark = page.mark
+      if !page.more { break }
+    }
+    #expect(pages == 2 * writes / SQLite.changedPage)
+    #expect(named.count == writes)
+    // Each write changed once in each half of the backlog: it is named once in each.
+    #expect(named.values.allSatisfy { $0 == 2 })
+    #expect(mark == start.mark + 2 * writes)
+    #expect(try await copy.queue.changed(since: mark) == ChangedWrites(writes: [], gone: [], mark: mark))
+  }
+
   @Test func aStoreMadeBeforeTheLogWasKeptIsReadWholeThenGetsItFromItsWriter() async throws {
     let t = TestStore()
     do {

@@ -6,16 +6,22 @@ public struct ChangedWrites: Sendable, Hashable {
   /// The ids of changed writes the queue no longer holds (taken, forgotten, withdrawn,
   /// discarded).
   public var gone: [String]
-  /// Where the log stood when it was read: pass it to the next call.
+  /// Where the log was read to: pass it to the next call.
   public var mark: Int
+  /// Whether the log holds more after ``mark``: a backlog is read a page at a time, so call
+  /// again at once with ``mark``.
+  public var more: Bool
   /// Why each gone write left, where the store recorded it.
   public var departures: [String: Departure]
 
   /// Creates a reading of the log.
-  public init(writes: [QueuedWrite], gone: [String], mark: Int, departures: [String: Departure] = [:]) {
+  public init(
+    writes: [QueuedWrite], gone: [String], mark: Int, departures: [String: Departure] = [:], more: Bool = false
+  ) {
     self.writes = writes
     self.gone = gone
     self.mark = mark
     self.departures = departures
+    self.more = more
   }
 }

@@ -99,7 +99,8 @@ public struct Queue: Sendable {
   /// the whole queue (`watch --plain`): each call costs what changed, not the queue.
   ///
   /// Call it first with nil (before reading the queue): nothing is returned but where the log
-  /// stands. Then pass each answer's `mark` to the next call.
+  /// stands. Then pass each answer's `mark` to the next call; a backlog comes a page at a time,
+  /// each saying whether ``ChangedWrites/more`` follows.
   ///
   /// - Returns: nil when the log cannot say what changed (a store made before it was kept, a
   ///   mark so old its entries were pruned, or more changed writes than reading the whole

@@ -2,6 +2,10 @@
 extension SQLite {
   /// More distinct writes than this after a mark are read faster by reading the whole queue.
   static let changedWritesLimit = 20_000
+  /// The most log entries one reading covers: a reader that fell behind (a watcher stopped, a
+  /// slow link) takes its backlog a page at a time (``ChangedWrites/more``), so what it holds
+  /// does not grow with the backlog.
+  static let changedPage = 1_000
 
   /// Whether the store keeps its change log.
   func hasChangeLog() throws -> Bool {
@@ -20,9 +24,10 @@ extension SQLite {
     ) { $0.text(.event) }.first.flatMap { $0.flatMap(Departure.init(rawValue:)) }
   }
 
-  /// The writes changed after `mark` (with nil, nothing, and where the log stands now); nil when
-  /// the log cannot say: the store keeps none, the entries after `mark` were pruned, or more
-  /// writes changed than ``changedWritesLimit``.
+  /// The writes changed after `mark`, a page of at most ``changedPage`` log entries at a time
+  /// (with nil, nothing, and where the log stands now); nil when the log cannot say: the store
+  /// keeps none, the entries after `mark` were pruned, or more writes changed than
+  /// ``changedWritesLimit``.
   func changed(since mark: Int?) throws -> ChangedWrites? {
     guard try hasChangeLog() else { return nil }
     let newest = try scalar("SELECT coalesce(max(n), 0) FROM change_log") ?? 0
@@ -31,11 +36,22 @@ extension SQLite {
     // A mark past the newest entry is from another log; one before the oldest kept was pruned.
     let oldest = try scalar("SELECT coalesce(min(n), 0) FROM change_log") ?? 0
     guard mark < newest, oldest <= mark + 1 else { return nil }
-    let ids = try rows(
-      "SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?",
-      [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)], reading: ChangeLogColumn.self
-    ) { $0.text(.id) ?? "" }
-    guard ids.count <= SQLite.changedWritesLimit else { return nil }
+    let distinct =
+      try scalar(
+        "SELECT count(*) FROM (SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?)",
+        [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]) ?? 0
+    guard distinct <= SQLite.changedWritesLimit else { return nil }
+    // One page of the backlog: the writes its entries name, each once, and the last entry read.
+    var ids: [String] = []
+    var named: Set<String> = []
+    var through = mark
+    try query(
+      "SELECT n, id FROM change_log WHERE n > ? AND n <= ? ORDER BY n LIMIT ?",
+      [.int(mark), .int(newest), .int(SQLite.changedPage)], reading: ChangeLogColumn.self
+    ) { r in
+      through = r.int(.n) ?? through
+      if let id = r.text(.id), named.insert(id).inserted { ids.append(id) }
+    }
     var found: [(Int, QueuedWrite)] = []
     var gone: [String] = []
     for id in ids {
@@ -49,6 +65,7 @@ extension SQLite {
     if !gone.isEmpty, try hasDepartures() {
       for id in gone { departures[id] = try departure(of: id) }
     }
-    return ChangedWrites(writes: found.map(\.1), gone: gone.sorted(), mark: newest, departures: departures)
+    return ChangedWrites(
+      writes: found.map(\.1), gone: gone.sorted(), mark: through, departures: departures, more: through < newest)
   }
 }

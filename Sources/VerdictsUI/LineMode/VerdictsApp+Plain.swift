@@ -113,12 +113,16 @@ extension VerdictsApp {
     func compare() async {
       if let since = mark {
         do {
-          if let changed = try await source.changed(since: since) {
+          // A backlog (a watcher stopped, a slow link) comes a page at a time, each printed
+          // before the next is read: what the watcher holds does not grow with it.
+          var from = since
+          while let changed = try await source.changed(since: from) {
             let time = clock()
             for w in changed.writes { show(w, time: time) }
             leave(changed.gone, time: time, departures: changed.departures)
             mark = changed.mark
-            return
+            guard changed.more else { return }
+            from = changed.mark
           }
         } catch {
           return
