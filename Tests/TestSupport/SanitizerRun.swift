@@ -9,6 +9,8 @@ import Foundation
 public enum SanitizerRun {
   /// Whether `VERDICTS_SANITIZER` is set (and not empty).
   public static var active: Bool { !(ProcessInfo.processInfo.environment["VERDICTS_SANITIZER"] ?? "").isEmpty }
+  /// Whether the suite runs under ThreadSanitizer (`make tsan`).
+  public static var thread: Bool { ProcessInfo.processInfo.environment["VERDICTS_SANITIZER"] == "tsan" }
   /// Why a wall-clock test is off under a sanitizer.
   public static let reason = "a wall-clock bound: under a sanitizer the code runs 2–20× slower"
 }

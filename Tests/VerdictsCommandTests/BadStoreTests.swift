@@ -168,7 +168,12 @@ import Testing
       "full disk mid-drain: \(answered.count) of 40 answered before the disk filled, \(victim.replays) replays after")
   }
 
-  @Test func aFileSizeCapRefusesTheWriteWithExitThreeAndLeavesTheQueueAsItWas() throws {
+  @Test(
+    .disabled(
+      if: SanitizerRun.thread,
+      "under ThreadSanitizer the capped process dies of SIGBUS (a read of a high address, then the runtime's 'nested bug') before it can say anything; the plain suite runs it"
+    ))
+  func aFileSizeCapRefusesTheWriteWithExitThreeAndLeavesTheQueueAsItWas() throws {
     let t = TempFolder()
     let first = try Binary.run(
       ["--json", "items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)

@@ -1,11 +1,13 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 @testable import VerdictsCommand
 
 @Suite struct DemoTourTests {
-  @Test func theTourBringsEveryPaneAndEveryBlockedReasonOnScreen() async throws {
+  @Test(.disabled(if: SanitizerRun.active, "a wall-clock bound: under a sanitizer the code runs 2–20× slower"))
+  func theTourBringsEveryPaneAndEveryBlockedReasonOnScreen() async throws {
     let demo = try await DemoDriver.start(storePath: nil)
     defer { demo.stop() }
     let started = Date()

@@ -50,27 +50,27 @@ enum SignalWait {
   static func untilInterrupted(orWhen ended: (@Sendable () -> Bool)? = nil) async {
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
       let once = OnceFlag()
-      var sources: [any DispatchSourceProtocol] = []
+      // Every source is made before any is resumed, and `finish` reads a list that no longer
+      // changes: a source that fired while the list was still being filled raced its filling
+      // (ThreadSanitizer reported it, the timer firing at once on another thread).
+      let signals = [SIGINT, SIGTERM, SIGHUP].map { sig -> any DispatchSourceSignal in
+        signal(sig, SIG_IGN)
+        return DispatchSource.makeSignalSource(signal: sig, queue: .global())
+      }
+      let timer = ended.map { _ in DispatchSource.makeTimerSource(queue: .global()) }
+      let sources: [any DispatchSourceProtocol] = signals + (timer.map { [$0] } ?? [])
       let finish = {
         if once.take() {
           for s in sources { s.cancel() }
           c.resume()
         }
       }
-      for sig in [SIGINT, SIGTERM, SIGHUP] {
-        signal(sig, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        source.setEventHandler { finish() }
-        source.resume()
-        sources.append(source)
-      }
-      if let ended {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+      for source in signals { source.setEventHandler { finish() } }
+      if let timer, let ended {
         timer.schedule(deadline: .now(), repeating: .milliseconds(200))
         timer.setEventHandler { if ended() { finish() } }
-        timer.resume()
-        sources.append(timer)
       }
+      for source in sources { source.resume() }
     }
   }
 }
