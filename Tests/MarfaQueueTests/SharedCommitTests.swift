@@ -72,60 +72,66 @@ import Testing
 
   @Test("a call that throws inside a shared commit fails alone: its statements are undone, the others kept")
   func aCallThatThrowsInsideASharedCommitFailsAlone() async throws {
-    let t = TestStore()
-    let copy = try await t.open()
-    defer { copy.close() }
-    let store = copy.store
-    try await store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
-    let held = holdStore(store)
-    let first = Task { try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('first')") } }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 1 })
-    let failing = Task {
-      try await store.runDurably { db in
-        try db.execute("INSERT INTO scratch VALUES ('failing')")
-        throw QueueError.invalid(message: "this call fails after a statement")
-      }
+    let (t, copy) = try await Self.scratchStore()
+    defer {
+      copy.close()
+      withExtendedLifetime(t) {}
     }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 2 })
-    let last = Task { try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('last')") } }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 3 })
-    held.signal()
-    try await first.value
-    try await last.value
-    await #expect(throws: QueueError.invalid(message: "this call fails after a statement")) { try await failing.value }
-    let names = try await store.run { db in
-      var names: [String] = []
-      try db.query("SELECT name FROM scratch ORDER BY rowid") { names.append($0.text(0) ?? "") }
-      return names
-    }
-    #expect(names == ["first", "last"])
+    let calls = await Self.gathered(
+      copy.store,
+      [
+        { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
+        { db in
+          try db.execute("INSERT INTO scratch VALUES ('failing')")
+          throw QueueError.invalid(message: "this call fails after a statement")
+        },
+        { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
+      ])
+    try await calls[0].value
+    try await calls[2].value
+    await #expect(throws: QueueError.invalid(message: "this call fails after a statement")) { try await calls[1].value }
+    #expect(try await Self.scratchNames(copy.store) == ["first", "last"])
   }
 
   @Test("a shared commit that fails fails every call in it, and keeps none of them")
   func aSharedCommitThatFailsFailsEveryCallAndKeepsNone() async throws {
-    let t = TestStore()
-    let copy = try await t.open()
-    defer { copy.close() }
-    let store = copy.store
-    try await store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
-    let held = holdStore(store)
-    let first = Task { try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('first')") } }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 1 })
-    // Ends the shared transaction under the others, as a failed commit would: the savepoint
-    // after it is gone, so the transaction fails where it stands.
-    let breaking = Task { try await store.runDurably { db in try db.execute("ROLLBACK") } }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 2 })
-    let last = Task { try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('last')") } }
-    #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == 3 })
-    held.signal()
-    await #expect(throws: QueueError.self) { try await first.value }
-    await #expect(throws: QueueError.self) { try await breaking.value }
-    await #expect(throws: QueueError.self) { try await last.value }
-    let count = try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") }
-    #expect(count == 0)
+    let (t, copy) = try await Self.scratchStore()
+    defer {
+      copy.close()
+      withExtendedLifetime(t) {}
+    }
+    let calls = await Self.gathered(
+      copy.store,
+      [
+        { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
+        // Ends the shared transaction under the others, as a failed commit would: the savepoint
+        // after it is gone, so the transaction fails where it stands.
+        { db in try db.execute("ROLLBACK") },
+        { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
+      ])
+    for call in calls { await #expect(throws: QueueError.self) { try await call.value } }
+    #expect(try await Self.scratchNames(copy.store).isEmpty)
     // The store goes on: the next call commits.
-    try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('after')") }
-    #expect(try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") } == 1)
+    try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('after')") }
+    #expect(try await Self.scratchNames(copy.store) == ["after"])
+  }
+
+  @Test("a call alone in its commit that throws leaves nothing of its statements, and the store goes on")
+  func aCallAloneInItsCommitThatThrowsLeavesNothing() async throws {
+    let (t, copy) = try await Self.scratchStore()
+    defer {
+      copy.close()
+      withExtendedLifetime(t) {}
+    }
+    await #expect(throws: QueueError.invalid(message: "alone, after a statement")) {
+      try await copy.store.runDurably { db in
+        try db.execute("INSERT INTO scratch VALUES ('alone')")
+        throw QueueError.invalid(message: "alone, after a statement")
+      }
+    }
+    #expect(try await Self.scratchNames(copy.store).isEmpty)
+    try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('next')") }
+    #expect(try await Self.scratchNames(copy.store) == ["next"])
   }
 
   @Test("a process killed (-9) while eight tasks queue has every write it was given in the store")
@@ -165,22 +171,36 @@ import Testing
     }
   }
 
-  @Test("a call alone in its commit that throws leaves nothing of its statements, and the store goes on")
-  func aCallAloneInItsCommitThatThrowsLeavesNothing() async throws {
+  /// A fresh store with a `scratch(name)` table for calls to write into; the folder lives as
+  /// long as the returned ``TestStore``.
+  static func scratchStore() async throws -> (TestStore, WorkingCopy) {
     let t = TestStore()
     let copy = try await t.open()
-    defer { copy.close() }
-    let store = copy.store
-    try await store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
-    await #expect(throws: QueueError.invalid(message: "alone, after a statement")) {
-      try await store.runDurably { db in
-        try db.execute("INSERT INTO scratch VALUES ('alone')")
-        throw QueueError.invalid(message: "alone, after a statement")
-      }
+    try await copy.store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
+    return (t, copy)
+  }
+
+  /// The names in `scratch`, in the order they were written.
+  static func scratchNames(_ store: Store) async throws -> [String] {
+    try await store.run { db in
+      var names: [String] = []
+      try db.query("SELECT name FROM scratch ORDER BY rowid") { names.append($0.text(0) ?? "") }
+      return names
     }
-    #expect(try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") } == 0)
-    try await store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('next')") }
-    #expect(try await store.run { db in try db.scalar("SELECT count(*) FROM scratch") } == 1)
+  }
+
+  /// Starts each body as a durable call, in order, while the store is held busy, so all of them
+  /// gather for one shared commit; then lets the store go.
+  static func gathered(_ store: Store, _ bodies: [@Sendable (SQLite) throws -> Void]) async -> [Task<Void, Error>] {
+    let held = DispatchSemaphore(value: 0)
+    store.queueAsync { held.wait() }
+    var calls: [Task<Void, Error>] = []
+    for (i, body) in bodies.enumerated() {
+      calls.append(Task { try await store.runDurably(body) })
+      #expect(await eventually { store.sharedCommit.withLock { $0.calls.count } == i + 1 })
+    }
+    held.signal()
+    return calls
   }
 
   /// Blocks the store's queue until the returned semaphore is signalled, so the calls made
