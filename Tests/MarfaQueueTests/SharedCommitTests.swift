@@ -139,28 +139,31 @@ import Testing
     let bench = try BenchBinary.require()
     for round in 0..<6 {
       let t = TestStore()
-      let child = ChildProcess()
-      child.executableURL = URL(fileURLWithPath: bench)
-      child.arguments = ["queue-child", t.url.path, "8"]
-      let out = Pipe()
-      child.standardOutput = out
-      child.standardError = FileHandle.nullDevice
-      try child.run()
-      // Read the IDs as they come; kill once a few hundred calls have returned.
-      var text = ""
-      let reader = out.fileHandleForReading
       let target = 200 + round * 60
-      while text.split(separator: "\n").count < target {
-        let chunk = reader.availableData
-        if chunk.isEmpty { break }
-        text += String(decoding: chunk, as: UTF8.self)
-      }
-      kill(child.processIdentifier, SIGKILL)
-      child.waitUntilExit()
-      text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-      // A line cut by the kill is no answered call.
-      let given = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter {
-        $0.count == 36
+      let store = t.url.path
+      // The child is read and killed on a thread of its own: blocking reads on the test's task
+      // would hold one of the few threads every other test's tasks run on.
+      let given = try await Self.offThePool { () throws -> [String] in
+        let child = ChildProcess()
+        child.executableURL = URL(fileURLWithPath: bench)
+        child.arguments = ["queue-child", store, "8"]
+        let out = Pipe()
+        child.standardOutput = out
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        // Read the IDs as they come; kill once a few hundred calls have returned.
+        var text = ""
+        let reader = out.fileHandleForReading
+        while text.split(separator: "\n").count < target {
+          let chunk = reader.availableData
+          if chunk.isEmpty { break }
+          text += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        // A line cut by the kill is no answered call.
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter { $0.count == 36 }
       }
       #expect(given.count >= target, "round \(round): the child printed only \(given.count) IDs")
       let copy = try await t.open()
@@ -201,6 +204,13 @@ import Testing
     }
     held.signal()
     return calls
+  }
+
+  /// Runs blocking work (a child process read to its end) on a thread of its own and awaits it.
+  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
   }
 
   /// Blocks the store's queue until the returned semaphore is signalled, so the calls made
