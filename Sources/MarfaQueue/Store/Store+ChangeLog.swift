@@ -36,11 +36,15 @@ extension SQLite {
     // A mark past the newest entry is from another log; one before the oldest kept was pruned.
     let oldest = try scalar("SELECT coalesce(min(n), 0) FROM change_log") ?? 0
     guard mark < newest, oldest <= mark + 1 else { return nil }
-    let distinct =
-      try scalar(
-        "SELECT count(*) FROM (SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?)",
-        [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]) ?? 0
-    guard distinct <= SQLite.changedWritesLimit else { return nil }
+    // Counted only when the entries left could name more writes than the limit: each page of a
+    // long backlog asks again, and a short one never needs to.
+    if newest - mark > SQLite.changedWritesLimit {
+      let distinct =
+        try scalar(
+          "SELECT count(*) FROM (SELECT id FROM change_log WHERE n > ? AND n <= ? GROUP BY id LIMIT ?)",
+          [.int(mark), .int(newest), .int(SQLite.changedWritesLimit + 1)]) ?? 0
+      guard distinct <= SQLite.changedWritesLimit else { return nil }
+    }
     // One page of the backlog: the writes its entries name, each once, and the last entry read.
     var ids: [String] = []
     var named: Set<String> = []
