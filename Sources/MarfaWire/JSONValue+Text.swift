@@ -66,114 +66,123 @@ extension JSONValue {
 
   /// Compact JSON text for this value, escaping strings as `escaping` says.
   public func text(escaping: JSONEscaping) -> String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
     write(into: &out, indent: nil, level: 0, escaping: escaping)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Indented JSON text for this value, for people.
   public var prettyText: String {
-    var out = ""
-    write(into: &out, indent: "  ", level: 0, escaping: .wire)
-    return out
+    var out: [UInt8] = []
+    write(into: &out, indent: Array("  ".utf8), level: 0, escaping: .wire)
+    return String(decoding: out, as: UTF8.self)
   }
 
-  func write(into out: inout String, indent: String?, level: Int, escaping: JSONEscaping) {
+  /// Appends the value's JSON text as UTF-8 bytes: appending to a `String` a piece at a time was
+  /// most of what a `watch --plain --json` line cost.
+  func write(into out: inout [UInt8], indent: [UInt8]?, level: Int, escaping: JSONEscaping) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .number(let n): out += n.text
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .number(let n): out.append(contentsOf: n.text.utf8)
     case .string(let s): JSONValue.writeString(s, into: &out, escaping: escaping)
     case .array(let items):
       if items.isEmpty {
-        out += "[]"
+        out.append(contentsOf: "[]".utf8)
         return
       }
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (i, item) in items.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         newline(&out, indent, level + 1)
         item.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
       }
       newline(&out, indent, level)
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
       if members.isEmpty {
-        out += "{}"
+        out.append(contentsOf: "{}".utf8)
         return
       }
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (i, (key, value)) in members.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         newline(&out, indent, level + 1)
         JSONValue.writeString(key, into: &out, escaping: escaping)
-        out += indent == nil ? ":" : ": "
+        out.append(UInt8(ascii: ":"))
+        if indent != nil { out.append(UInt8(ascii: " ")) }
         value.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
       }
       newline(&out, indent, level)
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+  private func newline(_ out: inout [UInt8], _ indent: [UInt8]?, _ level: Int) {
     guard let indent else { return }
-    out += "\n" + String(repeating: indent, count: level)
+    out.append(UInt8(ascii: "\n"))
+    for _ in 0..<level { out.append(contentsOf: indent) }
   }
 
   /// `s` as a JSON string literal, quotes included.
   public static func quoted(_ s: String, escaping: JSONEscaping = .wire) -> String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count + 2)
     writeString(s, into: &out, escaping: escaping)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Appends `s` as a JSON string literal: the one string escaper of the project.
-  public static func writeString(_ s: String, into out: inout String, escaping: JSONEscaping = .wire) {
-    out += "\""
-    // Most text needs no escape: appended whole (a scalar at a time was most of a row's cost).
+  static func writeString(_ s: String, into out: inout [UInt8], escaping: JSONEscaping = .wire) {
+    out.append(0x22)
+    var s = s
+    // Most text needs no escape: its bytes are appended whole.
+    let scan = s.withUTF8 { bytes -> (escapes: Bool, ascii: Bool) in
+      var ascii = true
+      for b in bytes {
+        if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return (true, false) }
+        if b > 0x7F { ascii = false }
+      }
+      return (false, ascii)
+    }
     let plain: Bool
     switch escaping {
-    case .wire: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F })
-    case .visible:
-      plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) && Sanitizer.isSafe(s)
-    case .ascii: plain = !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F })
+    case .wire: plain = !scan.escapes
+    case .visible: plain = !scan.escapes && (scan.ascii || Sanitizer.isSafe(s))
+    case .ascii: plain = !scan.escapes && scan.ascii
     }
     if plain {
-      out += s
-      out += "\""
+      s.withUTF8 { out.append(contentsOf: $0) }
+      out.append(0x22)
       return
     }
-    // Escaped into bytes, then appended once: appending to a String a scalar at a time was
-    // most of `queue --json`'s time (a stored answer is JSON text, full of quotes).
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(s.utf8.count + 16)
     for scalar in s.unicodeScalars {
       let v = scalar.value
       switch v {
       case 0x22, 0x5C:
-        bytes.append(0x5C)
-        bytes.append(UInt8(v))
+        out.append(0x5C)
+        out.append(UInt8(v))
       case 0x0A:
-        bytes.append(0x5C)
-        bytes.append(0x6E)
+        out.append(0x5C)
+        out.append(0x6E)
       case 0x0D:
-        bytes.append(0x5C)
-        bytes.append(0x72)
+        out.append(0x5C)
+        out.append(0x72)
       case 0x09:
-        bytes.append(0x5C)
-        bytes.append(0x74)
-      case 0..<0x20, 0x7F: appendEscape(v, into: &bytes)
-      case 0x20..<0x7F: bytes.append(UInt8(v))
+        out.append(0x5C)
+        out.append(0x74)
+      case 0..<0x20, 0x7F: appendEscape(v, into: &out)
+      case 0x20..<0x7F: out.append(UInt8(v))
       default:
         if escaping == .ascii || (escaping == .visible && Sanitizer.replacement(scalar) != nil) {
-          appendEscape(v, into: &bytes)
+          appendEscape(v, into: &out)
         } else {
-          UTF8.encode(scalar) { bytes.append($0) }
+          UTF8.encode(scalar) { out.append($0) }
         }
       }
     }
-    out += String(decoding: bytes, as: UTF8.self)
-    out += "\""
+    out.append(0x22)
   }
 
   /// Appends `\uXXXX` for a scalar, as a surrogate pair above U+FFFF (lower-case hex).

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -86,7 +87,7 @@ import Testing
     let copy = try await t.open()
     defer { copy.close() }
     let start = try #require(try await copy.queue.changed(since: nil))
-    // 2,500 writes changed twice each, interleaved: 5,000 entries, so 5 pages of 1,000.
+    // 2,500 writes changed twice each, interleaved: 5,000 entries, read in pages of changedPage.
     let writes = 2_500
     try await copy.store.run { db in
       try db.transaction(durable: false) {
@@ -113,6 +114,47 @@ import Testing
     #expect(named.values.allSatisfy { $0 == 2 })
     #expect(mark == start.mark + 2 * writes)
     #expect(try await copy.queue.changed(since: mark) == ChangedWrites(writes: [], gone: [], mark: mark))
+  }
+
+  @Test("a reader catching up on a backlog keeps no page of it cached after each page")
+  func aReaderCatchingUpOnABacklogKeepsNoPageOfItCachedAfterEachPage() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    // A watcher's own connection: the writer's pages are not in its cache.
+    let reader = try await WorkingCopy.openReader(store: t.url)
+    defer { reader.close() }
+    let start = try #require(try await reader.queue.changed(since: nil))
+    // 8,000 entries naming writes with long ids: about 150 pages of the file.
+    try await copy.store.run { db in
+      try db.transaction(durable: false) {
+        try db.query(
+          "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 7999) INSERT INTO change_log (id) SELECT printf('write-%060d', i) FROM k"
+        )
+      }
+    }
+    func cached() async throws -> Int32 {
+      try await reader.store.run { db in
+        var used: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(db.db, SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0)
+        return used
+      }
+    }
+    let before = try await cached()
+    var mark = start.mark
+    var most: Int32 = 0
+    var pages = 0
+    while true {
+      let page = try #require(try await reader.queue.changed(since: mark))
+      pages += 1
+      most = max(most, try await cached() - before)
+      mark = page.mark
+      if !page.more { break }
+    }
+    #expect(pages == 8_000 / SQLite.changedPage)
+    // Kept, the pages read would add up to several hundred KB by the last page.
+    #expect(most < 64 * 1024, "the cache grew by \(most) B while the backlog was read")
   }
 
   @Test func aStoreMadeBeforeTheLogWasKeptIsReadWholeThenGetsItFromItsWriter() async throws {

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Reading the change log (``StoreSchema/changeLog``).
 extension SQLite {
   /// More distinct writes than this after a mark are read faster by reading the whole queue.
@@ -5,7 +7,7 @@ extension SQLite {
   /// The most log entries one reading covers: a reader that fell behind (a watcher stopped, a
   /// slow link) takes its backlog a page at a time (``ChangedWrites/more``), so what it holds
   /// does not grow with the backlog.
-  static let changedPage = 1_000
+  static let changedPage = 250
 
   /// Whether the store keeps its change log.
   func hasChangeLog() throws -> Bool {
@@ -65,6 +67,9 @@ extension SQLite {
       if let row = row.first { found.append(row) } else { gone.append(id) }
     }
     found.sort { $0.0 < $1.0 }
+    // The pages read stay in the connection's cache only until the next commit makes them stale;
+    // a reader catching up on a backlog would otherwise grow its cache page by page to its bound.
+    if let db { sqlite3_db_release_memory(db) }
     var departures: [String: Departure] = [:]
     if !gone.isEmpty, try hasDepartures() {
       for id in gone { departures[id] = try departure(of: id) }

@@ -20,6 +20,8 @@ struct BenchOptions {
   var drainTail = 100_000
   /// The store shapes `frame` measures (both by default, compared in one run).
   var shapes = StoreCache.Shape.allCases
+  /// Plain and screen watchers in `fifty` (30 and 20 by default; fewer to see what each kind costs).
+  var watchers = (plain: 30, screens: 20)
   /// Make the kept stores again.
   var rebuild = false
   /// Small sizes and few rounds: the whole bench in a few minutes (its figures are not the targets' sizes).
@@ -44,7 +46,7 @@ struct BenchOptions {
     var text = """
       usage: verdicts-bench [SECTION...|all|selfcheck] [--quick] [--sizes N,N,N] [--rounds N] [--writes N]
                             [--updates N] [--dir PATH] [--rebuild] [--full-drain N] [--drain-tail N]
-                            [--shapes generated,drained] [--cadences S,S,...]
+                            [--shapes generated,drained] [--cadences S,S,...] [--watchers P,S]
 
       sections:
       """
@@ -71,6 +73,7 @@ struct BenchOptions {
         --shapes S,S    the store shapes frame measures: generated, drained (default both)
         --cadences S,S  seconds between verdicts in verdict's bytes-per-verdict rows, a row each
                         (default 0.3,1,2,5; --updates verdicts at each)
+        --watchers P,S  plain and screen watchers in fifty (default 30,20; its targets are for 30,20)
 
       The pty sections run the built `verdicts` beside the bench (`make bench` builds it).
       Exit: 0 every target met, 3 a target missed, 2 usage, 1 a benchmark or the self-check failed.
@@ -124,6 +127,14 @@ struct BenchOptions {
           throw UsageError(message: "--cadences takes seconds above 0 (at most 60) separated by commas, not \(text)")
         }
         o.cadences = cadences
+      case "--watchers":
+        let text = try value(a)
+        let counts = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard counts.count == 2, counts.allSatisfy({ $0 >= 0 && $0 <= 200 }), counts[0] + counts[1] > 0 else {
+          throw UsageError(
+            message: "--watchers takes two whole numbers (plain,screens) from 0 to 200, not both 0, not \(text)")
+        }
+        o.watchers = (counts[0], counts[1])
       case "--sizes":
         let text = try value(a)
         let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
