@@ -156,7 +156,12 @@ final class UILoop {
         let ms = Self.milliseconds(left)
         timeout = timeout < 0 ? ms : min(timeout, ms)
       }
-      pipe.wait(input: terminal.inputDescriptor, timeoutMs: timeout)
+      // A terminal that went away with no SIGHUP (not this process's controlling terminal, as
+      // under setsid or nohup) reads as ready for ever: the screen ends rather than spin on it.
+      if pipe.wait(input: terminal.inputDescriptor, timeoutMs: timeout) {
+        core.quitting = true
+        core.quitReason = "the terminal hung up"
+      }
     }
     core.stop()
     terminal.restore()

@@ -46,11 +46,14 @@ final class SignalPipe: Sendable {
     _ = write(writeEnd, &byte, 1)
   }
 
-  /// Waits until input, a signal or a wake arrives, or the timeout (ms; -1 forever) passes.
-  func wait(input: Int32?, timeoutMs: Int32) {
+  /// Waits until input, a signal or a wake arrives, or the timeout (ms; -1 forever) passes;
+  /// true when the input hung up (its terminal is gone: every later wait would return at once).
+  @discardableResult
+  func wait(input: Int32?, timeoutMs: Int32) -> Bool {
     var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
     if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-    _ = poll(&fds, nfds_t(fds.count), timeoutMs)
+    guard poll(&fds, nfds_t(fds.count), timeoutMs) > 0, fds.count > 1 else { return false }
+    return fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
   }
 
   /// The signals caught since the last call (wakes are dropped).

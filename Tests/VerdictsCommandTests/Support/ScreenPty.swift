@@ -16,6 +16,8 @@ final class ScreenPty: @unchecked Sendable {
   private let lock = NSLock()
   private var received: [UInt8] = []
   private var closed = false
+  /// Whether ``hangUp()`` closed the master side already.
+  private var hungUp = false
   /// The modes set before the program started.
   let before: termios
 
@@ -65,8 +67,17 @@ final class ScreenPty: @unchecked Sendable {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     lock.withLock { closed = true }
     usleep(150_000)
-    close(master)
+    if !lock.withLock({ hungUp }) { close(master) }
     close(slave)
+  }
+
+  /// Closes the terminal's master side, as an SSH server or a terminal window does when it goes
+  /// away. No SIGHUP comes with it: this is not the program's controlling terminal.
+  func hangUp() {
+    lock.withLock { closed = true }
+    usleep(150_000)
+    lock.withLock { hungUp = true }
+    close(master)
   }
 
   private func readLoop() {
