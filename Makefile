@@ -181,7 +181,7 @@ asan tsan: deps
 ## (default 60), from its seed corpus (Fuzz/corpus/TARGET, checked in) into a working corpus under
 ## .build/fuzz-corpus; prints each target's executions and coverage. A crash leaves its input in
 ## .build/fuzz-crashes and fails. fuzz-smoke: each target on its seeds and for FUZZ_SMOKE_SECONDS (3).
-FUZZ_TARGETS = json sanitizer answer events filter config arguments scenario resolver corestore
+FUZZ_TARGETS = json sanitizer answer events filter theme keys uiconfig arguments scenario resolver corestore
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
 fuzz-build: deps

@@ -270,5 +270,22 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
   @Test func suggestionsOnlyForNearMisses() {
     #expect(Suggestion.closest(to: "drian", among: ["drain", "fill"]) == "drain")
     #expect(Suggestion.closest(to: "zzzzzz", among: ["drain", "fill"]) == nil)
+    // Two letters more or fewer is still a near miss.
+    #expect(Suggestion.closest(to: "drainnn", among: ["drain", "fill"]) == "drain")
+    #expect(Suggestion.closest(to: "drainnnn", among: ["drain", "fill"]) == nil)
+  }
+
+  @Test func aLongPastedWordIsAnsweredAtOnceWithNoSuggestion() throws {
+    // Found by fuzzing the argument parser: the distance to every command's and option's name
+    // was worked out whole, its length times the name's, so a pasted page took seconds.
+    let word = String(repeating: "drain", count: 40_000)
+    let started = ContinuousClock.now
+    let failure = CommandTable.parser.parse([word])
+    #expect(ContinuousClock.now - started < .milliseconds(500), "took \(ContinuousClock.now - started)")
+    guard case .failure(let error, _) = failure else {
+      Issue.record("a 200,000-letter command was not refused")
+      return
+    }
+    #expect(!error.message.contains("did you mean"))
   }
 }

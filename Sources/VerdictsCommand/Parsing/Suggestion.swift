@@ -4,10 +4,15 @@ import MarfaQueue
 enum Suggestion {
   /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
   static func closest(to word: String, among candidates: [String], limit most: Int = 2) -> String? {
-    let limit = min(most, word.count <= 3 ? 1 : 2)
+    let length = word.count
+    let limit = min(most, length <= 3 ? 1 : 2)
+    let typed = Array(word)
     var best: (String, Int)?
     for c in candidates {
-      let d = EditDistance.between(Array(word), Array(c))
+      // The distance is at least the difference in length: a long paste is compared with nothing
+      // (its distance to every name took its length times the name's, for each name).
+      guard abs(length - c.count) <= limit else { continue }
+      let d = EditDistance.between(typed, Array(c))
       if d <= limit, d < (best?.1 ?? Int.max) { best = (c, d) }
     }
     return best?.0
