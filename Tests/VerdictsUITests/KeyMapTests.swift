@@ -36,6 +36,17 @@ import Testing
     #expect(Key(spelling: "hyper-x") == nil)
   }
 
+  @Test func aSpellingLongerThanAnyKeysNameIsNoKey() {
+    // One character of 19 bytes (e and nine combining acute accents) is longer than any key's name.
+    let heavy = "e" + String(repeating: "\u{0301}", count: 9)
+    #expect(heavy.count == 1 && heavy.utf8.count == 19)
+    #expect(Key(spelling: heavy) == nil)
+    #expect(Key(spelling: "e\u{0301}") == .char("e\u{0301}"))
+    #expect(Key(spelling: String(repeating: "x", count: 100_000)) == nil)
+    let (_, problems) = KeyMap.read("release = " + String(repeating: "x", count: 1_000))
+    #expect(problems.map(\.line) == [1])
+  }
+
   @Test func aUserBindingReplacesTheDefaultsAndWins() {
     let (map, problems) = KeyMap.read(
       """

@@ -10,9 +10,16 @@ package enum Key: Sendable, Hashable {
   /// A function key, F1–F12.
   case function(Int)
 
+  /// The most bytes a key's spelling takes (`page-down` is 9; a character 16 at most).
+  static let longestSpelling = 16
+
   /// Reads a key as a key file spells it: `r`, `R`, `space`, `tab`, `shift-tab`, `enter`,
   /// `esc`, `up`, `pgdn`, `ctrl-l`, `f1`, `/`; nil for a spelling it does not know.
+  ///
+  /// A spelling of more than ``longestSpelling`` bytes is none: no key's name is that long, and a
+  /// long word was lowercased and counted by characters whole before it was refused.
   public init?(spelling: String) {
+    guard spelling.utf8.count <= Self.longestSpelling else { return nil }
     let s = spelling
     let lower = s.lowercased()
     if s.count == 1, let c = s.first, !c.isWhitespace, !(c.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) {
