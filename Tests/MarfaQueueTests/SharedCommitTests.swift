@@ -72,66 +72,59 @@ import Testing
 
   @Test("a call that throws inside a shared commit fails alone: its statements are undone, the others kept")
   func aCallThatThrowsInsideASharedCommitFailsAlone() async throws {
-    let (t, copy) = try await Self.scratchStore()
-    defer {
-      copy.close()
-      withExtendedLifetime(t) {}
+    try await Self.withScratchStore { copy in
+      let calls = await Self.gathered(
+        copy.store,
+        [
+          { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
+          { db in
+            try db.execute("INSERT INTO scratch VALUES ('failing')")
+            throw QueueError.invalid(message: "this call fails after a statement")
+          },
+          { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
+        ])
+      try await calls[0].value
+      try await calls[2].value
+      await #expect(throws: QueueError.invalid(message: "this call fails after a statement")) {
+        try await calls[1].value
+      }
+      #expect(try await Self.scratchNames(copy.store) == ["first", "last"])
     }
-    let calls = await Self.gathered(
-      copy.store,
-      [
-        { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
-        { db in
-          try db.execute("INSERT INTO scratch VALUES ('failing')")
-          throw QueueError.invalid(message: "this call fails after a statement")
-        },
-        { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
-      ])
-    try await calls[0].value
-    try await calls[2].value
-    await #expect(throws: QueueError.invalid(message: "this call fails after a statement")) { try await calls[1].value }
-    #expect(try await Self.scratchNames(copy.store) == ["first", "last"])
   }
 
   @Test("a shared commit that fails fails every call in it, and keeps none of them")
   func aSharedCommitThatFailsFailsEveryCallAndKeepsNone() async throws {
-    let (t, copy) = try await Self.scratchStore()
-    defer {
-      copy.close()
-      withExtendedLifetime(t) {}
+    try await Self.withScratchStore { copy in
+      let calls = await Self.gathered(
+        copy.store,
+        [
+          { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
+          // Ends the shared transaction under the others, as a failed commit would: the savepoint
+          // after it is gone, so the transaction fails where it stands.
+          { db in try db.execute("ROLLBACK") },
+          { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
+        ])
+      for call in calls { await #expect(throws: QueueError.self) { try await call.value } }
+      #expect(try await Self.scratchNames(copy.store).isEmpty)
+      // The store goes on: the next call commits.
+      try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('after')") }
+      #expect(try await Self.scratchNames(copy.store) == ["after"])
     }
-    let calls = await Self.gathered(
-      copy.store,
-      [
-        { db in try db.execute("INSERT INTO scratch VALUES ('first')") },
-        // Ends the shared transaction under the others, as a failed commit would: the savepoint
-        // after it is gone, so the transaction fails where it stands.
-        { db in try db.execute("ROLLBACK") },
-        { db in try db.execute("INSERT INTO scratch VALUES ('last')") },
-      ])
-    for call in calls { await #expect(throws: QueueError.self) { try await call.value } }
-    #expect(try await Self.scratchNames(copy.store).isEmpty)
-    // The store goes on: the next call commits.
-    try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('after')") }
-    #expect(try await Self.scratchNames(copy.store) == ["after"])
   }
 
   @Test("a call alone in its commit that throws leaves nothing of its statements, and the store goes on")
   func aCallAloneInItsCommitThatThrowsLeavesNothing() async throws {
-    let (t, copy) = try await Self.scratchStore()
-    defer {
-      copy.close()
-      withExtendedLifetime(t) {}
-    }
-    await #expect(throws: QueueError.invalid(message: "alone, after a statement")) {
-      try await copy.store.runDurably { db in
-        try db.execute("INSERT INTO scratch VALUES ('alone')")
-        throw QueueError.invalid(message: "alone, after a statement")
+    try await Self.withScratchStore { copy in
+      await #expect(throws: QueueError.invalid(message: "alone, after a statement")) {
+        try await copy.store.runDurably { db in
+          try db.execute("INSERT INTO scratch VALUES ('alone')")
+          throw QueueError.invalid(message: "alone, after a statement")
+        }
       }
+      #expect(try await Self.scratchNames(copy.store).isEmpty)
+      try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('next')") }
+      #expect(try await Self.scratchNames(copy.store) == ["next"])
     }
-    #expect(try await Self.scratchNames(copy.store).isEmpty)
-    try await copy.store.runDurably { db in try db.execute("INSERT INTO scratch VALUES ('next')") }
-    #expect(try await Self.scratchNames(copy.store) == ["next"])
   }
 
   @Test("a process killed (-9) while eight tasks queue has every write it was given in the store")
@@ -174,13 +167,17 @@ import Testing
     }
   }
 
-  /// A fresh store with a `scratch(name)` table for calls to write into; the folder lives as
-  /// long as the returned ``TestStore``.
-  static func scratchStore() async throws -> (TestStore, WorkingCopy) {
+  /// Runs `body` on a fresh store with a `scratch(name)` table for calls to write into, then
+  /// closes it (its folder lives until then).
+  static func withScratchStore(_ body: (WorkingCopy) async throws -> Void) async throws {
     let t = TestStore()
     let copy = try await t.open()
+    defer {
+      copy.close()
+      withExtendedLifetime(t) {}
+    }
     try await copy.store.runDurably { db in try db.execute("CREATE TABLE scratch(name TEXT)") }
-    return (t, copy)
+    try await body(copy)
   }
 
   /// The names in `scratch`, in the order they were written.
