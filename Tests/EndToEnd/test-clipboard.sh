@@ -45,10 +45,16 @@ tm set-option -g set-clipboard off
 tm set-option -g allow-passthrough on
 wait_for "Waiting 1"
 OUTER="$E2E_TMP/outer.bin"
-# The outer terminal: a client attached in a pty of its own, every byte it is sent kept.
-TERM=xterm-256color script -qfc "tmux -S '$E2E_SOCK' -f /dev/null attach -t '$SESSION'" "$OUTER" </dev/null >/dev/null 2>&1 &
+# The outer terminal: a client attached in a pty of its own, every byte it is sent kept. Its
+# input is a fifo this shell holds open and never writes: `script` types ctrl-d into the client
+# when its input ends (it did with </dev/null, and the screen took the ctrl-d, sometimes after
+# the y, whose message it then replaced).
+OUTER_IN="$E2E_TMP/outer.in"
+mkfifo "$OUTER_IN"
+TERM=xterm-256color script -qfc "tmux -S '$E2E_SOCK' -f /dev/null attach -t '$SESSION'" "$OUTER" <"$OUTER_IN" >/dev/null 2>&1 &
 OUTER_PID=$!
 E2E_PIDS+=("$OUTER_PID")
+exec 7>"$OUTER_IN"
 outer_attached() { [ "$(tm list-clients -t "$SESSION" 2>/dev/null | wc -l)" -ge 1 ]; }
 WHY="no client attached to the session" wait_until outer_attached
 keys y
@@ -57,6 +63,7 @@ B64=$(printf '%s' "$ID" | base64 -w0)
 outer_has_copy() { grep -aqF "]52;c;$B64" "$OUTER"; }
 WHY="the outer terminal never received the OSC 52 with $ID" wait_until outer_has_copy
 kill "$OUTER_PID" 2>/dev/null || true
+exec 7>&-
 keys q
 wait_for "EXIT=0"
 echo "clipboard: ok ($((SECONDS - E2E_START)) s)"
