@@ -106,16 +106,43 @@ extension JSONValue {
         return
       }
       out.append(UInt8(ascii: "{"))
-      for (i, (key, value)) in members.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        newline(&out, indent, level + 1)
-        JSONValue.writeString(key, into: &out, escaping: escaping)
-        out.append(UInt8(ascii: ":"))
-        if indent != nil { out.append(UInt8(ascii: " ")) }
-        value.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
-      }
+      JSONValue.writeMembers(members, into: &out, indent: indent, level: level, escaping: escaping)
       newline(&out, indent, level)
       out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// Compact JSON text of an object whose members are `leading`, then `members`: the same text as
+  /// `.object(leading + members)`, without making the joined list (a `watch --plain --json` line
+  /// puts its time and event before the write's own members, once for every write it prints).
+  public static func objectText(
+    _ leading: [(String, JSONValue)], _ members: [(String, JSONValue)], escaping: JSONEscaping
+  ) -> String {
+    guard !leading.isEmpty || !members.isEmpty else { return "{}" }
+    var out: [UInt8] = []
+    out.reserveCapacity(512)
+    out.append(UInt8(ascii: "{"))
+    writeMembers(leading, into: &out, indent: nil, level: 0, escaping: escaping)
+    if !leading.isEmpty, !members.isEmpty { out.append(UInt8(ascii: ",")) }
+    writeMembers(members, into: &out, indent: nil, level: 0, escaping: escaping)
+    out.append(UInt8(ascii: "}"))
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Appends an object's members, comma-separated, each on a line of its own when indented.
+  private static func writeMembers(
+    _ members: [(String, JSONValue)], into out: inout [UInt8], indent: [UInt8]?, level: Int, escaping: JSONEscaping
+  ) {
+    for (i, (key, value)) in members.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      if let indent {
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<(level + 1) { out.append(contentsOf: indent) }
+      }
+      writeString(key, into: &out, escaping: escaping)
+      out.append(UInt8(ascii: ":"))
+      if indent != nil { out.append(UInt8(ascii: " ")) }
+      value.write(into: &out, indent: indent, level: level + 1, escaping: escaping)
     }
   }
 
@@ -138,14 +165,7 @@ extension JSONValue {
     out.append(0x22)
     var s = s
     // Most text needs no escape: its bytes are appended whole.
-    let scan = s.withUTF8 { bytes -> (escapes: Bool, ascii: Bool) in
-      var ascii = true
-      for b in bytes {
-        if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return (true, false) }
-        if b > 0x7F { ascii = false }
-      }
-      return (false, ascii)
-    }
+    let scan = s.withUTF8(JSONValue.scan)
     let plain: Bool
     switch escaping {
     case .wire: plain = !scan.escapes
@@ -183,6 +203,36 @@ extension JSONValue {
       }
     }
     out.append(0x22)
+  }
+
+  /// Whether the bytes hold one JSON must escape (below 0x20, `"`, `\`, DEL) and, when none,
+  /// whether all are ASCII. Eight bytes at a time: each test says exactly whether some byte of
+  /// the word matches (a byte at 0x80 or above never does), never which.
+  static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (escapes: Bool, ascii: Bool) {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    /// Some byte of `x` is below `n` (n ≤ 0x80).
+    func below(_ x: UInt64, _ n: UInt64) -> Bool { (x &- ones &* n) & ~x & high != 0 }
+    /// Some byte of `x` is `b`.
+    func has(_ x: UInt64, _ b: UInt64) -> Bool { below(x ^ (ones &* b), 1) }
+    var ascii = true
+    var i = 0
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      while i + 8 <= bytes.count {
+        let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        if below(x, 0x20) || has(x, 0x22) || has(x, 0x5C) || has(x, 0x7F) { return (true, false) }
+        if x & high != 0 { ascii = false }
+        i += 8
+      }
+    }
+    while i < bytes.count {
+      let b = bytes[i]
+      if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return (true, false) }
+      if b > 0x7F { ascii = false }
+      i += 1
+    }
+    return (false, ascii)
   }
 
   /// Appends `\uXXXX` for a scalar, as a surrogate pair above U+FFFF (lower-case hex).

@@ -63,4 +63,37 @@ import Testing
     #expect(members.count == 3)
     #expect(JSONValue.parseKeepingMembers(Array("{\"item\":{}} x".utf8)) == nil)
   }
+
+  @Test func anObjectWrittenFromTwoMemberListsIsTheObjectOfBothJoined() {
+    let leading: [(String, JSONValue)] = [("time", .string("t")), ("event", .string("answered"))]
+    let members: [(String, JSONValue)] = [
+      ("id", .string("w-1")), ("rows", .array([.string("a"), .null])), ("n", .number(3)),
+      ("bad", .string("esc\u{1B}[31m \u{202E}")), ("o", .object([("k", .bool(true))])),
+    ]
+    for escaping in [JSONEscaping.wire, .visible, .ascii] {
+      for (a, b) in [(leading, members), (leading, []), ([], members), ([], [])] {
+        #expect(JSONValue.objectText(a, b, escaping: escaping) == JSONValue.object(a + b).text(escaping: escaping))
+      }
+    }
+  }
+
+  /// The word-at-a-time scan says what a byte-at-a-time one says, for every byte at every place.
+  @Test func theScanForBytesToEscapeFindsEveryOneWhereverItLies() {
+    func reference(_ bytes: [UInt8]) -> (Bool, Bool) {
+      if bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) { return (true, false) }
+      return (false, bytes.allSatisfy { $0 < 0x80 })
+    }
+    for length in [1, 7, 8, 9, 16, 19] {
+      for place in 0..<length {
+        for byte in UInt8.min...UInt8.max {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          bytes[place] = byte
+          let found = bytes.withUnsafeBufferPointer(JSONValue.scan)
+          let expected = reference(bytes)
+          #expect(found.escapes == expected.0 && found.ascii == expected.1, "byte \(byte) at \(place) of \(length)")
+        }
+      }
+    }
+    #expect(JSONValue.scan(UnsafeBufferPointer(start: nil, count: 0)) == (false, true))
+  }
 }

@@ -7,47 +7,46 @@ extension QueuedWrite {
     let verdictName: String? = waiting && verdict == nil ? "blocked" : verdict?.wireName
     let reason = verdict?.wireReason ?? (waiting ? "awaiting_dependency" : nil)
     let mergedFields = verdict?.mergedFields ?? []
+    // One list, not two joined: a watcher writes this for every write a drain answers.
     var members: [(String, JSONValue)] = [
       ("id", .string(id)),
       ("kind", Self.kindJSON(kind, unknown: unknownKind)),
+      ("item_id", Wire.str(itemId)),
+      ("target_id", Wire.str(targetId)),
+      ("edge_id", Wire.str(edgeId)),
+      ("namespace", Wire.str(namespace)),
+      ("tag", Wire.str(tag)),
+      ("blob", Wire.str(blob)),
+      ("base_version", Wire.int(baseVersion)),
+      ("idempotency_key", .string(idempotencyKey)),
+      ("depends_on", Wire.strings(dependsOn)),
+      ("follows", Wire.str(follows)),
+      ("verdict", Wire.str(verdictName)),
+      ("reason", Wire.str(reason)),
+      ("waiting", .bool(waiting)),
+      ("state", .string(stateWord)),
+      ("answer", Wire.str(answer)),
+      ("refusal", verdict?.refusal?.wireJSON ?? .null),
+      ("merged_fields", Wire.strings(mergedFields)),
+      ("body", body),
+      ("conflicted_copy_id", Wire.str(conflictedCopyId)),
+      ("refusals", .int(refusals)),
+      (
+        "last_failure",
+        lastFailure.map {
+          .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
+        } ?? .null
+      ),
+      ("environmental_streak", .int(environmentalStreak)),
+      ("instance_id", Wire.str(instanceId)),
+      ("sent", .bool(sent)),
+      ("replayed", .bool(replayed)),
+      ("queued_at", .string(queuedAt)),
+      ("answered_at", Wire.str(answeredAt)),
     ]
     // Only a kind this build does not know adds a member: every other row keeps its shape.
-    if unknownKind != nil { members.append(("kind_unreadable", .bool(true))) }
-    return .object(
-      members + [
-        ("item_id", Wire.str(itemId)),
-        ("target_id", Wire.str(targetId)),
-        ("edge_id", Wire.str(edgeId)),
-        ("namespace", Wire.str(namespace)),
-        ("tag", Wire.str(tag)),
-        ("blob", Wire.str(blob)),
-        ("base_version", Wire.int(baseVersion)),
-        ("idempotency_key", .string(idempotencyKey)),
-        ("depends_on", Wire.strings(dependsOn)),
-        ("follows", Wire.str(follows)),
-        ("verdict", Wire.str(verdictName)),
-        ("reason", Wire.str(reason)),
-        ("waiting", .bool(waiting)),
-        ("state", .string(stateWord)),
-        ("answer", Wire.str(answer)),
-        ("refusal", verdict?.refusal?.wireJSON ?? .null),
-        ("merged_fields", Wire.strings(mergedFields)),
-        ("body", body),
-        ("conflicted_copy_id", Wire.str(conflictedCopyId)),
-        ("refusals", .int(refusals)),
-        (
-          "last_failure",
-          lastFailure.map {
-            .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
-          } ?? .null
-        ),
-        ("environmental_streak", .int(environmentalStreak)),
-        ("instance_id", Wire.str(instanceId)),
-        ("sent", .bool(sent)),
-        ("replayed", .bool(replayed)),
-        ("queued_at", .string(queuedAt)),
-        ("answered_at", Wire.str(answeredAt)),
-      ])
+    if unknownKind != nil { members.insert(("kind_unreadable", .bool(true)), at: 2) }
+    return .object(members)
   }
 
   /// `kind` as reported: the wire name, or what the store holds when this build does not know

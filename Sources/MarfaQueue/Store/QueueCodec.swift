@@ -55,7 +55,7 @@ enum QueueCodec {
       edgeId: r.text(.edgeId), namespace: r.text(.namespace), tag: r.text(.tag), blob: r.text(.blob),
       baseVersion: baseVersion, idempotencyKey: r.text(.idempotencyKey) ?? "",
       dependsOn: stringList(r.text(.dependsOn)), follows: r.text(.follows),
-      body: r.text(.payload).flatMap(JSONValue.parse) ?? .object([]), answer: r.text(.answer), verdict: verdict,
+      body: body(r.text(.payload)), answer: r.text(.answer), verdict: verdict,
       waiting: r.bool(.waiting), refusals: refusals, lastFailure: failure,
       environmentalStreak: streak, instanceId: r.text(.instanceId), sent: r.bool(.sent),
       conflictedCopyId: conflicted, dependencyGone: r.bool(.withdrawnDependency), replayed: r.bool(.replayed),
@@ -72,7 +72,15 @@ enum QueueCodec {
 
   /// A JSON array of strings as stored (`depends_on`, `merged_fields`); empty when absent.
   static func stringList(_ text: String?) -> [String] {
-    text.flatMap(JSONValue.parse)?.arrayValue?.compactMap(\.stringValue) ?? []
+    // Most writes store none: an empty list is not parsed.
+    guard let text, text != "[]" else { return [] }
+    return JSONValue.parse(text)?.arrayValue?.compactMap(\.stringValue) ?? []
+  }
+
+  /// The body as stored; an empty object where none is (a summary reads `{}`, not parsed).
+  static func body(_ text: String?) -> JSONValue {
+    guard let text, text != "{}" else { return .object([]) }
+    return JSONValue.parse(text) ?? .object([])
   }
 
   /// A list of strings as stored.

@@ -8,6 +8,9 @@ extension SQLite {
   /// slow link) takes its backlog a page at a time (``ChangedWrites/more``), so what it holds
   /// does not grow with the backlog.
   static let changedPage = 250
+  /// The writes the queue still holds that the log names in `(?, ?]`.
+  static let changedWritesSQL =
+    "SELECT \(summaryColumns) FROM queue WHERE id IN (SELECT id FROM change_log WHERE n > ? AND n <= ?)"
 
   /// Whether the store keeps its change log.
   func hasChangeLog() throws -> Bool {
@@ -58,14 +61,17 @@ extension SQLite {
       through = r.int(.n) ?? through
       if let id = r.text(.id), named.insert(id).inserted { ids.append(id) }
     }
+    // The writes of the page still held, in one statement: a statement a write cost more than
+    // reading the write (a watcher of a drain reads every write the drain answers).
     var found: [(Int, QueuedWrite)] = []
-    var gone: [String] = []
-    for id in ids {
-      let row = try rows(
-        "SELECT \(SQLite.summaryColumns) FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self,
-        QueueCodec.sequenced(from:))
-      if let row = row.first { found.append(row) } else { gone.append(id) }
+    var held: Set<String> = []
+    held.reserveCapacity(ids.count)
+    try query(SQLite.changedWritesSQL, [.int(mark), .int(through)], reading: QueueColumn.self) { r in
+      let row = QueueCodec.sequenced(from: r)
+      held.insert(row.1.id)
+      found.append(row)
     }
+    let gone = ids.filter { !held.contains($0) }
     found.sort { $0.0 < $1.0 }
     // The pages read stay in the connection's cache only until the next commit makes them stale;
     // a reader catching up on a backlog would otherwise grow its cache page by page to its bound.

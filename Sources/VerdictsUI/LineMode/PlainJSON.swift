@@ -9,8 +9,8 @@ enum PlainJSON {
   /// `queue --json` gives such a row (``CoreStore/wireJSON(_:)``: `not_kept` names what is null).
   static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool, keepsFailures: Bool = true) -> String {
     guard case .object(let members) = keepsFailures ? w.wireJSON : CoreStore.wireJSON(w) else { return "" }
-    return JSONValue.object([("time", .string(time)), ("event", .string(event))] + members).text(
-      escaping: ascii ? .ascii : .visible)
+    return JSONValue.objectText(
+      [("time", .string(time)), ("event", .string(event))], members, escaping: ascii ? .ascii : .visible)
   }
 
   /// A write that left the queue.

@@ -1,10 +1,10 @@
-/// The lines `watch --plain` printed last, for the most recent writes only: two generations of
+/// What `watch --plain` printed last (each line's ``PlainLook``), for the most recent writes only: two generations of
 /// at most ``capacity`` writes each, the older dropped whole when the newer fills. Its size does
 /// not grow with the queue (a 1M-write store is listed without keeping it).
 struct PlainMemory {
-  /// A write's line as last printed, and whether it had a verdict then.
+  /// What a write's line showed when last printed, and whether it had a verdict then.
   struct Entry: Equatable {
-    var line: String
+    var look: PlainLook
     var hadVerdict: Bool
   }
 

@@ -12,8 +12,8 @@ extension VerdictsApp {
   /// second), until the stream ends or the task is cancelled. No curses.
   ///
   /// Its memory does not grow with the queue when the source keeps a change log (a verdicts
-  /// store): the listing is printed page by page, and only the last lines printed (``PlainMemory``)
-  /// are kept to leave out a line that did not change.
+  /// store): the listing is printed page by page, and only what the last lines printed showed
+  /// (``PlainMemory``) is kept to leave out a line that did not change.
   ///
   /// After the first read, each read asks the source what changed since the last
   /// (``QueueSource/changed(since:)``), so it costs what changed, not the queue; where the source
@@ -43,10 +43,12 @@ extension VerdictsApp {
     func printed(_ id: String) -> PlainMemory.Entry? { streams ? memory[id] : known[id] }
     /// Prints the write's line when it differs from the one printed last (or `quiet`: only notes it).
     func show(_ w: QueuedWrite, time: String, quiet: Bool = false) {
-      let print = PlainFormatter.line(w, time: "", ascii: ascii, keepsFailures: keepsFailures)
+      // Compared by what the line shows, not by making the line (a watcher of a drain does
+      // this for every write the drain answers).
+      let look = PlainLook(w)
       let before = printed(w.id)
-      guard before?.line != print else { return }
-      let entry = PlainMemory.Entry(line: print, hadVerdict: w.verdict != nil)
+      guard before?.look != look else { return }
+      let entry = PlainMemory.Entry(look: look, hadVerdict: w.verdict != nil)
       if streams {
         memory.remember(w.id, entry)
       } else {
