@@ -19,6 +19,27 @@ import Testing
     #expect(CharWidth.of("┌─┐✓≈⇄✗■†") == 9)
   }
 
+  /// A string of the screen's own glyphs is measured a scalar at a time: each such scalar must
+  /// be one column by the grapheme-at-a-time rule, and must not join any neighbour into one grapheme.
+  @Test func everyScalarMeasuredAloneIsOneColumnAndJoinsNoNeighbour() {
+    let narrow = (0x20...0x2FFF).compactMap { Unicode.Scalar(UInt32($0)) }.filter { CharWidth.isNarrowAlone($0.value) }
+    #expect(narrow.count > 1_000)
+    let neighbours = stride(from: 0, to: narrow.count, by: narrow.count / 40).map { narrow[$0] } + ["a", "─", "…"]
+    for s in narrow {
+      #expect(CharWidth.graphemeWidth(String(s)) == 1, "U+\(String(s.value, radix: 16))")
+      for n in neighbours {
+        var pair = String.UnicodeScalarView()
+        pair.append(s)
+        pair.append(n)
+        #expect(String(pair).count == 2, "U+\(String(s.value, radix: 16)) U+\(String(n.value, radix: 16))")
+        #expect(CharWidth.of(String(pair)) == CharWidth.graphemeWidth(String(pair)))
+      }
+    }
+    // A scalar outside the set sends the whole string to the grapheme-at-a-time rule.
+    #expect(CharWidth.of("─e\u{301}─") == 3)
+    #expect(CharWidth.of("✓\u{FE0F}") == CharWidth.graphemeWidth("✓\u{FE0F}"))
+  }
+
   @Test func wideCharactersTakeTwoCells() {
     var g = Grid(width: 6, height: 1)
     let n = g.put("中a文", x: 0, y: 0)

@@ -54,6 +54,17 @@ package struct Grid: Sendable, Hashable {
     guard y >= 0, y < height, x < width else { return 0 }
     let end = min(width, x + (limit ?? width))
     var col = x
+    // Printable ASCII, most of what a screen draws: a cell a byte, with no grapheme breaking.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      for byte in text.utf8 {
+        if col >= end { return end - x }
+        if col >= 0 {
+          set(Cell(text: String(Unicode.Scalar(byte)), width: 1, role: role, attributes: attributes), x: col, y: y)
+        }
+        col += 1
+      }
+      return col - x
+    }
     for segment in Sanitizer.segments(text) {
       let segRole: Role = segment.escaped ? .escaped : role
       for ch in segment.text {

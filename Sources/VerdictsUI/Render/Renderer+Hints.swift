@@ -16,6 +16,8 @@ extension Renderer {
   /// The general keys, the first to go when the line is too narrow (after their words were
   /// shortened), least needed first.
   static let dropOrder: [Action] = [.pause, .follow, .mark, .sort, .refused, .autoDrain, .drain, .filter]
+  /// ``dropOrder`` as a set.
+  static let droppable = Set(dropOrder)
 
   /// The actions that apply to what is selected now, then the general ones; in read-only mode
   /// none that changes the queue (help shows those, greyed, and pressing one says why).
@@ -54,7 +56,7 @@ extension Renderer {
 
   /// The keys for `actions` (all that apply now when nil), each with its word.
   func hints(_ actions: [Action]? = nil, words: HintWords = .full) -> TextLine {
-    let general = Set(Self.dropOrder)
+    let general = Self.droppable
     var t = TextLine()
     for action in actions ?? applicableActions() {
       // In the detail of a held write, `enter` is the jump (the key map's own jump key works too).
@@ -100,6 +102,8 @@ extension Renderer {
   /// The columns the selection's keys, `? help` and `q quit` take in full words: a message
   /// goes before the keys on the bottom line only when it leaves them that.
   var keptHintsWidth: Int {
-    hints(writeActions() + [.help, .quit].filter(applicableActions().contains)).width
+    // The actions that apply are worked out once: a frame's layout asks this many times.
+    let applicable = applicableActions()
+    return hints(Self.writeActions(in: applicable) + [.help, .quit].filter(applicable.contains)).width
   }
 }

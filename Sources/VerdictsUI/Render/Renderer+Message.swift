@@ -26,10 +26,15 @@ extension Renderer {
   }
 
   /// The actions for the selected write (or the marks): the first of the hints, never cut.
-  func writeActions() -> [Action] {
-    let general = Set(Self.dropOrder + [.help, .quit])
-    return applicableActions().filter { !general.contains($0) }
+  func writeActions() -> [Action] { Self.writeActions(in: applicableActions()) }
+
+  /// The actions of `applicable` that are not general keys (``generalActions``).
+  static func writeActions(in applicable: [Action]) -> [Action] {
+    applicable.filter { !generalActions.contains($0) }
   }
+
+  /// The keys that apply whatever is selected: ``dropOrder``, help and quit.
+  static let generalActions = Set(dropOrder + [.help, .quit])
 
   /// The message as the bottom line draws it (ASCII ellipses under `--ascii`).
   func messageText(_ m: StatusMessage) -> String {

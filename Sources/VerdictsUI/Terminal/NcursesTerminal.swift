@@ -134,11 +134,15 @@ package final class NcursesTerminal: Terminal {
       last = nil
       cleared = false
     }
+    // The last frame, unwrapped once: not once a cell.
+    let previous = last
     for y in 0..<min(h, grid.height) {
       for x in 0..<min(w, grid.width) {
         let cell = grid[x, y]
         if cell.isContinuation { continue }
-        if let last, last[x, y] == cell, !(cell.width == 2 && x + 1 < grid.width && last[x + 1, y] != grid[x + 1, y]) {
+        if let previous, previous[x, y] == cell,
+          !(cell.width == 2 && x + 1 < grid.width && previous[x + 1, y] != grid[x + 1, y])
+        {
           continue
         }
         put(cell, x: x, y: y, maxX: w)
@@ -166,14 +170,23 @@ package final class NcursesTerminal: Terminal {
     // Outside a UTF-8 locale only ASCII reaches the terminal: a byte 0x80–0x9F of another
     // encoding is a C1 control (CSI) to an 8-bit terminal. The screen already draws in ASCII
     // glyphs there; what is left (text from the instance) shows as `?`.
-    var chars: [wchar_t] = cell.text.unicodeScalars.prefix(4).map {
-      wchar_t(bitPattern: supportsUnicode || $0.isASCII ? $0.value : 0x3F)
+    // A cell's scalars (at most 4, then a NUL) on the stack: a screen puts thousands a frame.
+    withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 5) { chars in
+      var n = 0
+      for scalar in cell.text.unicodeScalars {
+        if n == 4 { break }
+        chars[n] = wchar_t(bitPattern: supportsUnicode || scalar.isASCII ? scalar.value : 0x3F)
+        n += 1
+      }
+      if n == 0 {
+        chars[0] = 32
+        n = 1
+      }
+      chars[n] = 0
+      var cc = cchar_t()
+      setcchar(&cc, chars.baseAddress, attr, style.pair, nil)
+      mvwadd_wch(window, Int32(y), Int32(x), &cc)
     }
-    if chars.isEmpty { chars = [wchar_t(32)] }
-    chars.append(0)
-    var cc = cchar_t()
-    setcchar(&cc, chars, attr, style.pair, nil)
-    mvwadd_wch(window, Int32(y), Int32(x), &cc)
   }
 
   public func readInput() -> [TerminalInput] {

@@ -40,9 +40,36 @@ package enum CharWidth {
   /// The columns a string takes (control characters count as 0; sanitize first).
   public static func of(_ text: String) -> Int {
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    // The screen's own glyphs (rules, boxes, bullets, arrows, ticks) are one column each and
+    // join nothing: counted as scalars, with no grapheme breaking and no property lookups.
+    var scalars = 0
+    for s in text.unicodeScalars {
+      guard isNarrowAlone(s.value) else { return graphemeWidth(text) }
+      scalars += 1
+    }
+    return scalars
+  }
+
+  /// The columns a string takes, a grapheme at a time.
+  static func graphemeWidth(_ text: String) -> Int {
     var total = 0
     for c in text { total += max(0, of(c)) }
     return total
+  }
+
+  /// Whether the scalar is one column wide and forms a grapheme alone whatever is next to it
+  /// (neither joins another nor is joined): printable ASCII and Latin-1 below U+0300, general
+  /// punctuation (dashes, quotes, bullet, ellipsis), arrows, mathematical operators, box drawing,
+  /// block elements, geometric shapes without an emoji presentation, and ✓✔✕✖✗.
+  /// `CharWidthTests` checks every one against the grapheme-at-a-time width.
+  static func isNarrowAlone(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x20..<0x7F, 0xA0..<0xAD, 0xAE..<0x300: return true
+    case 0x2010...0x2027, 0x2030...0x205E: return true
+    case 0x2190...0x21FF, 0x2200...0x22FF: return true
+    case 0x2500...0x25FC, 0x2713...0x2717: return true
+    default: return false
+    }
   }
 
   static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
