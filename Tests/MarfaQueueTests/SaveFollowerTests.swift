@@ -39,10 +39,10 @@ import Testing
 
   /// Runs a follower of `file` with `pace` (the rule's calls recorded) on a task of its own.
   static func follow(
-    _ file: File, pace: SavePace, watch: Bool = true, _ record: Record
+    _ file: File, pace: SavePace, watch: Bool = true, watchedBy given: SaveWatch? = nil, _ record: Record
   ) -> Task<Void, Never> {
     let follower = SaveFollower(
-      watch: watch ? SaveWatch(storePath: file.store.url.path) : nil,
+      watch: given ?? (watch ? SaveWatch(storePath: file.store.url.path) : nil),
       pace: SavePace(
         afterSave: pace.afterSave,
         next: { ms, inotify in
@@ -92,6 +92,46 @@ import Testing
     // A fixed pause: a telling that does not come has no event to wait on.
     try await Task.sleep(for: .milliseconds(200))
     #expect(record.told.withLock { $0 }.isEmpty)
+  }
+
+  /// While saves stream, the writer's writes make no inotify event for this reader (each would
+  /// be the writer's work, in its own `write()` call): the watch's mask, as the kernel reports
+  /// it, loses `IN_MODIFY` until a poll finds nothing new, and every save is still told.
+  @Test func whileSavesStreamTheWritesAreNotHeardAndOnceTheyStopTheyAreAgain() async throws {
+    let file = try File()
+    let record = Record()
+    let watch = try #require(SaveWatch(storePath: file.store.url.path))
+    #expect(try Self.hearsWrites(watch))
+    let task = Self.follow(file, pace: Self.minute, watchedBy: watch, record)
+    defer { task.cancel() }
+    // A fixed pause: the follower does not say when its wait is under way.
+    try await Task.sleep(for: .milliseconds(100))
+    let streaming = Task.detached {
+      for _ in 0..<60 {
+        file.save()
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    #expect(await eventually(every: .milliseconds(5)) { (try? Self.hearsWrites(watch)) == false })
+    await streaming.value
+    // Every save told (the last the store's mark), in order; and writes heard again.
+    #expect(await eventually(every: .milliseconds(10)) { record.told.withLock { $0.last } == file.dataVersion() })
+    let told = record.told.withLock { $0 }
+    #expect(told == told.sorted() && Set(told).count == told.count)
+    #expect(await eventually(every: .milliseconds(10)) { (try? Self.hearsWrites(watch)) == true })
+    // A save after quiet is heard from inotify: the rule's next look is a minute away.
+    let before = told.count
+    file.save()
+    #expect(await eventually(every: .milliseconds(10)) { record.told.withLock { $0.count } == before + 1 })
+  }
+
+  /// Whether the watch's mask, as `/proc/self/fdinfo` gives it, holds `IN_MODIFY`.
+  static func hearsWrites(_ watch: SaveWatch) throws -> Bool {
+    let info = try String(contentsOfFile: "/proc/self/fdinfo/\(watch.fd)", encoding: .utf8)
+    let line = try #require(info.split(separator: "\n").first { $0.hasPrefix("inotify wd:") })
+    let mask = try #require(line.split(separator: " ").first { $0.hasPrefix("mask:") }?.dropFirst(5))
+    let bits = try #require(UInt32(mask, radix: 16))
+    return bits & 0x2 != 0
   }
 
   @Test func theWaitsWhileNothingChangesAreTheRulePassedIn() async throws {

@@ -8,6 +8,11 @@
 /// its ``SavePace``. It polls no sooner than ``SaveWatch/savedGap`` after telling of a save. Without
 /// inotify (none to be had, or the folder went away) it polls on a timer the ``SavePace`` sets.
 /// Cancelling the task that runs it ends a wait under way at once.
+///
+/// While saves stream (a poll found a new mark) writes are not heard (``SaveWatch/hearWrites(_:)``)
+/// and it polls every ``SaveWatch/savedGap``: each write heard is work in the writer's own
+/// `write()` call. The first poll that finds nothing new hears writes again, and polls once more
+/// at once, so a save between the two is not missed.
 struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
   /// What one poll of the store found.
   enum Poll: Sendable {
@@ -25,6 +30,8 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
   static var quickPollMs: Int { 5 }
   /// The wait after the quick polls, from which ``SavePace/next`` backs off.
   static var afterWriteMs: Int { 25 }
+  /// The wait between two polls while saves stream and writes are not heard.
+  static var streamPollMs: Int { 100 }
 
   /// The files' watch; nil where inotify is not to be had.
   let watch: SaveWatch?
@@ -47,8 +54,13 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
     var quick = 0
     var last = start
     var lastTold: ContinuousClock.Instant?
+    // Whether writes wake the wait; and whether the next poll goes at once, without a wait.
+    var hearingWrites = true
+    var recheck = false
     while !Task.isCancelled {
-      if let w = watch {
+      if recheck {
+        recheck = false
+      } else if let w = watch {
         let heard = await withTaskCancellationHandler {
           await w.wait(timeoutMs: quick > 0 ? Self.quickPollMs : waitMs)
         } onCancel: {
@@ -77,7 +89,16 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
         waitMs = pace.afterSave(watch != nil)
         quick = 0
         lastTold = .now
+        // Saves stream: polled on the timer until one poll finds nothing new.
+        if let w = watch, hearingWrites, w.hearWrites(false) { hearingWrites = false }
+        if !hearingWrites { waitMs = Self.streamPollMs }
       case .seen:
+        if !hearingWrites {
+          hearingWrites = true
+          if watch?.hearWrites(true) != true { watch = nil }
+          recheck = true
+          continue
+        }
         if quick == 0 { waitMs = pace.next(waitMs, watch != nil) }
       case .unread:
         continue

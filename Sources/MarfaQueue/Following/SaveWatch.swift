@@ -12,13 +12,18 @@ import FoundationEssentials
 /// once. A writer that ends (cleanly or killed) closes the files it wrote, and a store deleted,
 /// moved or replaced shows as a delete, move or create: those come as ``StoreFileEvents/files``,
 /// so a watcher asks about the writer and the file only then, with no timer. A wait may be
-/// endless (`timeoutMs` -1): ``stop()`` ends it.
+/// endless (`timeoutMs` -1): ``stop()`` ends it. While saves stream, the reader stops hearing
+/// writes and polls on a timer (``hearWrites(_:)``).
 final class SaveWatch: Sendable {
-  private let fd: Int32
+  /// The inotify instance (tests read its watch's mask in `/proc/self/fdinfo`).
+  let fd: Int32
   /// A pipe ``stop()`` writes to (the read end is polled), so an endless wait ends.
   private let stopFD: Int32
   private let stopWriteFD: Int32
   private let prefix: [UInt8]
+  /// The folder watched, and its watch's descriptor.
+  private let folder: String
+  private let wd: Int32
   private let queue = DispatchQueue(label: "verdicts.save-watch")
 
   /// How long after telling of a commit a reader polls again, at the soonest.
@@ -33,6 +38,25 @@ final class SaveWatch: Sendable {
   /// drain woke ~1,760 times a second (its threads' context switches), at 100 ms ~250.
   static let savedGap: Duration = .milliseconds(100)
 
+  /// What is heard of the store's files when writes are not (``hearWrites(_:)``): a file made,
+  /// deleted, moved, or closed after writing (a writer ending), and the folder itself going.
+  static let filesMask = UInt32(
+    IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+  /// ``filesMask`` and every write (a commit writes the `-wal`).
+  static let writesMask = filesMask | UInt32(IN_MODIFY)
+
+  /// Whether a write to the store's files wakes a wait (the watch starts hearing them); the other
+  /// events are always heard. False when the folder's watch cannot be changed any more (it was
+  /// removed, or another folder is at its path): the caller then polls on its timer.
+  ///
+  /// A reader following a stream of saves polls on a timer instead (``SaveFollower``): the kernel
+  /// makes an event for every write, in the writer's own `write()` call, for every reader that
+  /// hears them. Fifty readers hearing a drain's writes cost the drain a fifth of its CPU
+  /// (fsnotify and its allocations in the drain's profile), and it went slower for it.
+  func hearWrites(_ on: Bool) -> Bool {
+    inotify_add_watch(fd, folder, on ? Self.writesMask : Self.filesMask) == wd
+  }
+
   /// Waits until ``savedGap`` has passed since `passedOn` (when the reader last passed a commit on).
   static func rest(after passedOn: ContinuousClock.Instant?) async {
     guard let passedOn else { return }
@@ -46,9 +70,6 @@ final class SaveWatch: Sendable {
     let folder = url.deletingLastPathComponent().path
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { return nil }
-    let mask = UInt32(
-      IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF
-        | IN_MOVE_SELF)
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
       close(fd)
@@ -58,13 +79,16 @@ final class SaveWatch: Sendable {
       _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
       _ = fcntl(end, F_SETFD, FD_CLOEXEC)
     }
-    guard inotify_add_watch(fd, folder, mask) >= 0 else {
+    let wd = inotify_add_watch(fd, folder, Self.writesMask)
+    guard wd >= 0 else {
       close(fd)
       close(ends[0])
       close(ends[1])
       return nil
     }
     self.fd = fd
+    self.wd = wd
+    self.folder = folder
     self.stopFD = ends[0]
     self.stopWriteFD = ends[1]
     self.prefix = Array(url.lastPathComponent.utf8)
