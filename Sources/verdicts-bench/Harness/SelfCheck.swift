@@ -71,12 +71,19 @@ enum SelfCheck {
     check(
       ProcStats.cpuTicks(stat: "42 (a (b) c) S 1 42 42 0 -1 4194304 10 0 0 0 7 5 0 0 20 0 1 0") == 12,
       "CPU ticks are utime + stime after the command name")
+    // A sleep is a voluntary switch: there is at least one to read (a fresh check once read none).
+    usleep(1_000)
     check(ProcStats.switches(pid: getpid()) > 0, "this process's own context switches are read")
     let between = ProcStats.switchesBetween(["1": 10, "2": 50, "3": 7], ["1": 12, "2": 51, "4": 5])
     check(
       between == (8, 1), "switches between readings: kept threads' growth, new threads' all, an ended one counted apart"
     )
     check(ProcStats.cpuSeconds(pid: getpid()) >= 0, "this process's own CPU time is read")
+
+    let status = Array("Name:\tverdicts\nVmPeak:\t  200 kB\nVmHWM:\t   18432 kB\nVmRSS:\t 9000 kB\n".utf8)
+    check(SpawnedProcess.highWaterKB(status: status[...]) == 18432, "VmHWM is read from a status file's bytes")
+    check(SpawnedProcess.highWaterKB(status: Array("Name:\tx\n".utf8)[...]) == nil, "a status with no VmHWM reads none")
+    check((SpawnedProcess.highWaterKB("self") ?? 0) > 0, "this process's own VmHWM is read")
 
     // wait4: exit codes and the peak RSS.
     if let p = try? SpawnedProcess.run("/bin/sh", ["-c", "exit 3"], environment: [:]) {
