@@ -45,12 +45,13 @@ struct FiftyWatchersBenchmark: Benchmark {
         defer { stage.tearDown() }
         stage.instance.writeDelay = Self.writeDelay
         guard withWatchers else {
+          let own = ProcStats.cpuSeconds(pid: getpid())
           let drain = try stage.startDrain()
           _ = try stage.finished(drain)
           times.alone = drain.seconds
           timelines.append(
-            "  round \(r + 1), the drain alone: the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s in \(Stats.fixed(drain.seconds, 1)) s"
-          )
+            "  round \(r + 1), the drain alone: the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s in \(Stats.fixed(drain.seconds, 1)) s; "
+              + Self.benchCPU(since: own))
           continue
         }
         let round = try await watchedDrain(stage, plainWatchers: plainWatchers, screenWatchers: screenWatchers)
@@ -104,6 +105,13 @@ struct FiftyWatchersBenchmark: Benchmark {
       ] + timelines)
   }
 
+  /// The bench's own CPU since `start` (its CPU seconds then): the instance it serves, the
+  /// screens it reads and its sampling of the children, all on the machine the drain runs on.
+  /// It is printed so a figure taken while the harness itself was busy can be told.
+  static func benchCPU(since start: Double) -> String {
+    "the bench's own CPU \(Stats.fixed(ProcStats.cpuSeconds(pid: getpid()) - start, 1)) s (the instance in it)"
+  }
+
   /// What one drain with fifty watchers showed.
   struct WatchedRound {
     var seconds: Double
@@ -155,6 +163,7 @@ struct FiftyWatchersBenchmark: Benchmark {
     let stoppedPids = Set(plain.prefix(plainWatchers / 2).map(\.process.pid))
       .union(screens.prefix(screenWatchers / 2).map(\.pty.child.pid))
     let cpuBefore = pids.map { ProcStats.cpuSeconds(pid: $0) }
+    let own = ProcStats.cpuSeconds(pid: getpid())
 
     let drain = try stage.startDrain()
     // Half way, half of the watchers are stopped as a person's ^Z or a stalled SSH link would.
@@ -181,9 +190,10 @@ struct FiftyWatchersBenchmark: Benchmark {
     let timeline =
       "the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s; half (\(answeredAtStop)) after \(Stats.fixed(Stats.seconds(half - drain.started), 1)) s; "
       + "\(answeredAtContinue - answeredAtStop) answered in the \(Self.stopSeconds) s stopped; "
-      + "the rest \(Stats.fixed(Stats.seconds(end - continued), 1)) s after; "
+      + (end < continued
+        ? "the drain ended during the stop; " : "the rest \(Stats.fixed(Stats.seconds(end - continued), 1)) s after; ")
       + "CPU median \(plain.isEmpty ? "-" : percent(plainCPU)) a plain watcher, "
-      + "\(screens.isEmpty ? "-" : percent(screenCPU)) a screen"
+      + "\(screens.isEmpty ? "-" : percent(screenCPU)) a screen; " + Self.benchCPU(since: own)
 
     var problems: [String] = []
     let answered = try Self.answeredIDs(stage.store)
