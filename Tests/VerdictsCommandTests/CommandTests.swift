@@ -312,6 +312,29 @@ import Testing
     #expect(r.stdout.contains("# the tour is done: one write is parked until another key"), "\(r.stdout)")
   }
 
+  /// `demo --store PATH` makes the tour's fresh store at PATH, for a second terminal to watch;
+  /// a file already there is refused with a usage error and left as it was.
+  @Test func theDemoMakesItsStoreWhereStoreSaysAndNeverOverAFileAlreadyThere() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let existing = folder.appendingPathComponent("device.store").path
+    let before = Data("not to be written over".utf8)
+    try before.write(to: URL(fileURLWithPath: existing))
+    let refused = await runInProcess(["demo", "--plain", "--seconds", "1", "--store", existing])
+    #expect(refused.code == 2, "\(refused)")
+    #expect(refused.stderr.contains("already exists: the demo makes a fresh store"), "\(refused.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == before)
+    #expect(refused.stdout.isEmpty)
+
+    let fresh = folder.appendingPathComponent("tour.store").path
+    let r = await runInProcess(["demo", "--plain", "--seconds", "1", "--store", fresh], store: fresh)
+    #expect(r.code == 0, "\(r)")
+    let status = await runInProcess(["--json", "status", "--store", fresh])
+    #expect(status.code == 0, "\(status)")
+    #expect(status.json?["counts"]?["blocked"]?.intValue ?? 0 > 0, "\(status.stdout)")
+  }
+
   @Test func helpAndVersion() async throws {
     for (path, spec) in CommandTable.root.walk() {
       let r = await runInProcess(path + ["--help"])

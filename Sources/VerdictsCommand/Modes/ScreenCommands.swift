@@ -101,8 +101,26 @@ enum ScreenCommands {
   }
 
   /// The tour on a scripted instance, in a temporary store.
+  /// Where `demo` makes its fresh store: the path `--store` names, so a second terminal can
+  /// watch the tour there (`verdicts watch --store PATH`), else a folder of its own in the
+  /// temporary directory (`MARFA_DB` is not read: it names a real store). A path that already
+  /// holds a file is refused and left alone: the demo never writes over a store.
+  static func demoStorePath(_ context: CommandContext) throws -> String? {
+    guard context.arguments.globals["--store"] != nil else { return nil }
+    let path = context.globals.storePath
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw CommandFailure(
+        usage: UsageError(
+          path: ["demo"],
+          message:
+            "\(path) already exists: the demo makes a fresh store; give a path where none is, or leave --store out"
+        ))
+    }
+    return path
+  }
+
   static func demo(_ context: CommandContext, plain: Bool, seconds: Int?) async throws -> ExitCode {
-    let demo = try await DemoDriver.start(storePath: nil)
+    let demo = try await DemoDriver.start(storePath: try demoStorePath(context))
     defer { demo.stop() }
     let output = context.output
     let log = context.globals.logFile

@@ -8,7 +8,10 @@ enum HelpExamples {
     ],
     ["tui"]: ["verdicts tui --store ~/device.store"],
     ["watch"]: ["verdicts watch                     # read-only TUI", "verdicts watch --plain | tee drain.log"],
-    ["demo"]: ["verdicts demo", "verdicts demo --plain --seconds 5"],
+    ["demo"]: [
+      "verdicts demo", "verdicts demo --plain --seconds 5",
+      "verdicts demo --store /tmp/tour.store   # then, elsewhere: verdicts watch --store /tmp/tour.store",
+    ],
     ["instance"]: ["verdicts instance --port 8421 --scenario tour"],
     ["fill"]: ["verdicts fill --url https://marfa.example --key \"$KEY\""],
     ["catch-up"]: ["verdicts catch-up"],
