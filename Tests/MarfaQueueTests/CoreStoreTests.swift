@@ -1,4 +1,5 @@
 import Foundation
+import MarfaWire
 import TestSupport
 import Testing
 
@@ -153,26 +154,26 @@ import Testing
     defer { fixture.close() }
     let core = try CoreStore.open(path: path)
     defer { core.close() }
-    var changes = core.changes().makeAsyncIterator()
-    // A fixed pause: the stream does not say when it follows the file.
-    try await Task.sleep(for: .milliseconds(100))
-    try fixture.exec("CREATE TABLE tick(x)")
-    guard case .saved(let version) = await changes.next() else {
-      Issue.record("the app's commit was not told")
-      return
+    // What the stream tells, gathered as it comes: a telling that does not come fails the wait
+    // below, not the whole run.
+    let told = Mutex<[Int]>([])
+    let stream = core.changes()
+    let reader = Task.detached {
+      for await change in stream {
+        if case .saved(let version) = change { told.withLock { $0.append(version) } }
+      }
     }
-    #expect(version == (try core.dataVersion()))
+    defer { reader.cancel() }
+    // No pause: the stream follows from the call, however late its task starts (a commit made
+    // before that task ran was once taken as where it started, and never told).
+    try fixture.exec("CREATE TABLE tick(x)")
+    #expect(await eventually(every: .milliseconds(10)) { told.withLock { $0.count } == 1 }, "the app's commit")
+    #expect(told.withLock { $0 } == [try core.dataVersion()])
     // A writer that comes and goes is told too (looked for at the latest a second later).
     let app = try CoreWriterApp(lockPath: t.folder.appendingPathComponent("device.writer-lock").path)
-    guard case .saved = await changes.next() else {
-      Issue.record("the writer coming was not told")
-      return
-    }
+    #expect(await eventually(every: .milliseconds(10)) { told.withLock { $0.count } == 2 }, "the writer coming")
     app.stop()
-    guard case .saved = await changes.next() else {
-      Issue.record("the writer going was not told")
-      return
-    }
+    #expect(await eventually(every: .milliseconds(10)) { told.withLock { $0.count } == 3 }, "the writer going")
   }
 }
 

@@ -15,14 +15,17 @@ extension CoreStore {
   public func changes() -> AsyncStream<Change> {
     let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(16))
     let path = self.path
+    // Watched and read here, not when the task first runs: a commit after this call returns is
+    // told even when the task starts late (a loaded machine), and watching before the first read
+    // misses none between the two.
+    let watch = SaveWatch(storePath: path)
+    let start = (try? dataVersion()).map { CoreChangeMark(dataVersion: $0, writer: CoreWriterProbe.writer(of: path)) }
     let task = Task { [weak self] in
       defer { continuation.finish() }
-      // Watching before the first poll: a commit between the two is not missed.
-      let watch = SaveWatch(storePath: path)
-      guard let version = try? self?.dataVersion() else { return }
+      guard let start, self != nil else { return }
       let follower = SaveFollower(
         watch: watch, pace: Self.changePace,
-        start: CoreChangeMark(dataVersion: version, writer: CoreWriterProbe.writer(of: path)),
+        start: start,
         poll: { [weak self] in
           guard let self, let now = try? self.dataVersion() else { return .over }
           return .seen(CoreChangeMark(dataVersion: now, writer: CoreWriterProbe.writer(of: path)))
