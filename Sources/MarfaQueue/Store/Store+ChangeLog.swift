@@ -8,9 +8,8 @@ extension SQLite {
   /// slow link) takes its backlog a page at a time (``ChangedWrites/more``), so what it holds
   /// does not grow with the backlog.
   static let changedPage = 250
-  /// The writes the queue still holds that the log names in `(?, ?]`.
-  static let changedWritesSQL =
-    "SELECT \(summaryColumns) FROM queue WHERE id IN (SELECT id FROM change_log WHERE n > ? AND n <= ?)"
+  /// The writes the queue still holds of those a JSON array of ids names.
+  static let changedWritesSQL = "SELECT \(summaryColumns) FROM queue WHERE id IN (SELECT value FROM json_each(?))"
 
   /// Whether the store keeps its change log.
   func hasChangeLog() throws -> Bool {
@@ -62,11 +61,12 @@ extension SQLite {
       if let id = r.text(.id), named.insert(id).inserted { ids.append(id) }
     }
     // The writes of the page still held, in one statement: a statement a write cost more than
-    // reading the write (a watcher of a drain reads every write the drain answers).
+    // reading the write (a watcher of a drain reads every write the drain answers). The ids are
+    // bound, not read from the log again: a prune between the two reads could empty that page.
     var found: [(Int, QueuedWrite)] = []
     var held: Set<String> = []
     held.reserveCapacity(ids.count)
-    try query(SQLite.changedWritesSQL, [.int(mark), .int(through)], reading: QueueColumn.self) { r in
+    try query(SQLite.changedWritesSQL, [.text(QueueCodec.stored(ids))], reading: QueueColumn.self) { r in
       let row = QueueCodec.sequenced(from: r)
       held.insert(row.1.id)
       found.append(row)
