@@ -97,7 +97,8 @@ final class Store: @unchecked Sendable {
   /// A store that does not exist yet is created under the writer lock, in a file of its own
   /// that is linked into place whole: two processes that both find no store make exactly one;
   /// the other is refused `reading_handle` (nothing made, never a half-made file), and may try
-  /// again (the command line does, for a while). Never waits: the lock is tried once.
+  /// again (the command line does, for a while). Never waits on another process: a lock held by
+  /// none but this one, a moment after it let go, is tried again briefly (``StoreLock/take(_:lockPath:writerHere:)``).
   ///
   /// The writer role is the lock file's `flock` and the store file's own lock
   /// (``StoreFileLock``): a process that finds either held reads. The lock file, the log and the
@@ -141,7 +142,7 @@ final class Store: @unchecked Sendable {
       if wantWriter {
         do {
           lock = try openLock(real, storePath: path, creating: false)
-          if StoreLock.take(lock) {
+          if StoreLock.take(lock, lockPath: real + ".lock", writerHere: { StoreFileLock.writerHere(real) }) {
             handle = .writer
             WriterLock.hold(lock)
           } else {
@@ -167,7 +168,7 @@ final class Store: @unchecked Sendable {
       if lock >= 0 { close(lock) }
       throw error
     }
-    if handle == .writer, StoreFileLock.take(fileIdentity, path: path) == .held {
+    if handle == .writer, StoreFileLock.takeWaitingOutLinger(fileIdentity, path: path) == .held {
       close(lock)
       lock = -1
       handle = .reader(reason: StoreLock.heldThroughAnotherName)

@@ -133,6 +133,27 @@ enum StoreFileLock {
     }
   }
 
+  /// Whether a store of this process holds the role on the file at `path`.
+  static func writerHere(_ path: String) -> Bool {
+    guard let identity = StorePath.identity(path) else { return false }
+    return table.withLock { $0[identity]?.writer ?? false }
+  }
+
+  /// ``take(_:path:)``, tried again for up to ``StoreLock/lingerLimit`` while the lock is held
+  /// but no store of this process holds the role: a description of this process's, let go a
+  /// moment ago, that survives in a child being started (``StoreLock/take(_:lockPath:writerHere:)``).
+  /// Called with the lock file's role held, so no writer by the same name holds this one.
+  static func takeWaitingOutLinger(_ identity: FileIdentity, path: String) -> Take {
+    var result = take(identity, path: path)
+    var waited = 0
+    while result == .held, waited < StoreLock.lingerLimit, !table.withLock({ $0[identity]?.writer ?? false }) {
+      usleep(UInt32(StoreLock.lingerStep * 1000))
+      waited += StoreLock.lingerStep
+      result = take(identity, path: path)
+    }
+    return result
+  }
+
   /// Gives the role up (the descriptor stays open while stores of this process use the file).
   static func giveUp(_ identity: FileIdentity) {
     table.withLock { entries in

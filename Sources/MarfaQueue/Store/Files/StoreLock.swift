@@ -16,6 +16,30 @@ enum StoreLock {
     }
   }
 
+  /// Takes the lock on `fd`, or, when it is held but the kernel names no other process as its
+  /// holder and no store of this process writes the file (`writerHere`), tries again for up to
+  /// ``lingerLimit``.
+  ///
+  /// That lock is one this process gave up a moment ago whose descriptor survives in a child
+  /// being started (`posix_spawn` copies every descriptor; the close-on-exec ones close only at
+  /// its `exec`), so an open right after a close would otherwise read. A lock another process
+  /// holds is named at once and never waited for.
+  static func take(_ fd: Int32, lockPath: String, writerHere: () -> Bool) -> Bool {
+    if take(fd) { return true }
+    var waited = 0
+    while waited < lingerLimit, holder(of: lockPath) == nil, !writerHere() {
+      usleep(UInt32(lingerStep * 1000))
+      waited += lingerStep
+      if take(fd) { return true }
+    }
+    return false
+  }
+
+  /// How long, in milliseconds, a lock held by no other process is waited for.
+  static let lingerLimit = 200
+  /// The wait between two tries, in milliseconds.
+  static let lingerStep = 5
+
   /// Why this process reads: another holds the writer role, named by its process id when the
   /// kernel says which (read from `/proc/locks`, never by taking the lock).
   static func heldReason(_ lockPath: String) -> String {

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import MarfaQueue
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A writer role this process let go a moment ago, whose description survives in a child being
+/// started (`posix_spawn` copies every descriptor until the child's `exec`), is waited out: the
+/// next open writes instead of reading. Here the child is a `sleep` that inherits the descriptor
+/// for a tenth of a second, a slow `exec` made long enough to be sure of.
+@Suite struct LingeringLockTests {
+  /// Starts `sleep 0.1` inheriting every descriptor not marked close-on-exec.
+  static func spawnSleep() throws -> pid_t {
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup("0.1"), nil]
+    defer { for arg in argv { free(arg) } }
+    let rc = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+    guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+    return pid
+  }
+
+  static func reap(_ pid: pid_t) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  }
+
+  @Test func aLockFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
+    let t = TestStore()
+    try await t.open().close()
+    let fd = open(t.url.path + ".lock", O_RDWR)
+    #expect(fd >= 0)
+    #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+    let child = try Self.spawnSleep()
+    close(fd)
+    let copy = try await t.open()
+    defer { copy.close() }
+    Self.reap(child)
+    #expect(copy.handle == .writer)
+  }
+
+  @Test func aStoreFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
+    let t = TestStore()
+    try await t.open().close()
+    let fd = open(t.url.path, O_RDWR)
+    #expect(fd >= 0)
+    var region = WriterLock.region(Int16(F_WRLCK))
+    #expect(fcntl(fd, WriterLock.setLock, &region) == 0)
+    let child = try Self.spawnSleep()
+    close(fd)
+    let copy = try await t.open()
+    defer { copy.close() }
+    Self.reap(child)
+    #expect(copy.handle == .writer)
+  }
+
+  @Test func aLockHeldByAStoreOfThisProcessIsKnownAsItsOwnAndTheSecondOpenReads() async throws {
+    let t = TestStore()
+    let writer = try await t.open()
+    defer { writer.close() }
+    let second = try await t.open()
+    defer { second.close() }
+    #expect(!second.handle.isWriter)
+    #expect(StoreFileLock.writerHere(t.url.path))
+  }
+}
