@@ -50,7 +50,8 @@ extension ChildProcess {
     let errors = SharedValue(Data())
     let errorsRead = DispatchSemaphore(value: 0)
     if let err {
-      DispatchQueue.global().async {
+      // A thread of its own: a global queue's threads can all be blocked reading other children's pipes.
+      Thread.detachNewThread {
         let data = err.fileHandleForReading.readDataToEndOfFile()
         errors.update { $0 = data }
         errorsRead.signal()

@@ -57,7 +57,8 @@ enum BrokenOutput: String, CaseIterable, Sendable, CustomStringConvertible {
     if fds[1] >= 0 { close(fds[1]) }
     let errData = SharedData()
     let errDone = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    // A thread of its own: a global queue's threads can all be blocked reading other children's pipes.
+    Thread.detachNewThread {
       errData.set(err.fileHandleForReading.readDataToEndOfFile())
       errDone.signal()
     }
@@ -66,7 +67,7 @@ enum BrokenOutput: String, CaseIterable, Sendable, CustomStringConvertible {
       _ = exited.wait(timeout: .now() + 5)
       return nil
     }
-    _ = errDone.wait(timeout: .now() + 5)
+    _ = errDone.wait(timeout: .now() + 30)
     return CommandResult(code: p.terminationStatus, stdout: "", stderr: String(decoding: errData.get(), as: UTF8.self))
   }
 

@@ -46,9 +46,11 @@ final class Spawned: @unchecked Sendable {
 
   private func read(_ handle: FileHandle, isError: Bool, done: DispatchSemaphore) {
     // read(2) with EINTR retried: Foundation's availableData stops the whole test process with a
-    // fatal error when a signal interrupts the read.
+    // fatal error when a signal interrupts the read. A thread of its own, not a global queue's:
+    // reads that block for a watcher's whole life filled the queue's threads under a loaded run,
+    // and a short command's output waited past `wait`'s bound, read as empty.
     let fd = handle.fileDescriptor
-    DispatchQueue.global().async {
+    let thread = Thread {
       var buffer = [UInt8](repeating: 0, count: 65536)
       while true {
         let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -61,6 +63,8 @@ final class Spawned: @unchecked Sendable {
       }
       done.signal()
     }
+    thread.stackSize = 256 << 10
+    thread.start()
   }
 
   /// Standard output so far.
@@ -77,8 +81,9 @@ final class Spawned: @unchecked Sendable {
   /// Waits for the process to end; false after `timeout` seconds.
   func wait(timeout: Double) -> Bool {
     guard exited.wait(timeout: .now() + timeout) == .success else { return false }
-    _ = outDone.wait(timeout: .now() + 5)
-    _ = errDone.wait(timeout: .now() + 5)
+    // Both pipes close when the process ends (unless it left a child holding them).
+    _ = outDone.wait(timeout: .now() + 30)
+    _ = errDone.wait(timeout: .now() + 30)
     return true
   }
 
