@@ -93,6 +93,7 @@ import Testing
       sqlite3_finalize(statement)
       sqlite3_close(db)
     }
+    _ = SQLite.configured
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
       sqlite3_prepare_v2(db, "SELECT count(*) FROM rows WHERE kind = 'filling'", -1, &statement, nil) == SQLITE_OK,
       sqlite3_step(statement) == SQLITE_ROW

@@ -58,6 +58,7 @@ public final class CoreStoreFixture: @unchecked Sendable {  // unchecked: a C ha
     self.path = path
     // reference 1: the store file is made 0600 before SQLite opens it.
     FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+    _ = SQLiteFile.configured
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
       throw FixtureError("cannot open \(path)")
     }

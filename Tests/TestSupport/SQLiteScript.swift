@@ -6,6 +6,7 @@ public enum SQLiteScript {
   /// Runs `sql` (one or more statements) on the file at `path`, check constraints off.
   public static func run(_ sql: String, on path: String) throws {
     var db: OpaquePointer?
+    _ = SQLiteFile.configured
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
       sqlite3_close(db)
       throw FixtureError("cannot open \(path)")
@@ -23,6 +24,7 @@ public enum SQLiteScript {
   /// The first column of each row `sql` selects, as text.
   public static func texts(_ sql: String, on path: String) throws -> [String] {
     var db: OpaquePointer?
+    _ = SQLiteFile.configured
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
       sqlite3_close(db)
       throw FixtureError("cannot open \(path)")

@@ -252,6 +252,7 @@ struct FiftyWatchersBenchmark: Benchmark {
   /// The ids of the store's answered writes (read-only).
   static func answeredIDs(_ store: String) throws -> Set<String> {
     var db: OpaquePointer?
+    _ = BenchSQLite.configured
     guard sqlite3_open_v2(store, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
       throw BenchFailure(message: "cannot open \(store) to read it")
     }

@@ -15,6 +15,7 @@ final class RawConnection {
 
   init(path: String) throws {
     var db: OpaquePointer?
+    _ = BenchSQLite.configured
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
       throw BenchFailure(message: "cannot open \(path)")
     }

@@ -60,6 +60,7 @@ struct PaneTitles: Equatable, CustomStringConvertible {
   /// The store's true counts (`GROUP BY pane` over the queue, read-only).
   static func truth(store: String) throws -> PaneTitles {
     var db: OpaquePointer?
+    _ = BenchSQLite.configured
     guard sqlite3_open_v2(store, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
       throw BenchFailure(message: "cannot open \(store) to count it")
     }

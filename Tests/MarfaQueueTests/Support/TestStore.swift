@@ -20,6 +20,7 @@ final class TestStore {
   func execute(_ sql: String) -> Bool {
     var db: OpaquePointer?
     defer { sqlite3_close(db) }
+    _ = SQLite.configured
     return sqlite3_open(url.path, &db) == SQLITE_OK && sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK
   }
 }
