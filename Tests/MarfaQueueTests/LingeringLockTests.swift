@@ -27,32 +27,36 @@ import Testing
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
   }
 
-  @Test func aLockFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
-    let t = TestStore()
+  /// Opens `path` (the store's file or its lock file) without close-on-exec, locks it with
+  /// `lock`, starts a child that inherits it, closes ours, and opens the store.
+  static func openAfterLeavingALockInAChild(_ t: TestStore, path: String, lock: (Int32) -> Int32) async throws
+    -> WorkingCopy
+  {
     try await t.open().close()
-    let fd = open(t.url.path + ".lock", O_RDWR)
+    let fd = open(path, O_RDWR)
     #expect(fd >= 0)
-    #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
-    let child = try Self.spawnSleep()
+    #expect(lock(fd) == 0)
+    let child = try spawnSleep()
     close(fd)
     let copy = try await t.open()
+    reap(child)
+    return copy
+  }
+
+  @Test func aLockFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
+    let t = TestStore()
+    let copy = try await Self.openAfterLeavingALockInAChild(t, path: t.url.path + ".lock") { flock($0, LOCK_EX | LOCK_NB) }
     defer { copy.close() }
-    Self.reap(child)
     #expect(copy.handle == .writer)
   }
 
   @Test func aStoreFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
     let t = TestStore()
-    try await t.open().close()
-    let fd = open(t.url.path, O_RDWR)
-    #expect(fd >= 0)
-    var region = WriterLock.region(Int16(F_WRLCK))
-    #expect(fcntl(fd, WriterLock.setLock, &region) == 0)
-    let child = try Self.spawnSleep()
-    close(fd)
-    let copy = try await t.open()
+    let copy = try await Self.openAfterLeavingALockInAChild(t, path: t.url.path) { fd in
+      var region = WriterLock.region(Int16(F_WRLCK))
+      return fcntl(fd, WriterLock.setLock, &region)
+    }
     defer { copy.close() }
-    Self.reap(child)
     #expect(copy.handle == .writer)
   }
 
