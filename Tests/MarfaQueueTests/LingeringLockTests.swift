@@ -45,7 +45,9 @@ import Testing
 
   @Test func aLockFileLockLingeringInAChildOfThisProcessIsWaitedOutAndTheOpenWrites() async throws {
     let t = TestStore()
-    let copy = try await Self.openAfterLeavingALockInAChild(t, path: t.url.path + ".lock") { flock($0, LOCK_EX | LOCK_NB) }
+    let copy = try await Self.openAfterLeavingALockInAChild(t, path: t.url.path + ".lock") {
+      flock($0, LOCK_EX | LOCK_NB)
+    }
     defer { copy.close() }
     #expect(copy.handle == .writer)
   }
