@@ -11,8 +11,8 @@ log=.build/fuzz-$target.log
 mkdir -p ".build/fuzz-corpus/$target" .build/fuzz-crashes
 # The longest input: 64 KiB where outside input is long (answers, event streams, JSON, a store
 # file); 16 KiB for the text a person writes (a keys, theme or config file, a command line),
-# nearly ten times the longest seed (a 1.7 KB theme), so a run spends its time on shapes, not
-# on length. What only length reaches (a pasted page as a word) the unit tests keep.
+# nearly ten times the longest seed (a 1.7 KB theme), as such files are. The keys target reached
+# the same edges at either cap; what only length reaches (a pasted page) the unit tests keep.
 case $target in
   keys | theme | uiconfig | arguments) max_len=16384 ;;
   *) max_len=65536 ;;

@@ -144,13 +144,13 @@ enum StoreFileLock {
   /// moment ago, that survives in a child being started (``StoreLock/take(_:lockPath:writerHere:)``).
   /// Called with the lock file's role held, so no writer by the same name holds this one.
   static func takeWaitingOutLinger(_ identity: FileIdentity, path: String) -> Take {
-    var result = take(identity, path: path)
-    var waited = 0
-    while result == .held, waited < StoreLock.lingerLimit, !table.withLock({ $0[identity]?.writer ?? false }) {
-      usleep(UInt32(StoreLock.lingerStep * 1000))
-      waited += StoreLock.lingerStep
-      result = take(identity, path: path)
-    }
+    var result = Take.held
+    _ = StoreLock.waitingOutLinger(
+      take: {
+        result = take(identity, path: path)
+        return result != .held
+      },
+      lingering: { !table.withLock { $0[identity]?.writer ?? false } })
     return result
   }
 

@@ -25,12 +25,18 @@ enum StoreLock {
   /// its `exec`), so an open right after a close would otherwise read. A lock another process
   /// holds is named at once and never waited for.
   static func take(_ fd: Int32, lockPath: String, writerHere: () -> Bool) -> Bool {
-    if take(fd) { return true }
+    waitingOutLinger(take: { take(fd) }, lingering: { holder(of: lockPath) == nil && !writerHere() })
+  }
+
+  /// Tries `take`, and again every ``lingerStep`` for up to ``lingerLimit`` while `lingering`
+  /// says the lock's holder can only be a description this process let go; true once taken.
+  static func waitingOutLinger(take: () -> Bool, lingering: () -> Bool) -> Bool {
+    if take() { return true }
     var waited = 0
-    while waited < lingerLimit, holder(of: lockPath) == nil, !writerHere() {
+    while waited < lingerLimit, lingering() {
       usleep(UInt32(lingerStep * 1000))
       waited += lingerStep
-      if take(fd) { return true }
+      if take() { return true }
     }
     return false
   }
