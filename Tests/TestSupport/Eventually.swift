@@ -8,7 +8,8 @@ import Foundation
 /// waits for something another task, thread or process does. True as soon as it holds; false when
 /// it still did not at the last look, which is made once `bound` has passed, so a condition that
 /// comes true on the bound still counts. The bound is generous on purpose (a loaded machine is
-/// slow, and a passing test never waits it out); the pause between looks is short.
+/// slow, and a passing test never waits it out); the pause between looks is short. Under a
+/// sanitizer it is longer by ``SanitizerRun/boundScale``.
 ///
 /// `condition` may keep state of its own between looks (a count of what it saw); with `pause`
 /// `.zero` it is called again at once, for a condition that itself waits (the next update of a
@@ -19,7 +20,7 @@ public func eventually(
   _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
   let clock = ContinuousClock()
-  let end = clock.now + bound
+  let end = clock.now + bound * SanitizerRun.boundScale
   while true {
     if try await condition() { return true }
     if clock.now >= end || Task.isCancelled { return false }
@@ -34,7 +35,7 @@ public func waitUntil(
   within bound: Duration = .seconds(10), every pause: Duration = .milliseconds(20), _ condition: () throws -> Bool
 ) rethrows -> Bool {
   let clock = ContinuousClock()
-  let end = clock.now + bound
+  let end = clock.now + bound * SanitizerRun.boundScale
   while true {
     if try condition() { return true }
     if clock.now >= end { return false }

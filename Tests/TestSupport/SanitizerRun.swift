@@ -11,6 +11,21 @@ public enum SanitizerRun {
   public static var active: Bool { !(ProcessInfo.processInfo.environment["VERDICTS_SANITIZER"] ?? "").isEmpty }
   /// Whether the suite runs under ThreadSanitizer (`make tsan`).
   public static var thread: Bool { ProcessInfo.processInfo.environment["VERDICTS_SANITIZER"] == "tsan" }
+  /// How much longer a bounded wait (``eventually(within:every:_:)``, ``waitUntil(within:every:_:)``)
+  /// allows under a sanitizer: 6× under ThreadSanitizer, 3× under AddressSanitizer, 1 otherwise.
+  ///
+  /// Such a bound is not a claim about speed: it is how long a test waits for something another
+  /// task or process will do. Swift Testing starts every test of a target at once on the two
+  /// threads of the cooperative pool; under ThreadSanitizer the suite's first 70 s are all of them
+  /// taking turns, and a follower that looks every 20 ms had not looked five times in the 10 s allowed
+  /// (`SaveFollowerTests`, `CoreStoreTests`, `SharedCommitTests`, docs/reliability.md).
+  public static var boundScale: Int64 {
+    switch ProcessInfo.processInfo.environment["VERDICTS_SANITIZER"] {
+    case "tsan": 6
+    case "asan": 3
+    default: 1
+    }
+  }
   /// Why a wall-clock test is off under a sanitizer.
   public static let reason = "a wall-clock bound: under a sanitizer the code runs 2–20× slower"
 }

@@ -46,12 +46,13 @@ struct FiftyWatchersBenchmark: Benchmark {
         stage.instance.writeDelay = Self.writeDelay
         guard withWatchers else {
           let own = ProcStats.cpuSeconds(pid: getpid())
+          let steal = ProcStats.stealSeconds()
           let drain = try stage.startDrain()
           _ = try stage.finished(drain)
           times.alone = drain.seconds
           timelines.append(
             "  round \(r + 1), the drain alone: the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s in \(Stats.fixed(drain.seconds, 1)) s; "
-              + Self.benchCPU(since: own))
+              + Self.benchCPU(since: own) + "; " + Self.steal(since: steal))
           continue
         }
         let round = try await watchedDrain(stage, plainWatchers: plainWatchers, screenWatchers: screenWatchers)
@@ -112,6 +113,12 @@ struct FiftyWatchersBenchmark: Benchmark {
     "the bench's own CPU \(Stats.fixed(ProcStats.cpuSeconds(pid: getpid()) - start, 1)) s (the instance in it)"
   }
 
+  /// The machine's steal time since `start` (its steal seconds then): the time the host ran
+  /// something else while this machine had work, which no change to the drain can move.
+  static func steal(since start: Double) -> String {
+    "the machine's steal \(Stats.fixed(ProcStats.stealSeconds() - start, 2)) s"
+  }
+
   /// What one drain with fifty watchers showed.
   struct WatchedRound {
     var seconds: Double
@@ -164,6 +171,7 @@ struct FiftyWatchersBenchmark: Benchmark {
       .union(screens.prefix(screenWatchers / 2).map(\.pty.child.pid))
     let cpuBefore = pids.map { ProcStats.cpuSeconds(pid: $0) }
     let own = ProcStats.cpuSeconds(pid: getpid())
+    let steal = ProcStats.stealSeconds()
 
     let drain = try stage.startDrain()
     // Half way, half of the watchers are stopped as a person's ^Z or a stalled SSH link would.
@@ -193,7 +201,8 @@ struct FiftyWatchersBenchmark: Benchmark {
       + (end < continued
         ? "the drain ended during the stop; " : "the rest \(Stats.fixed(Stats.seconds(end - continued), 1)) s after; ")
       + "CPU median \(plain.isEmpty ? "-" : percent(plainCPU)) a plain watcher, "
-      + "\(screens.isEmpty ? "-" : percent(screenCPU)) a screen; " + Self.benchCPU(since: own)
+      + "\(screens.isEmpty ? "-" : percent(screenCPU)) a screen; " + Self.benchCPU(since: own) + "; "
+      + Self.steal(since: steal)
 
     var problems: [String] = []
     let answered = try Self.answeredIDs(stage.store)

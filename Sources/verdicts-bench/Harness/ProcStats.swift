@@ -67,4 +67,20 @@ enum ProcStats {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     return Double(cpuTicks(stat: text) ?? 0) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
+
+  /// The machine's steal time so far, in seconds: the eighth number of `/proc/stat`'s `cpu` line,
+  /// the time a hypervisor ran something else while this machine's CPUs had work. Read around a
+  /// drain, it says whether a slow round was the machine's host and not the drain.
+  static func stealSeconds() -> Double {
+    let text = (try? String(contentsOfFile: "/proc/stat", encoding: .utf8)) ?? ""
+    return Double(stealTicks(stat: text) ?? 0) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// The steal ticks of one `/proc/stat` text (its `cpu` line's eighth number).
+  static func stealTicks(stat text: String) -> Int? {
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+    let numbers = line.split(separator: " ").dropFirst()
+    guard numbers.count >= 8 else { return nil }
+    return Int(numbers[numbers.startIndex + 7])
+  }
 }
