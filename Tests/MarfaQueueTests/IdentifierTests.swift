@@ -31,4 +31,16 @@ import Testing
     #expect("89ab".contains(parts[3].first!))
     #expect(String(parts[0] + parts[1]) == String(format: "%012llx", UInt64(1_767_225_600_123)))
   }
+
+  /// Every random bit of a UUIDv7 varies from id to id: each of the ten bytes after the time (its
+  /// version and variant bits left out) takes many values over 512 ids of one millisecond.
+  @Test func everyRandomByteOfAUuid7VariesFromIdToId() {
+    let date = Date(timeIntervalSince1970: 1_767_225_600.123)
+    let ids = (0..<512).map { _ in Array(Identifiers.uuid7(now: date).replacingOccurrences(of: "-", with: "").utf8) }
+    #expect(Set(ids.map { String(decoding: $0, as: UTF8.self) }).count == 512)
+    for byte in 6..<16 {
+      let values = Set(ids.map { String(decoding: $0[(2 * byte)..<(2 * byte + 2)], as: UTF8.self) })
+      #expect(values.count > (byte == 6 || byte == 8 ? 3 : 100), "byte \(byte)")
+    }
+  }
 }

@@ -11,8 +11,11 @@ enum Identifiers {
     var bytes = [UInt8](repeating: 0, count: 16)
     let ms = UInt64(now.timeIntervalSince1970 * 1000)
     for i in 0..<6 { bytes[i] = UInt8((ms >> (8 * (5 - UInt64(i)))) & 0xFF) }
+    // Two draws of 64 bits, not one a byte: each draw is a `getrandom` call (20 a queued create
+    // before, its two ids).
     var rng = SystemRandomNumberGenerator()
-    for i in 6..<16 { bytes[i] = UInt8.random(in: 0...255, using: &rng) }
+    let random = [rng.next(), rng.next()]
+    for i in 6..<16 { bytes[i] = UInt8(truncatingIfNeeded: random[(i - 6) / 8] >> (8 * UInt64((i - 6) % 8))) }
     bytes[6] = (bytes[6] & 0x0F) | 0x70
     bytes[8] = (bytes[8] & 0x3F) | 0x80
     // Hex by hand: String(format:) per byte costs more than the rest of queueing a write.
