@@ -51,7 +51,8 @@ struct FiftyWatchersBenchmark: Benchmark {
           _ = try stage.finished(drain)
           times.alone = drain.seconds
           timelines.append(
-            "  round \(r + 1), the drain alone: the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s in \(Stats.fixed(drain.seconds, 1)) s; "
+            "  round \(r + 1), the drain alone: the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s in \(Stats.fixed(drain.seconds, 1)) s, "
+              + "\(Stats.fixed(drain.runDelaySeconds, 1)) s waiting for a CPU; "
               + Self.benchCPU(since: own) + "; " + Self.steal(since: steal))
           continue
         }
@@ -176,6 +177,7 @@ struct FiftyWatchersBenchmark: Benchmark {
     let drain = try stage.startDrain()
     // Half way, half of the watchers are stopped as a person's ^Z or a stalled SSH link would.
     while drain.isRunning, (try PaneTitles.truth(store: stage.store).counts[1] ?? 0) < stage.writes / 2 {
+      drain.sampleRunDelay()
       try await Task.sleep(for: .milliseconds(100))
     }
     let half = ContinuousClock.now
@@ -184,7 +186,7 @@ struct FiftyWatchersBenchmark: Benchmark {
     // Polled, not slept through: a drain that ends while they are stopped is timed when it ends.
     let stopEnds = ContinuousClock.now + .seconds(Self.stopSeconds)
     while ContinuousClock.now < stopEnds {
-      _ = drain.isRunning
+      if drain.isRunning { drain.sampleRunDelay() }
       try await Task.sleep(for: .milliseconds(50))
     }
     let answeredAtContinue = try PaneTitles.truth(store: stage.store).counts[1] ?? 0
@@ -196,7 +198,7 @@ struct FiftyWatchersBenchmark: Benchmark {
     let plainCPU = Stats.median(Array(cpu.prefix(plain.count)))
     let screenCPU = Stats.median(Array(cpu.dropFirst(plain.count)))
     let timeline =
-      "the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s; half (\(answeredAtStop)) after \(Stats.fixed(Stats.seconds(half - drain.started), 1)) s; "
+      "the drain's CPU \(Stats.fixed(drain.cpuSeconds, 1)) s, \(Stats.fixed(drain.runDelaySeconds, 1)) s waiting for a CPU; half (\(answeredAtStop)) after \(Stats.fixed(Stats.seconds(half - drain.started), 1)) s; "
       + "\(answeredAtContinue - answeredAtStop) answered in the \(Self.stopSeconds) s stopped; "
       + (end < continued
         ? "the drain ended during the stop; " : "the rest \(Stats.fixed(Stats.seconds(end - continued), 1)) s after; ")

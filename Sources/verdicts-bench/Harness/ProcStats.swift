@@ -83,4 +83,18 @@ enum ProcStats {
     guard numbers.count >= 8 else { return nil }
     return Int(numbers[numbers.startIndex + 7])
   }
+
+  /// Seconds the threads of `pid` now alive have waited on a run queue for a CPU: the second
+  /// number of each `/proc/PID/task/TID/schedstat` (nanoseconds), summed. Nil when none is read.
+  static func runDelaySeconds(pid: pid_t) -> Double? {
+    let folder = "/proc/\(pid)/task"
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    var total = 0
+    for task in tasks {
+      let text = (try? String(contentsOfFile: "\(folder)/\(task)/schedstat", encoding: .utf8)) ?? ""
+      let numbers = text.split(separator: " ")
+      if numbers.count >= 2, let ns = Int(numbers[1]) { total += ns }
+    }
+    return Double(total) / 1e9
+  }
 }

@@ -79,6 +79,12 @@ enum SelfCheck {
       between == (8, 1), "switches between readings: kept threads' growth, new threads' all, an ended one counted apart"
     )
     check(ProcStats.cpuSeconds(pid: getpid()) >= 0, "this process's own CPU time is read")
+    let stat = "cpu  2952769 129306 631048 5410933 39561 0 23156 6512 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"
+    check(
+      ProcStats.stealTicks(stat: stat) == 6512 && ProcStats.stealTicks(stat: "cpu0 1 2 3 4 5 6 7 8\n") == nil,
+      "steal is the eighth number of /proc/stat's cpu line, and only that line's")
+    check(ProcStats.stealSeconds() >= 0, "the machine's steal time is read")
+    check(ProcStats.runDelaySeconds(pid: getpid()) != nil, "this process's threads' wait for a CPU is read")
 
     let status = Array("Name:\tverdicts\nVmPeak:\t  200 kB\nVmHWM:\t   18432 kB\nVmRSS:\t 9000 kB\n".utf8)
     check(SpawnedProcess.highWaterKB(status: status[...]) == 18432, "VmHWM is read from a status file's bytes")

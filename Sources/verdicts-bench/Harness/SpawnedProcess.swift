@@ -22,6 +22,9 @@ final class SpawnedProcess: @unchecked Sendable {
   let spawnerPeakKB: Int
   /// The child's largest `VmHWM` (kB) sampled so far.
   private let sampledPeakKB = Mutex(0)
+  /// The child's wait for a CPU, summed over its threads, as last sampled while it ran
+  /// (``wait(limit:)`` samples it every 100 ms; `/proc` forgets it once the child ends).
+  private let sampledRunDelay = Mutex(0.0)
 
   /// Starts `executable arguments` with stdin, stdout and stderr on the given descriptors.
   init(
@@ -114,16 +117,27 @@ final class SpawnedProcess: @unchecked Sendable {
     let deadline = ContinuousClock.now + limit
     var status: Int32 = 0
     var usage = rusage()
+    var looks = 0
     while true {
       let r = wait4(pid, &status, WNOHANG, &usage)
       if r == pid { break }
       if r < 0 && errno != EINTR { break }
       if ContinuousClock.now > deadline { kill(pid, SIGKILL) }
+      if looks % 50 == 0 { sampleRunDelay() }
+      looks += 1
       usleep(2_000)
     }
     ended = (status, usage, ContinuousClock.now)
     return Self.code(status)
   }
+
+  /// Samples the child's wait for a CPU now.
+  func sampleRunDelay() {
+    if let seconds = ProcStats.runDelaySeconds(pid: pid) { sampledRunDelay.withLock { $0 = max($0, seconds) } }
+  }
+
+  /// Seconds the child's threads waited on a run queue for a CPU, as last sampled before it ended.
+  var runDelaySeconds: Double { sampledRunDelay.withLock { $0 } }
 
   /// Sends `signal` and waits up to `grace` for the child to end, then SIGKILL.
   @discardableResult
