@@ -32,6 +32,8 @@ import Testing
   final class Record: Sendable {
     let told = Mutex<[Int]>([])
     let looks = Mutex(0)
+    /// When each look was made.
+    let lookTimes = Mutex<[ContinuousClock.Instant]>([])
     let files = Mutex(0)
     /// Each `next` call of the rule: the wait it was given and whether inotify watched.
     let nexts = Mutex<[(after: Int, inotify: Bool)]>([])
@@ -52,6 +54,7 @@ import Testing
       start: file.dataVersion() ?? 0,
       poll: {
         record.looks.withLock { $0 += 1 }
+        record.lookTimes.withLock { $0.append(.now) }
         return file.dataVersion().map { .seen($0) } ?? .unread
       },
       tell: { mark in record.told.withLock { $0.append(mark) } },
@@ -123,6 +126,42 @@ import Testing
     let before = told.count
     file.save()
     #expect(await eventually(every: .milliseconds(10)) { record.told.withLock { $0.count } == before + 1 })
+  }
+
+  @Test func theWaitWhileSavesStreamIsDrawnFromTheGapToHalfAgain() {
+    #expect(SaveFollower<Int>.streamWaitMs(0) == 100)
+    #expect(SaveFollower<Int>.streamWaitMs(0.5) == 125)
+    #expect(SaveFollower<Int>.streamWaitMs(1) == 150)
+    #expect(SaveFollower<Int>.streamWaitMs(-3) == 100 && SaveFollower<Int>.streamWaitMs(7) == 150)
+  }
+
+  /// Readers that heard the same save go on polling out of step: the gaps between one follower's
+  /// looks while saves stream are drawn anew each time (100–150 ms), not one gap repeated.
+  @Test func whileSavesStreamTheGapsBetweenLooksVary() async throws {
+    let file = try File()
+    let record = Record()
+    let task = Self.follow(file, pace: Self.minute, record)
+    defer { task.cancel() }
+    // A fixed pause: the follower does not say when its inotify watch is in place.
+    try await Task.sleep(for: .milliseconds(100))
+    // One writer's connection, kept open as a drain keeps its own: no file is closed between
+    // its commits, so only the follower's own waits pace its looks.
+    let writer = Mutex(try SQLite(path: file.store.url.path, readOnly: false))
+    let start = ContinuousClock.now
+    let streaming = Task.detached {
+      for _ in 0..<150 {
+        #expect((try? writer.withLock { try $0.execute("INSERT INTO t VALUES (1)") }) != nil)
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    await streaming.value
+    let end = ContinuousClock.now
+    // The looks while saves streamed, the first second's left out (hearing the first save).
+    let times = record.lookTimes.withLock { $0 }.filter { $0 > start + .seconds(1) && $0 < end }
+    let gaps = zip(times.dropFirst(), times).map { Int(($0 - $1) / .milliseconds(1)) }
+    #expect(gaps.count >= 5, "\(gaps)")
+    #expect(gaps.allSatisfy { $0 >= 95 }, "\(gaps)")
+    #expect((gaps.max() ?? 0) - (gaps.min() ?? 0) >= 15, "\(gaps)")
   }
 
   /// Whether the watch's mask, as `/proc/self/fdinfo` gives it, holds `IN_MODIFY`.

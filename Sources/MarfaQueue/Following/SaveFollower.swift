@@ -10,8 +10,8 @@
 /// Cancelling the task that runs it ends a wait under way at once.
 ///
 /// While saves stream (a poll found a new mark) writes are not heard (``SaveWatch/hearWrites(_:)``)
-/// and it polls every ``SaveWatch/savedGap``: each write heard is work in the writer's own
-/// `write()` call. The first poll that finds nothing new hears writes again, and polls once more
+/// and it polls every 100 to 150 ms, drawn at random each time (``streamWaitMs(_:)``): each
+/// write heard is work in the writer's own `write()` call. The first poll that finds nothing new hears writes again, and polls once more
 /// at once, so a save between the two is not missed.
 struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
   /// What one poll of the store found.
@@ -30,8 +30,19 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
   static var quickPollMs: Int { 5 }
   /// The wait after the quick polls, from which ``SavePace/next`` backs off.
   static var afterWriteMs: Int { 25 }
-  /// The wait between two polls while saves stream and writes are not heard.
+  /// The shortest wait between two polls while saves stream and writes are not heard.
   static var streamPollMs: Int { 100 }
+
+  /// One wait between two polls while saves stream: ``streamPollMs`` × 1 to 1.5, by `unit`
+  /// (0 up to 1, drawn at random for each wait). Never shorter than ``SaveWatch/savedGap``.
+  ///
+  /// Every reader of a store hears the first save after quiet at the same moment; with the same
+  /// wait each, they would go on polling in step, all fifty woken in the same millisecond ten
+  /// times a second and the writer waiting behind them for a CPU. A wait drawn at random spreads
+  /// their polls over 50 ms within a few of them; a reader is still told within 150 ms.
+  static func streamWaitMs(_ unit: Double) -> Int {
+    Int((1 + 0.5 * min(max(unit, 0), 1)) * Double(streamPollMs))
+  }
 
   /// The files' watch; nil where inotify is not to be had.
   let watch: SaveWatch?
@@ -91,7 +102,7 @@ struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
         lastTold = .now
         // Saves stream: polled on the timer until one poll finds nothing new.
         if let w = watch, hearingWrites, w.hearWrites(false) { hearingWrites = false }
-        if !hearingWrites { waitMs = Self.streamPollMs }
+        if !hearingWrites { waitMs = Self.streamWaitMs(Double.random(in: 0..<1)) }
       case .seen:
         if !hearingWrites {
           hearingWrites = true
