@@ -1,5 +1,6 @@
 import Foundation
 import MarfaWire
+import TestSupport
 import Testing
 
 @testable import MarfaQueue
@@ -21,7 +22,14 @@ import Testing
   static func generate(_ t: TestStore, writes n: Int) async throws {
     let copy = try await t.open()
     copy.close()
-    let bulk = try StoreBulkInsert(path: t.url.path)
+    // Seconds of work that never suspends: on a thread of its own, not one of the pool's two.
+    let path = t.url.path
+    try await offThePool { try insert(atPath: path, writes: n) }
+  }
+
+  /// ``generate(_:writes:)``'s rows, written by one bulk insert into the store at `path`.
+  static func insert(atPath path: String, writes n: Int) throws {
+    let bulk = try StoreBulkInsert(path: path)
     for i in 0..<n {
       let m = (i &* 7_919 &+ 13) % 1_000
       var w = BulkWrite(

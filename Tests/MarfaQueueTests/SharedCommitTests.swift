@@ -136,7 +136,7 @@ import Testing
       let store = t.url.path
       // The child is read and killed on a thread of its own: blocking reads on the test's task
       // would hold one of the few threads every other test's tasks run on.
-      let given = try await Self.offThePool { () throws -> [String] in
+      let given = try await offThePool { () throws -> [String] in
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: bench)
         child.arguments = ["queue-child", store, "8"]
@@ -201,13 +201,6 @@ import Testing
     }
     held.signal()
     return calls
-  }
-
-  /// Runs blocking work (a child process read to its end) on a thread of its own and awaits it.
-  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
   }
 
   /// Blocks the store's queue until the returned semaphore is signalled, so the calls made
