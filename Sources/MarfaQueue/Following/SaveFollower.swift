@@ -11,8 +11,8 @@
 ///
 /// While saves stream (a poll found a new mark) writes are not heard (``SaveWatch/hearWrites(_:)``)
 /// and it polls every 100 to 150 ms, drawn at random each time (``streamWaitMs(_:)``): each
-/// write heard is work in the writer's own `write()` call. The first poll that finds nothing new hears writes again, and polls once more
-/// at once, so a save between the two is not missed.
+/// write heard is work in the writer's own `write()` call. The first poll that finds nothing new
+/// hears writes again, and polls once more at once, so a save between the two is not missed.
 struct SaveFollower<Mark: Equatable & Sendable>: Sendable {
   /// What one poll of the store found.
   enum Poll: Sendable {

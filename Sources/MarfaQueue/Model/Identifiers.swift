@@ -14,8 +14,8 @@ enum Identifiers {
     // Two draws of 64 bits, not one a byte: each draw is a `getrandom` call (20 a queued create
     // before, its two ids).
     var rng = SystemRandomNumberGenerator()
-    let random = [rng.next(), rng.next()]
-    for i in 6..<16 { bytes[i] = UInt8(truncatingIfNeeded: random[(i - 6) / 8] >> (8 * UInt64((i - 6) % 8))) }
+    let random: (UInt64, UInt64) = (rng.next(), rng.next())
+    withUnsafeBytes(of: random) { bytes.replaceSubrange(6..<16, with: $0.prefix(10)) }
     bytes[6] = (bytes[6] & 0x0F) | 0x70
     bytes[8] = (bytes[8] & 0x3F) | 0x80
     // Hex by hand: String(format:) per byte costs more than the rest of queueing a write.
