@@ -1,4 +1,5 @@
 import CCurl
+import Dispatch
 import FoundationEssentials
 import MarfaWire
 
@@ -6,10 +7,16 @@ import MarfaWire
 /// goes through its own driver, which keeps the connections alive between requests; event
 /// streams share ``streams``.
 ///
+/// The driver is also a task executor: a task that prefers it (the drain) runs its code on the
+/// driver's thread between the turns of the loop, so an answer wakes one thread (this one, out
+/// of its wait for the sockets) instead of three (this one, a thread to run the task, this one
+/// again for the next request), and a request the task starts is sent at once, on this thread
+/// (docs/performance.md, "One thread a drain").
+///
 /// `@unchecked Sendable`: it wraps a C handle that only the driver's thread touches, except
 /// `curl_multi_wakeup`, which libcurl allows from any thread and which is called under `inbox`'s
 /// lock so it never meets a handle already cleaned up.
-final class CurlDriver: @unchecked Sendable {
+final class CurlDriver: TaskExecutor, @unchecked Sendable {
   /// The driver event streams share (a stream is read rarely and ends its own connection).
   static let streams = CurlDriver(name: "verdicts-events")
 
@@ -29,6 +36,8 @@ final class CurlDriver: @unchecked Sendable {
     var adding: [CurlTransfer] = []
     var cancelling: [CurlTransfer] = []
     var idle: [UnsafeMutableRawPointer] = []
+    /// Work of the tasks that prefer this driver as their executor, in order.
+    var jobs: [UnownedJob] = []
     var closing = false
     /// The multi handle is gone: nothing may be handed over any more.
     var gone = false
@@ -58,19 +67,47 @@ final class CurlDriver: @unchecked Sendable {
     return ccurl_easy_init()
   }
 
-  /// Starts `transfer`; its ``CurlTransfer/done`` is set when it ends.
+  /// Starts `transfer`; its ``CurlTransfer/done`` is set when it ends. On the driver's own
+  /// thread (a task that prefers it) the request is handed to libcurl and sent at once.
   func submit(_ transfer: CurlTransfer) {
+    let here = OwnThread.isOwned(by: self)
     let accepted = inbox.withLock { box -> Bool in
       guard !box.closing, !box.gone else { return false }
-      box.adding.append(transfer)
-      ccurl_multi_wakeup(multi)
+      if !here {
+        box.adding.append(transfer)
+        ccurl_multi_wakeup(multi)
+      }
       return true
     }
-    if !accepted {
+    guard accepted else {
       ccurl_easy_cleanup(transfer.easy)
       transfer.done.set(.success(.closed))
+      return
+    }
+    if here {
+      add(transfer, at: ContinuousClock.now)
+      var still: Int32 = 0
+      ccurl_multi_perform(multi, &still)
     }
   }
+
+  /// Runs `job` on the driver's thread, after the jobs before it.
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let here = OwnThread.isOwned(by: self)
+    let taken = inbox.withLock { box -> Bool in
+      guard !box.gone else { return false }
+      box.jobs.append(job)
+      if !here { ccurl_multi_wakeup(multi) }
+      return true
+    }
+    // The thread has ended (the client was closed): the task goes on elsewhere, its requests
+    // failing at once as ``CurlOutcome/closed``.
+    if !taken { Self.afterClose.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
+  }
+
+  /// Where the jobs of a task that still prefers a closed driver run.
+  private static let afterClose = DispatchQueue(label: "verdicts-http-closed")
 
   /// Stops `transfer` if it is still under way; its answer becomes ``CurlOutcome/cancelled``.
   func cancel(_ transfer: CurlTransfer) {
@@ -90,20 +127,21 @@ final class CurlDriver: @unchecked Sendable {
     }
   }
 
+  /// Adds a transfer to the multi handle; the driver's thread only.
+  private func add(_ t: CurlTransfer, at now: ContinuousClock.Instant) {
+    running[t.easy] = t
+    t.started = now
+    t.deadline = now + .milliseconds(t.deadlineMs)
+    ccurl_multi_add_handle(multi, t.easy)
+  }
+
   private func loop() {
+    OwnThread.mark(self)
     var closing = false
     // When the last wait for the sockets began, and how long it was allowed to be.
     var waitBegan = ContinuousClock.now
     var waitAllowed = Duration.zero
     while !closing {
-      let (adding, cancelling, close) = inbox.withLock { box in
-        defer {
-          box.adding = []
-          box.cancelling = []
-        }
-        return (box.adding, box.cancelling, box.closing)
-      }
-      closing = close
       // A wait that lasted far longer than it was allowed: the process was stopped, and what
       // the instance sent meanwhile waits in the socket. The deadlines move on by that time,
       // so the answer is read below rather than taken for a timeout.
@@ -115,12 +153,21 @@ final class CurlDriver: @unchecked Sendable {
           t.stoppedFor += overslept
         }
       }
-      for t in adding {
-        running[t.easy] = t
-        t.started = woke
-        t.deadline = woke + .milliseconds(t.deadlineMs)
-        ccurl_multi_add_handle(multi, t.easy)
+      // The tasks' work first: what they start is sent from here at once (``submit(_:)``).
+      let jobs = inbox.withLock { box in
+        defer { box.jobs = [] }
+        return box.jobs
       }
+      for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+      let (adding, cancelling, close) = inbox.withLock { box in
+        defer {
+          box.adding = []
+          box.cancelling = []
+        }
+        return (box.adding, box.cancelling, box.closing)
+      }
+      closing = close
+      for t in adding { add(t, at: woke) }
       for t in cancelling where running[t.easy] === t {
         finish(t, .cancelled)
       }
@@ -144,18 +191,24 @@ final class CurlDriver: @unchecked Sendable {
         let untilDeadline = CurlTransfer.milliseconds(nearest - now) + 1
         waitMs = Int32(max(1, min(Int64(Self.turnMs), untilDeadline)))
       }
+      // A task's work that came meanwhile (an answer just handed over) runs without a wait.
+      if inbox.withLock({ !$0.jobs.isEmpty }) { waitMs = 0 }
       waitBegan = ContinuousClock.now
       waitAllowed = .milliseconds(waitMs)
       ccurl_multi_poll(multi, nil, 0, waitMs, nil)
     }
     for t in Array(running.values) { finish(t, .closed) }
-    let idle = inbox.withLock { box -> [UnsafeMutableRawPointer] in
+    let (idle, jobs) = inbox.withLock { box -> ([UnsafeMutableRawPointer], [UnownedJob]) in
       box.gone = true
-      defer { box.idle = [] }
-      return box.idle
+      defer {
+        box.idle = []
+        box.jobs = []
+      }
+      return (box.idle, box.jobs)
     }
     for easy in idle { ccurl_easy_cleanup(easy) }
     ccurl_multi_cleanup(multi)
+    for job in jobs { Self.afterClose.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
   }
 
   /// Takes the transfer out of the multi handle, keeps or frees its easy handle, and tells the waiter.

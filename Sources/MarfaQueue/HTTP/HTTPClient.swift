@@ -33,6 +33,10 @@ package final class HTTPClient: Sendable {
   /// Ends every request under way and the client's thread; later requests fail at once.
   package func invalidate() { driver.close() }
 
+  /// The client's thread as a task executor: a task that prefers it (`withTaskExecutorPreference`)
+  /// sends its requests and reads their answers on that thread, without a hop to another.
+  package var executor: any TaskExecutor { driver }
+
   /// Sends one request; throws ``TransportError`` when no whole answer came.
   package func send(
     _ method: String, _ url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, key: String?

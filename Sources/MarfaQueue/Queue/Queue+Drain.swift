@@ -27,8 +27,9 @@ extension Queue {
       var pass = DrainPass(copy: copy, client: client, server: server, keeping: keeping)
       let report: DrainReport
       do {
-        // The pass runs on the store's queue between its network waits: its store work needs no hop.
-        report = try await withTaskExecutorPreference(store.executor) { try await pass.run() }
+        // The pass runs on its client's thread: an answer wakes that thread alone, the next
+        // request goes from it at once, and the store's queue is entered in place.
+        report = try await withTaskExecutorPreference(client.executor) { try await pass.run() }
       } catch {
         // What the pass stored is kept if it can be; the pass's own error is the one thrown.
         let ended = pass.endedProgressText(stopped: false)

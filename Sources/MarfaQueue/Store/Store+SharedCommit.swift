@@ -8,7 +8,7 @@ extension Store {
   /// fails every call in it, and keeps none of them.
   func runDurably<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
     if onStoreQueue || !sharedCommit.withLock({ $0.shared }) {
-      // Already on the store's queue (a task that prefers its executor): no one to share with.
+      // Already on the store's queue: no one to share with.
       return try await run { db in try db.transaction(durable: true) { try body(db) } }
     }
     return try await withCheckedThrowingContinuation { continuation in

@@ -8,7 +8,8 @@ import MarfaWire
 #endif
 
 /// The SQLite store behind a working copy: one connection, confined to one serial queue; async
-/// callers reach it through ``run(_:)`` (the drain runs on the queue itself, ``executor``).
+/// callers reach it through ``run(_:)`` (the drain, on its client's thread, enters the queue in
+/// place: ``OwnThread``).
 ///
 /// The first opener of a file takes the writer role: a `flock` on `<store>.lock` beside the
 /// store's resolved path, and a lock on the store file itself (``StoreFileLock``), so every
@@ -23,8 +24,6 @@ final class Store: @unchecked Sendable {
   let handle: Handle
   private let db: SQLite
   private let queue: DispatchQueue
-  /// The store's queue as a task executor, for work that should run beside the store (the drain).
-  let executor: StoreExecutor
   private var lockDescriptor: Int32 = -1
   /// Set on the store's queue to the store's identity, so ``run(_:)`` knows when it is already there.
   private static let onQueue = DispatchSpecificKey<ObjectIdentifier>()
@@ -40,7 +39,6 @@ final class Store: @unchecked Sendable {
     self.db = db
     self.lockDescriptor = lockDescriptor
     self.queue = DispatchQueue(label: "verdicts.store")
-    self.executor = StoreExecutor(queue: queue)
     queue.setSpecific(key: Self.onQueue, value: ObjectIdentifier(self))
   }
 
@@ -322,14 +320,24 @@ final class Store: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on the store's queue: at once when the caller already runs there (a task that
-  /// prefers ``executor``), else after a hop to it.
+  /// Runs `body` on the store's queue: at once when the caller already runs there, in place on
+  /// one of the library's own threads (``OwnThread``: the drain's), else after a hop to it.
   func run<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
     if onStoreQueue {
       guard db.db != nil else { throw QueueError.closed }
       try throwGroupFailure()
       defer { scheduleGroupCommit() }
       return try mapped { try body(db) }
+    }
+    // One of the library's own threads (the drain's, on its client's thread): it may wait for
+    // the queue, so it enters it in place, without a hop to another thread and back.
+    if OwnThread.isOwn {
+      return try queue.sync {
+        guard db.db != nil else { throw QueueError.closed }
+        try throwGroupFailure()
+        defer { scheduleGroupCommit() }
+        return try mapped { try body(db) }
+      }
     }
     return try await withCheckedThrowingContinuation { continuation in
       queue.async {
@@ -350,7 +358,7 @@ final class Store: @unchecked Sendable {
   /// Calls waiting to share the next durable commit (``runDurably(_:)``).
   let sharedCommit = Mutex(SharedCommit())
 
-  /// Whether the caller runs on the store's queue (a task that prefers ``executor``).
+  /// Whether the caller runs on the store's queue (inside ``run(_:)`` or a block queued there).
   var onStoreQueue: Bool { DispatchQueue.getSpecific(key: Self.onQueue) == ObjectIdentifier(self) }
 
   /// Puts `work` on the store's queue, to run after what is there already.

@@ -305,12 +305,14 @@ struct DrainBenchmark: Benchmark {
   }
 
   /// The same requests through the drain's own client (MarfaQueue's `HTTPClient`) with no
-  /// queue, one at a time, each awaiting its answer.
+  /// queue, one at a time, each awaiting its answer, on the client's thread as the drain runs.
   func runBaseline(_ wires: [Wire]) async throws -> Double {
     let client = HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
-    return try await Self.timeRequests(wires, by: "the baseline") { method, url, headers, body in
-      try await client.send(method, url, headers: headers, body: body, key: Self.key).status
+    return try await withTaskExecutorPreference(client.executor) {
+      try await Self.timeRequests(wires, by: "the baseline") { method, url, headers, body in
+        try await client.send(method, url, headers: headers, body: body, key: Self.key).status
+      }
     }
   }
 
