@@ -27,14 +27,22 @@ import Testing
     }
   }
 
-  @Test func aTaskOnTheClientsThreadDoesItsStoreWorkOnThatThread() async throws {
+  /// Runs `body` in a task that prefers a fresh client's executor (as the drain runs), with a
+  /// fresh store; both are closed afterwards.
+  static func onTheClientsThread<T: Sendable>(
+    _ body: @Sendable (Store) async throws -> T
+  ) async throws -> T {
     let t = TestStore()
     let copy = try await t.open()
     defer { copy.close() }
     let store = copy.store
     let client = HTTPClient(timeout: 5)
     defer { client.invalidate() }
-    let (task, work) = try await withTaskExecutorPreference(client.executor) {
+    return try await withTaskExecutorPreference(client.executor) { try await body(store) }
+  }
+
+  @Test func aTaskOnTheClientsThreadDoesItsStoreWorkOnThatThread() async throws {
+    let (task, work) = try await Self.onTheClientsThread { store in
       // The task moves to the client's thread at its first wait (the preference's hop).
       await Task.yield()
       let task = pthread_self()
@@ -59,14 +67,8 @@ import Testing
   }
 
   @Test func workFromTheClientsThreadWaitsForWorkQueuedEarlierOnTheStore() async throws {
-    let t = TestStore()
-    let copy = try await t.open()
-    defer { copy.close() }
-    let store = copy.store
-    let client = HTTPClient(timeout: 5)
-    defer { client.invalidate() }
     let trace = Trace()
-    try await withTaskExecutorPreference(client.executor) {
+    try await Self.onTheClientsThread { store in
       store.queueAsync {
         usleep(50_000)
         trace.add("queued earlier")
@@ -81,8 +83,6 @@ import Testing
     let copy = try await t.open()
     defer { copy.close() }
     let store = copy.store
-    let client = HTTPClient(timeout: 5)
-    defer { client.invalidate() }
     // Other tasks reach the store at the same time, from the shared pool.
     async let others: Int = withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<4 {
@@ -93,6 +93,8 @@ import Testing
       }
       return try await group.reduce(0, +)
     }
+    let client = HTTPClient(timeout: 5)
+    defer { client.invalidate() }
     let total = try await withTaskExecutorPreference(client.executor) { () async throws -> Int in
       var n = 0
       for i in 0..<200 {
