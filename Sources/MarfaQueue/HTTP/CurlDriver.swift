@@ -13,9 +13,11 @@ import MarfaWire
 /// again for the next request), and a request the task starts is sent at once, on this thread
 /// (docs/performance.md, "One thread a drain").
 ///
-/// `@unchecked Sendable`: it wraps a C handle that only the driver's thread touches, except
-/// `curl_multi_wakeup`, which libcurl allows from any thread and which is called under `inbox`'s
-/// lock so it never meets a handle already cleaned up.
+/// `@unchecked Sendable`: it wraps a C handle, and the transfers under way (`running`), that
+/// only the driver's thread touches (``submit(_:)`` adds a transfer in place only when called
+/// there), except `curl_multi_wakeup`, which libcurl allows from any thread and which is called
+/// under `inbox`'s lock so it never meets a handle already cleaned up. What other threads hand
+/// over, tasks' jobs included, goes through `inbox` (a `Mutex`).
 final class CurlDriver: TaskExecutor, @unchecked Sendable {
   /// The driver event streams share (a stream is read rarely and ends its own connection).
   static let streams = CurlDriver(name: "verdicts-events")
@@ -101,13 +103,17 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
       if !here { ccurl_multi_wakeup(multi) }
       return true
     }
-    // The thread has ended (the client was closed): the task goes on elsewhere, its requests
-    // failing at once as ``CurlOutcome/closed``.
-    if !taken { Self.afterClose.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
+    if !taken { runAfterClose(job) }
   }
 
   /// Where the jobs of a task that still prefers a closed driver run.
   private static let afterClose = DispatchQueue(label: "verdicts-http-closed")
+
+  /// Runs a job whose task still prefers this driver after its thread ended (the client was
+  /// closed): the task goes on elsewhere, its requests failing at once as ``CurlOutcome/closed``.
+  private func runAfterClose(_ job: UnownedJob) {
+    Self.afterClose.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
 
   /// Stops `transfer` if it is still under way; its answer becomes ``CurlOutcome/cancelled``.
   func cancel(_ transfer: CurlTransfer) {
@@ -208,7 +214,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     }
     for easy in idle { ccurl_easy_cleanup(easy) }
     ccurl_multi_cleanup(multi)
-    for job in jobs { Self.afterClose.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
+    for job in jobs { runAfterClose(job) }
   }
 
   /// Takes the transfer out of the multi handle, keeps or frees its easy handle, and tells the waiter.

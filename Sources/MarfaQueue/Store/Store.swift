@@ -323,33 +323,12 @@ final class Store: @unchecked Sendable {
   /// Runs `body` on the store's queue: at once when the caller already runs there, in place on
   /// one of the library's own threads (``OwnThread``: the drain's), else after a hop to it.
   func run<T: Sendable>(_ body: @escaping @Sendable (SQLite) throws -> T) async throws -> T {
-    if onStoreQueue {
-      guard db.db != nil else { throw QueueError.closed }
-      try throwGroupFailure()
-      defer { scheduleGroupCommit() }
-      return try mapped { try body(db) }
-    }
+    if onStoreQueue { return try onQueue(body) }
     // One of the library's own threads (the drain's, on its client's thread): it may wait for
     // the queue, so it enters it in place, without a hop to another thread and back.
-    if OwnThread.isOwn {
-      return try queue.sync {
-        guard db.db != nil else { throw QueueError.closed }
-        try throwGroupFailure()
-        defer { scheduleGroupCommit() }
-        return try mapped { try body(db) }
-      }
-    }
+    if OwnThread.isOwn { return try queue.sync { try onQueue(body) } }
     return try await withCheckedThrowingContinuation { continuation in
-      queue.async {
-        do {
-          guard self.db.db != nil else { throw QueueError.closed }
-          try self.throwGroupFailure()
-          continuation.resume(returning: try self.mapped { try body(self.db) })
-        } catch {
-          continuation.resume(throwing: error)
-        }
-        self.scheduleGroupCommit()
-      }
+      queue.async { continuation.resume(with: Result { try self.onQueue(body) }) }
     }
   }
 
@@ -366,12 +345,12 @@ final class Store: @unchecked Sendable {
 
   /// On the store's queue: runs `body` on the connection as ``run(_:)`` does (a closed store, or
   /// a group whose commit failed, throws; SQLite's failures become the queue's errors).
-  func onQueue(_ body: (SQLite) throws -> Void) throws {
+  func onQueue<T>(_ body: (SQLite) throws -> T) throws -> T {
     dispatchPrecondition(condition: .onQueue(queue))
     defer { scheduleGroupCommit() }
     guard db.db != nil else { throw QueueError.closed }
     try throwGroupFailure()
-    try mapped { try body(db) }
+    return try mapped { try body(db) }
   }
 
   /// While a group is open, commits it at least every ``SQLite/groupSpan`` even when the drain
