@@ -4,56 +4,65 @@ extension QueuedWrite {
   /// A waiting write reads `verdict: "blocked"`, `reason: "awaiting_dependency"`, `waiting: true`;
   /// `state` is the one word every view gives (``stateWord``).
   public var wireJSON: JSONValue {
+    var members = JSONMemberList(capacity: 30)
+    writeWire(to: &members)
+    return members.object
+  }
+
+  /// ``wireJSON``'s compact text, written straight out with no tree between (the same bytes as
+  /// its `text(escaping:)`), after the members `leading` adds: a `watch --plain --json` line
+  /// puts its time and event first, for every write a drain answers.
+  public func wireText(escaping: JSONEscaping, leading: (inout JSONObjectText) -> Void = { _ in }) -> String {
+    var text = JSONObjectText(escaping: escaping)
+    leading(&text)
+    writeWire(to: &text)
+    return text.text()
+  }
+
+  /// Adds ``wireJSON``'s members to `sink`, in order: the one place the row's shape is written.
+  func writeWire<Sink: JSONObjectSink>(to sink: inout Sink) {
     let verdictName: String? = waiting && verdict == nil ? "blocked" : verdict?.wireName
     let reason = verdict?.wireReason ?? (waiting ? "awaiting_dependency" : nil)
-    let mergedFields = verdict?.mergedFields ?? []
-    // One list, not two joined: a watcher writes this for every write a drain answers.
-    var members: [(String, JSONValue)] = [
-      ("id", .string(id)),
-      ("kind", Self.kindJSON(kind, unknown: unknownKind)),
-      ("item_id", Wire.str(itemId)),
-      ("target_id", Wire.str(targetId)),
-      ("edge_id", Wire.str(edgeId)),
-      ("namespace", Wire.str(namespace)),
-      ("tag", Wire.str(tag)),
-      ("blob", Wire.str(blob)),
-      ("base_version", Wire.int(baseVersion)),
-      ("idempotency_key", .string(idempotencyKey)),
-      ("depends_on", Wire.strings(dependsOn)),
-      ("follows", Wire.str(follows)),
-      ("verdict", Wire.str(verdictName)),
-      ("reason", Wire.str(reason)),
-      ("waiting", .bool(waiting)),
-      ("state", .string(stateWord)),
-      ("answer", Wire.str(answer)),
-      ("refusal", verdict?.refusal?.wireJSON ?? .null),
-      ("merged_fields", Wire.strings(mergedFields)),
-      ("body", body),
-      ("conflicted_copy_id", Wire.str(conflictedCopyId)),
-      ("refusals", .int(refusals)),
-      (
-        "last_failure",
-        lastFailure.map {
-          .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))])
-        } ?? .null
-      ),
-      ("environmental_streak", .int(environmentalStreak)),
-      ("instance_id", Wire.str(instanceId)),
-      ("sent", .bool(sent)),
-      ("replayed", .bool(replayed)),
-      ("queued_at", .string(queuedAt)),
-      ("answered_at", Wire.str(answeredAt)),
-    ]
+    sink.add("id", string: id)
+    sink.add("kind", string: Self.kindName(kind, unknown: unknownKind))
     // Only a kind this build does not know adds a member: every other row keeps its shape.
-    if unknownKind != nil { members.insert(("kind_unreadable", .bool(true)), at: 2) }
-    return .object(members)
+    if unknownKind != nil { sink.add("kind_unreadable", bool: true) }
+    sink.add("item_id", string: itemId)
+    sink.add("target_id", string: targetId)
+    sink.add("edge_id", string: edgeId)
+    sink.add("namespace", string: namespace)
+    sink.add("tag", string: tag)
+    sink.add("blob", string: blob)
+    sink.add("base_version", int: baseVersion)
+    sink.add("idempotency_key", string: idempotencyKey)
+    sink.add("depends_on", strings: dependsOn)
+    sink.add("follows", string: follows)
+    sink.add("verdict", string: verdictName)
+    sink.add("reason", string: reason)
+    sink.add("waiting", bool: waiting)
+    sink.add("state", string: stateWord)
+    sink.add("answer", string: answer)
+    sink.add("refusal", verdict?.refusal?.wireJSON ?? .null)
+    sink.add("merged_fields", strings: verdict?.mergedFields ?? [])
+    sink.add("body", body)
+    sink.add("conflicted_copy_id", string: conflictedCopyId)
+    sink.add("refusals", int: refusals)
+    sink.add(
+      "last_failure",
+      lastFailure.map { .object([("status", Wire.int($0.status)), ("text", Wire.str($0.text))]) } ?? .null)
+    sink.add("environmental_streak", int: environmentalStreak)
+    sink.add("instance_id", string: instanceId)
+    sink.add("sent", bool: sent)
+    sink.add("replayed", bool: replayed)
+    sink.add("queued_at", string: queuedAt)
+    sink.add("answered_at", string: answeredAt)
   }
 
   /// `kind` as reported: the wire name, or what the store holds when this build does not know
   /// it (null when it holds none).
-  static func kindJSON(_ kind: WriteKind, unknown: String?) -> JSONValue {
-    guard let unknown else { return .string(kind.wireName) }
-    return unknown.isEmpty ? .null : .string(unknown)
+  static func kindName(_ kind: WriteKind, unknown: String?) -> String? {
+    guard let unknown else { return kind.wireName }
+    return unknown.isEmpty ? nil : unknown
   }
 }
 
@@ -98,7 +107,7 @@ extension DrainVerdict {
     let mergedFields = verdict?.mergedFields ?? []
     var members: [(String, JSONValue)] = [
       ("id", .string(id)),
-      ("kind", QueuedWrite.kindJSON(kind, unknown: unknownKind)),
+      ("kind", Wire.str(QueuedWrite.kindName(kind, unknown: unknownKind))),
     ]
     if unknownKind != nil { members.append(("kind_unreadable", .bool(true))) }
     return .object(

@@ -63,16 +63,25 @@ extension SQLite {
     // The writes of the page still held, in one statement: a statement a write cost more than
     // reading the write (a watcher of a drain reads every write the drain answers). The ids are
     // bound, not read from the log again: a prune between the two reads could empty that page.
-    var found: [(Int, QueuedWrite)] = []
-    var held: Set<String> = []
-    held.reserveCapacity(ids.count)
+    var found: [QueuedWrite] = []
+    var seqs: [Int] = []
+    found.reserveCapacity(ids.count)
+    seqs.reserveCapacity(ids.count)
     try query(SQLite.changedWritesSQL, [.text(QueueCodec.stored(ids))], reading: QueueColumn.self) { r in
-      let row = QueueCodec.sequenced(from: r)
-      held.insert(row.1.id)
-      found.append(row)
+      let (seq, write) = QueueCodec.sequenced(from: r)
+      seqs.append(seq)
+      found.append(write)
     }
-    let gone = ids.filter { !held.contains($0) }
-    found.sort { $0.0 < $1.0 }
+    // In send order; the rows mostly come in it already, and a write is a large value to move.
+    if !zip(seqs, seqs.dropFirst()).allSatisfy({ $0 < $1 }) {
+      found = seqs.indices.sorted { seqs[$0] < seqs[$1] }.map { found[$0] }
+    }
+    // Most pages name only writes still held: only a page short of some looks for which.
+    var gone: [String] = []
+    if found.count < ids.count {
+      let held = Set(found.lazy.map(\.id))
+      gone = ids.filter { !held.contains($0) }
+    }
     // The pages read stay in the connection's cache only until the next commit makes them stale;
     // a reader catching up on a backlog would otherwise grow its cache page by page to its bound.
     if let db { sqlite3_db_release_memory(db) }
@@ -81,6 +90,6 @@ extension SQLite {
       for id in gone { departures[id] = try departure(of: id) }
     }
     return ChangedWrites(
-      writes: found.map(\.1), gone: gone.sorted(), mark: through, departures: departures, more: through < newest)
+      writes: found, gone: gone.sorted(), mark: through, departures: departures, more: through < newest)
   }
 }

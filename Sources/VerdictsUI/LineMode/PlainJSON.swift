@@ -7,10 +7,19 @@ import MarfaQueue
 enum PlainJSON {
   /// The write with its event and time; `keepsFailures` false (the Marfa core's store) as
   /// `queue --json` gives such a row (``CoreStore/wireJSON(_:)``: `not_kept` names what is null).
+  ///
+  /// A write of verdicts's own store is written straight out (``QueuedWrite/wireText(escaping:leading:)``):
+  /// a watcher of a drain writes one for every write the drain answers.
   static func write(_ w: QueuedWrite, event: String, time: String, ascii: Bool, keepsFailures: Bool = true) -> String {
-    guard case .object(let members) = keepsFailures ? w.wireJSON : CoreStore.wireJSON(w) else { return "" }
-    return JSONValue.objectText(
-      [("time", .string(time)), ("event", .string(event))], members, escaping: ascii ? .ascii : .visible)
+    let escaping: JSONEscaping = ascii ? .ascii : .visible
+    guard keepsFailures else {
+      guard case .object(let members) = CoreStore.wireJSON(w) else { return "" }
+      return JSONValue.objectText([("time", .string(time)), ("event", .string(event))], members, escaping: escaping)
+    }
+    return w.wireText(escaping: escaping) { line in
+      line.add("time", string: time)
+      line.add("event", string: event)
+    }
   }
 
   /// A write that left the queue.
