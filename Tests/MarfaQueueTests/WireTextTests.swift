@@ -13,10 +13,14 @@ import Testing
   /// Writes that between them set every member the line has, each way it can be.
   static var writes: [QueuedWrite] {
     let refusal = Refusal(
-      reason: "validation", code: "E\u{1B}1", message: hostile, fields: [FieldRefusal(field: "title", message: hostile)],
+      reason: "validation", code: "E\u{1B}1", message: hostile,
+      fields: [FieldRefusal(field: "title", message: hostile)],
       trashed: true, grant: MissingGrant(kind: .type, name: "note", level: .write))
     let verdicts: [Verdict?] =
-      [nil, .accepted, .merged(fields: ["a", hostile]), .conflicted(siblingId: "sib", fields: []), .refused(refusal), .dead]
+      [
+        nil, .accepted, .merged(fields: ["a", hostile]), .conflicted(siblingId: "sib", fields: []), .refused(refusal),
+        .dead,
+      ]
       + BlockedReason.allCases.map { Verdict.blocked(reason: $0, refusal: $0 == .credentialRefused ? refusal : nil) }
     var all: [QueuedWrite] = []
     for (i, kind) in WriteKind.allCases.enumerated() {

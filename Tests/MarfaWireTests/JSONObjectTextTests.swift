@@ -43,7 +43,8 @@ import Testing
     tree.add("b", int: nil)
     tree.add("c", strings: ["y"])
     tree.add("d", bool: false)
-    #expect(tree.object == .object([("a", .string("x")), ("b", .null), ("c", .array([.string("y")])), ("d", .bool(false))]))
+    #expect(
+      tree.object == .object([("a", .string("x")), ("b", .null), ("c", .array([.string("y")])), ("d", .bool(false))]))
   }
 
   @Test func anObjectWithNoMembersIsEmptyBraces() {
