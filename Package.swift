@@ -18,6 +18,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CNcurses", path: "CNcurses"),
     .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // Linux system calls glibc does not wrap (a thread's scheduling attributes).
+    .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
     // SHA-256, which names uploaded bytes on both sides of the wire.
     .target(name: "Digest"),
@@ -31,7 +33,7 @@ let package = Package(
     // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.
     .target(name: "VerdictsUI", dependencies: ["MarfaWire", "MarfaQueue", "CNcurses"]),
     // The command tree: argument parsing, commands, output. The executable only calls it.
-    .target(name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI"]),
+    .target(name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CLinux"]),
     .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
     .executableTarget(
       name: "verdicts-bench",
@@ -52,6 +54,7 @@ let package = Package(
       name: "VerdictsUITests", dependencies: ["VerdictsUI", "MarfaQueue", "TestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(
-      name: "VerdictsCommandTests", dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance", "TestSupport"]),
+      name: "VerdictsCommandTests",
+      dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance", "TestSupport", "CLinux"]),
   ]
 )

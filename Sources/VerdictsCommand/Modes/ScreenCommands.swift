@@ -49,6 +49,8 @@ enum ScreenCommands {
 
   /// Read-only: the TUI, or with `plain` a line per change until interrupted.
   static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
+    // A follower, not a writer: long slices, so a drain on the same device is never kept waiting.
+    WatcherSlice.requestForEveryThread()
     if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let from = context.arguments.string("--from")
     if from != nil, !plain { throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from needs --plain")) }
