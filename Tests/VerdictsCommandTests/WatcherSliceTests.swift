@@ -53,30 +53,50 @@ import Testing
       kept, "slice read back: \(String(describing: slice)); \(ProcessInfo.processInfo.operatingSystemVersionString)")
   }
 
-  @Test func everyThreadOfAWatcherHasTheLongSliceAndAnotherCommandKeepsTheDefault() throws {
+  /// A slice neither the kernel's default nor a watcher's: a process started from a thread that
+  /// has it inherits it, unless it asks for another (in-process `watch` tests give every thread
+  /// of this test process the watcher's slice, so a child must not start from one of those).
+  static let parentSlice: UInt64 = 3_000_000
+
+  /// Starts `verdicts` from a thread of its own whose slice is ``parentSlice``.
+  static func spawnFromAThreadOfItsOwn(_ arguments: [String], environment: [String: String]) throws -> Spawned {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result: Result<Spawned, any Error> = .failure(CancellationError())
+    let thread = Thread {
+      _ = clinux_request_slice(0, Self.parentSlice)
+      result = Result { try Spawned(arguments, environment: environment) }
+      done.signal()
+    }
+    thread.start()
+    done.wait()
+    return try result.get()
+  }
+
+  @Test func everyThreadOfAWatcherHasTheLongSliceAndAnotherCommandKeepsWhatItWasGiven() throws {
     let kept = Self.requestOnAThreadOfItsOwn().kept
     let t = TempFolder()
     #expect(
-      try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code
-        == 0)
+      try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code == 0)
     let env = Binary.environment(store: t.store, home: t.path, [:])
     for arguments in [["watch", "--plain"], ["--json", "watch", "--plain"]] {
-      let watch = try Spawned(arguments, environment: env)
+      let watch = try Self.spawnFromAThreadOfItsOwn(arguments, environment: env)
       defer { watch.kill() }
       #expect(waitUntil(within: .seconds(20)) { watch.stdout.contains("\n") }, "\(watch.stdout)")
-      let pid = watch.process.processIdentifier
-      let tids = Self.threads(of: pid)
+      let tids = Self.threads(of: watch.process.processIdentifier)
       #expect(tids.count > 1)
       for tid in tids {
-        #expect(Self.slice(tid) == (kept ? WatcherSlice.nanoseconds : Self.slice(pid)), "\(arguments) thread \(tid)")
+        #expect(Self.slice(tid) == (kept ? WatcherSlice.nanoseconds : Self.slice(0)), "\(arguments) thread \(tid)")
       }
     }
-    // The instance is another long-running command: it asks for nothing.
-    let instance = try Spawned(["instance", "--scenario", "empty"], environment: env)
+    // The instance is another long-running command: it asks for nothing, and keeps the slice it
+    // was started with.
+    let instance = try Self.spawnFromAThreadOfItsOwn(["instance", "--scenario", "empty"], environment: env)
     defer { instance.kill() }
     #expect(waitUntil(within: .seconds(20)) { instance.stdout.contains("127.0.0.1") }, "\(instance.stdout)")
-    for tid in Self.threads(of: instance.process.processIdentifier) {
-      #expect(Self.slice(tid) != WatcherSlice.nanoseconds, "instance thread \(tid)")
+    let tids = Self.threads(of: instance.process.processIdentifier)
+    #expect(!tids.isEmpty)
+    for tid in tids {
+      #expect(Self.slice(tid) == (kept ? Self.parentSlice : Self.slice(0)), "instance thread \(tid)")
     }
   }
 }

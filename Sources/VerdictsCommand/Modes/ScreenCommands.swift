@@ -49,8 +49,6 @@ enum ScreenCommands {
 
   /// Read-only: the TUI, or with `plain` a line per change until interrupted.
   static func watch(_ context: CommandContext, plain: Bool) async throws -> ExitCode {
-    // A follower, not a writer: long slices, so a drain on the same device is never kept waiting.
-    WatcherSlice.requestForEveryThread()
     if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let from = context.arguments.string("--from")
     if from != nil, !plain { throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from needs --plain")) }
@@ -59,6 +57,8 @@ enum ScreenCommands {
     }
     let copy = try await context.openReader(warn: plain)
     defer { copy.close() }
+    // A follower, not a writer: long slices, so a drain on the same device is never kept waiting.
+    WatcherSlice.requestForEveryThread()
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
     return await printPlain(copy, context, from: try await plainStart(from, copy))
   }
