@@ -76,7 +76,8 @@ import Testing
     let kept = Self.requestOnAThreadOfItsOwn().kept
     let t = TempFolder()
     #expect(
-      try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code == 0)
+      try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path).code
+        == 0)
     let env = Binary.environment(store: t.store, home: t.path, [:])
     for arguments in [["watch", "--plain"], ["--json", "watch", "--plain"]] {
       let watch = try Self.spawnFromAThreadOfItsOwn(arguments, environment: env)
