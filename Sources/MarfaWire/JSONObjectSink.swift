@@ -15,8 +15,3 @@ public protocol JSONObjectSink {
   /// A member holding an array of strings.
   mutating func add(_ name: StaticString, strings: [String])
 }
-
-extension StaticString {
-  /// The literal as a `String`.
-  var text: String { withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
-}
