@@ -4,17 +4,19 @@ import FoundationEssentials
 extension HTTPResponse {
   /// Whether the contract header names exactly this client's contract (repeats of it are fine).
   var namesOurContract: Bool {
-    guard let value = header("X-Marfa-Contract") else { return false }
+    guard let value = header("x-marfa-contract") else { return false }
+    // The usual answer names it once, as it is: no split.
+    if value == HTTPClient.contract { return true }
     let parts = value.split(separator: ",").map { $0.trimmingSpaces() }
     return !parts.isEmpty && parts.allSatisfy { $0 == HTTPClient.contract }
   }
 
   /// Whether any contract header came.
-  var namesAContract: Bool { header("X-Marfa-Contract") != nil }
+  var namesAContract: Bool { header("x-marfa-contract") != nil }
 
   /// `Retry-After` in whole seconds, when given as a number.
   var retryAfterSeconds: Int? {
-    guard let v = header("Retry-After")?.trimmingSpaces(), let n = Int(v), n >= 0 else {
+    guard let v = header("retry-after")?.trimmingSpaces(), let n = Int(v), n >= 0 else {
       return nil
     }
     return n
@@ -23,7 +25,7 @@ extension HTTPResponse {
   /// The start of the body where it is text: `text/*` or JSON, or no content type and valid UTF-8.
   var failureText: String? {
     guard !body.isEmpty else { return nil }
-    let type = header("Content-Type")?.lowercased()
+    let type = header("content-type")?.lowercased()
     let isText: Bool
     if let type {
       isText = type.hasPrefix("text/") || type.contains("json")

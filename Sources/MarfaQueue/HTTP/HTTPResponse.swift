@@ -9,7 +9,13 @@ package struct HTTPResponse: Sendable {
   package var body: [UInt8]
 
   /// The value of the header `name` (any case), repeats joined.
-  package func header(_ name: String) -> String? { headers[name.lowercased()] }
+  ///
+  /// A name given in lower case is looked up as it is: the reads made on every answer pass
+  /// their names so, and lowercasing one of 16 bytes or more allocates.
+  package func header(_ name: String) -> String? {
+    name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+      ? headers[name.lowercased()] : headers[name]
+  }
 
   /// The body as UTF-8 text, or nil.
   var text: String? { String(validating: body, as: UTF8.self) }

@@ -120,8 +120,8 @@ enum Outcome: Sendable {
       guard let expected, id != expected else { return nil }
       return unusable("was about \(what) \(Self.quoted(id)), not this write's \(Self.quoted(expected))")
     }
-    let replayed = a.header("Idempotency-Replayed")?.lowercased() == "true" || json["acknowledged"]?.boolValue == true
-    let kindWords = "an answer to \(w.kind.words)"
+    let replayed = a.header("idempotency-replayed")?.lowercased() == "true" || json["acknowledged"]?.boolValue == true
+    var kindWords: String { "an answer to \(w.kind.words)" }
     var row: AnsweredRow?
     switch w.kind {
     case .createItem, .updateItem, .restoreItem, .transitionItem:

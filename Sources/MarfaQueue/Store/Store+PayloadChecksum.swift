@@ -9,7 +9,9 @@ extension SQLite {
   /// Whether the queue keeps payload checksums (a store made by an earlier build gains the
   /// column when its writer opens it; one that could not be upgraded is read without them).
   func keepsPayloadChecksums() -> Bool {
-    (try? query("SELECT payload_sha FROM queue LIMIT 0")) != nil
+    if payloadChecksumsSeen { return true }
+    payloadChecksumsSeen = (try? query("SELECT payload_sha FROM queue LIMIT 0")) != nil
+    return payloadChecksumsSeen
   }
 
   /// Why the write's payload cannot be trusted (it no longer matches the checksum taken when

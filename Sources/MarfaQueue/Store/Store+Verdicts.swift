@@ -29,17 +29,27 @@ extension SQLite {
       break
     }
     try query(
-      """
-      UPDATE queue SET verdict = ?, reason = ?, refusal = ?, merged_fields = ?, conflicted_copy_id = ?,
-        sent = CASE WHEN ? THEN 1 ELSE sent END, answer = COALESCE(?, answer), answered_at = ?, waiting = 0,
-        replayed = ?, refusals = CASE WHEN ? = \(VerdictName.dead.sql) THEN \(QueueLimits.ceiling) ELSE refusals END
-        \(clearFailure ? ", " + SQLite.failureCleared : "")
-      WHERE id = ?
-      """,
+      clearFailure ? SQLite.verdictClearingFailureSQL : SQLite.verdictSQL,
       [
         .of(verdict?.wireName), .of(reason), .of(refusal), .of(merged), .of(conflicted), .int(sent ? 1 : 0),
         .of(answer), verdict == nil ? .null : .text(now), .int(replayed ? 1 : 0), .of(verdict?.wireName),
         .text(id),
       ])
+  }
+
+  /// The verdict's `UPDATE`, its text made once (a statement is found by its text, and this one
+  /// runs for every answer).
+  static let verdictSQL = makeVerdictSQL(clearingFailure: false)
+  /// The verdict's `UPDATE` that also clears the last failure and the streak.
+  static let verdictClearingFailureSQL = makeVerdictSQL(clearingFailure: true)
+
+  private static func makeVerdictSQL(clearingFailure: Bool) -> String {
+    """
+    UPDATE queue SET verdict = ?, reason = ?, refusal = ?, merged_fields = ?, conflicted_copy_id = ?,
+      sent = CASE WHEN ? THEN 1 ELSE sent END, answer = COALESCE(?, answer), answered_at = ?, waiting = 0,
+      replayed = ?, refusals = CASE WHEN ? = \(VerdictName.dead.sql) THEN \(QueueLimits.ceiling) ELSE refusals END
+      \(clearingFailure ? ", " + SQLite.failureCleared : "")
+    WHERE id = ?
+    """
   }
 }

@@ -14,6 +14,9 @@ final class SQLite {
   private var synchronousFull = false
   /// The first number out of range this connection read (``StoreDamage``), said once.
   var damage: StoreDamage?
+  /// Whether this connection has seen the queue's `payload_sha` column: once there it stays
+  /// (nothing drops it), so a drain asks the file once, not before every write.
+  var payloadChecksumsSeen = false
 
   /// A failure of SQLite itself, with its primary result code.
   struct Failure: Error, CustomStringConvertible {
