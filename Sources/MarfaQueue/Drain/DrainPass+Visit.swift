@@ -114,7 +114,7 @@ extension DrainPass {
         { db in
           try DrainPass.store(w, settlement, in: db)
           _ = try keeper.keepingHistory { try db.recordAttempt(w.id, attempt) }
-          try db.markSent(nextWrite.id)
+          try db.markSentByCommit(nextWrite.id)
         }, settled
       )
       primed = (nextWrite, nextRequest, nextURL)

@@ -91,6 +91,28 @@ extension SQLite {
     try query("UPDATE queue SET sent = 1, waiting = 0 WHERE id = ?", [.text(id)])
   }
 
+  /// Marks the write sent by the time the open group commits (at once when none is open): a
+  /// write whose request has already gone out, whose verdict, stored in the same group as a rule,
+  /// marks it sent itself.
+  ///
+  /// What another process reads is the same as with ``markSent(_:)``: every write whose request
+  /// went out before a commit is sent in it. The write is not changed twice (its row written
+  /// again, the change log given a second entry) when its verdict came first.
+  func markSentByCommit(_ id: String) throws {
+    guard groupStarted != nil else { return try markSent(id) }
+    sentMarksOwed.append(id)
+  }
+
+  /// Marks sent the writes ``markSentByCommit(_:)`` left to the commit, those not already.
+  func paySentMarks() throws {
+    guard !sentMarksOwed.isEmpty else { return }
+    let owed = sentMarksOwed
+    sentMarksOwed = []
+    for id in owed {
+      try query("UPDATE queue SET sent = 1, waiting = 0 WHERE id = ? AND (sent = 0 OR waiting = 1)", [.text(id)])
+    }
+  }
+
   /// Records an environmental failure: the last failure, and the streak unless it was a 429
   /// or the write already met one in this drain.
   func recordEnvironmental(_ id: String, status: Int?, text: String?, addToStreak: Bool) throws {

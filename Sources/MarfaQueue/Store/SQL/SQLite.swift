@@ -17,6 +17,9 @@ final class SQLite {
   /// Whether this connection has seen the queue's `payload_sha` column: once there it stays
   /// (nothing drops it), so a drain asks the file once, not before every write.
   var payloadChecksumsSeen = false
+  /// Writes whose requests went out while the group was open, to be marked sent when it commits
+  /// (``markSentByCommit(_:)``); emptied by every commit and rollback of the group.
+  var sentMarksOwed: [String] = []
 
   /// A failure of SQLite itself, with its primary result code.
   struct Failure: Error, CustomStringConvertible {
@@ -303,9 +306,11 @@ final class SQLite {
     guard groupStarted != nil else { return }
     groupStarted = nil
     do {
+      try paySentMarks()
       try execute("COMMIT")
       commits += 1
     } catch let failure as Failure {
+      sentMarksOwed = []
       try? execute("ROLLBACK")
       groupFailure = failure
       throw failure
@@ -319,6 +324,7 @@ final class SQLite {
       groupFailure = nil
       if groupStarted != nil {
         groupStarted = nil
+        sentMarksOwed = []
         try? execute("ROLLBACK")
       }
       throw failure
