@@ -12,11 +12,16 @@ public struct SHA256Hasher: Sendable {
     0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
   ]
 
-  private var h: [UInt32] = [
-    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-  ]
+  /// The running state: eight words, held inline (no array to check and copy on every round).
+  private var h0: UInt32 = 0x6a09_e667
+  private var h1: UInt32 = 0xbb67_ae85
+  private var h2: UInt32 = 0x3c6e_f372
+  private var h3: UInt32 = 0xa54f_f53a
+  private var h4: UInt32 = 0x510e_527f
+  private var h5: UInt32 = 0x9b05_688c
+  private var h6: UInt32 = 0x1f83_d9ab
+  private var h7: UInt32 = 0x5be0_cd19
   private var pending: [UInt8] = []
-  private var w = [UInt32](repeating: 0, count: 64)
   /// How many bytes have been taken.
   public private(set) var count: UInt64 = 0
 
@@ -52,17 +57,27 @@ public struct SHA256Hasher: Sendable {
   /// The 32-byte digest of everything taken (the hasher is spent).
   public mutating func finish() -> [UInt8] {
     let bitLength = count &* 8
-    var tail = pending
-    tail.append(0x80)
-    while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) {
-      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
-    tail.withUnsafeBytes { raw in
-      for block in stride(from: 0, to: raw.count, by: 64) { compress(raw, at: block) }
+    // The padding: 0x80, zeros to 56 bytes past a block's start, the length in bits; one block
+    // or two, built in place.
+    let blocks = pending.count < 56 ? 1 : 2
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+      tail.initialize(repeating: 0)
+      for (i, b) in pending.enumerated() { tail[i] = b }
+      tail[pending.count] = 0x80
+      let end = blocks * 64
+      for i in 0..<8 { tail[end - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * i)) }
+      let raw = UnsafeRawBufferPointer(tail)
+      for block in 0..<blocks { compress(raw, at: block * 64) }
     }
     pending = []
-    return h.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> UInt32($0)) } }
+    var digest = [UInt8](repeating: 0, count: 32)
+    for (i, v) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
+      digest[4 * i] = UInt8(truncatingIfNeeded: v >> 24)
+      digest[4 * i + 1] = UInt8(truncatingIfNeeded: v >> 16)
+      digest[4 * i + 2] = UInt8(truncatingIfNeeded: v >> 8)
+      digest[4 * i + 3] = UInt8(truncatingIfNeeded: v)
+    }
+    return digest
   }
 
   /// The digest as 64 lowercase hex digits (the hasher is spent).
@@ -81,33 +96,43 @@ public struct SHA256Hasher: Sendable {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   private mutating func compress(_ raw: UnsafeRawBufferPointer, at offset: Int) {
-    for i in 0..<16 {
-      let j = offset + i * 4
-      w[i] = UInt32(raw[j]) << 24 | UInt32(raw[j + 1]) << 16 | UInt32(raw[j + 2]) << 8 | UInt32(raw[j + 3])
+    precondition(offset >= 0 && offset + 64 <= raw.count)
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      Self.k.withUnsafeBufferPointer { k in
+        let p = raw.baseAddress! + offset
+        for i in 0..<16 {
+          let j = i * 4
+          w[i] =
+            UInt32(p.load(fromByteOffset: j, as: UInt8.self)) << 24
+            | UInt32(p.load(fromByteOffset: j + 1, as: UInt8.self)) << 16
+            | UInt32(p.load(fromByteOffset: j + 2, as: UInt8.self)) << 8
+            | UInt32(p.load(fromByteOffset: j + 3, as: UInt8.self))
+        }
+        for i in 16..<64 {
+          let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+          let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+          w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = (h0, h1, h2, h3, h4, h5, h6, h7)
+        for i in 0..<64 {
+          let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+          let ch = (e & f) ^ (~e & g)
+          let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+          let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+          let maj = (a & b) ^ (a & c) ^ (b & c)
+          let t2 = s0 &+ maj
+          (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        h0 = h0 &+ a
+        h1 = h1 &+ b
+        h2 = h2 &+ c
+        h3 = h3 &+ d
+        h4 = h4 &+ e
+        h5 = h5 &+ f
+        h6 = h6 &+ g
+        h7 = h7 &+ hh
+      }
     }
-    for i in 16..<64 {
-      let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-      let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-    }
-    var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-    for i in 0..<64 {
-      let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-      let ch = (e & f) ^ (~e & g)
-      let t1 = hh &+ s1 &+ ch &+ Self.k[i] &+ w[i]
-      let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-      let maj = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ maj
-      (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-    }
-    h[0] = h[0] &+ a
-    h[1] = h[1] &+ b
-    h[2] = h[2] &+ c
-    h[3] = h[3] &+ d
-    h[4] = h[4] &+ e
-    h[5] = h[5] &+ f
-    h[6] = h[6] &+ g
-    h[7] = h[7] &+ hh
   }
 
   private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

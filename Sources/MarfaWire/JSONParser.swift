@@ -77,6 +77,8 @@ struct JSONParser {
       index += 1
       return .object(members)
     }
+    // Room for the usual object at once, instead of growing it at the 1st, 2nd and 4th member.
+    members.reserveCapacity(8)
     while true {
       skipSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return fail("expected a member name") }
@@ -132,26 +134,36 @@ struct JSONParser {
     index += 1
     // Most strings hold no escape: read up to the closing quote and decode the bytes once.
     let start = index
-    while index < bytes.count {
-      let b = bytes[index]
-      if b == UInt8(ascii: "\\") { break }
-      if b < 0x20 { return failString("control character in a string") }
-      if b == UInt8(ascii: "\"") {
-        index += 1
-        guard let s = String(validating: bytes[start..<index - 1], as: UTF8.self) else {
-          index = start
-          return failString("a string that is not UTF-8")
+    var end = start
+    var ascii = true
+    var stop: UInt8 = 0
+    bytes.withUnsafeBufferPointer { b in
+      while end < b.count {
+        let c = b[end]
+        if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 {
+          stop = c
+          return
         }
-        return s
+        if c >= 0x80 { ascii = false }
+        end += 1
       }
+    }
+    index = end
+    if stop < 0x20 && end < bytes.count { return failString("control character in a string") }
+    if stop == UInt8(ascii: "\"") {
       index += 1
+      guard let s = Self.string(bytes, start..<end, ascii: ascii) else {
+        index = start
+        return failString("a string that is not UTF-8")
+      }
+      return s
     }
     var raw = Array(bytes[start..<index])
     while index < bytes.count {
       let b = bytes[index]
       if b == UInt8(ascii: "\"") {
         index += 1
-        guard let s = String(validating: raw, as: UTF8.self) else {
+        guard let s = String(utf8: raw) else {
           index = start
           return failString("a string that is not UTF-8")
         }
@@ -207,6 +219,15 @@ struct JSONParser {
       index += 1
     }
     return failString("unterminated string")
+  }
+
+  /// The string the bytes in `range` spell, or nil when they are not UTF-8.
+  static func string(_ bytes: [UInt8], _ range: Range<Int>, ascii: Bool) -> String? {
+    bytes.withUnsafeBufferPointer { b in
+      let slice = UnsafeBufferPointer(rebasing: b[range])
+      // ASCII (the usual case) is UTF-8 as it is.
+      return ascii ? String(decoding: slice, as: UTF8.self) : String(utf8: slice)
+    }
   }
 
   mutating func hex4() -> UInt32? {

@@ -24,11 +24,30 @@ public enum Timestamp {
     let ms = min(999, max(0, Int((t - Double(seconds)) * 1000)))
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    func pad(_ n: Int, _ width: Int) -> String {
-      let s = String(n)
-      return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    // Twenty-four bytes written in place (`YYYY-MM-DDTHH:MM:SS.mmmZ`): no string per field.
+    return String(unsafeUninitializedCapacity: 24) { out in
+      func put(_ n: Int, _ width: Int, at start: Int) {
+        var v = n
+        for i in stride(from: start + width - 1, through: start, by: -1) {
+          out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+          v /= 10
+        }
+      }
+      put(Int(parts.tm_year) + 1900, 4, at: 0)
+      out[4] = UInt8(ascii: "-")
+      put(Int(parts.tm_mon) + 1, 2, at: 5)
+      out[7] = UInt8(ascii: "-")
+      put(Int(parts.tm_mday), 2, at: 8)
+      out[10] = UInt8(ascii: "T")
+      put(Int(parts.tm_hour), 2, at: 11)
+      out[13] = UInt8(ascii: ":")
+      put(Int(parts.tm_min), 2, at: 14)
+      out[16] = UInt8(ascii: ":")
+      put(Int(parts.tm_sec), 2, at: 17)
+      out[19] = UInt8(ascii: ".")
+      put(ms, 3, at: 20)
+      out[23] = UInt8(ascii: "Z")
+      return 24
     }
-    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
-      + "T\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(ms, 3))Z"
   }
 }

@@ -267,7 +267,9 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Header bytes as text: UTF-8 when they are, else Latin-1 (each byte its own code point).
   static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-    if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+    if let utf8 = String(utf8: UnsafeRawBufferPointer(rebasing: bytes).assumingMemoryBound(to: UInt8.self)) {
+      return utf8
+    }
     return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
   }
 }

@@ -35,11 +35,11 @@ extension HTTPResponse {
     guard isText else { return nil }
     // Decode no more than needed: 200 scalars need at most 800 bytes, plus slack for a cut sequence.
     var slice = Array(body.prefix(4096))
-    var text = String(validating: slice, as: UTF8.self)
+    var text = String(utf8: slice)
     // A cut inside the last character is not a reason to call the body binary.
     while text == nil, body.count > 4096, slice.count > 4092 {
       slice.removeLast()
-      text = String(validating: slice, as: UTF8.self)
+      text = String(utf8: slice)
     }
     if text == nil, type != nil { text = String(decoding: slice, as: UTF8.self) }
     guard let text else { return nil }

@@ -18,7 +18,7 @@ package struct HTTPResponse: Sendable {
   }
 
   /// The body as UTF-8 text, or nil.
-  var text: String? { String(validating: body, as: UTF8.self) }
+  var text: String? { String(utf8: body) }
 
   /// The body as JSON, or nil; half a surrogate pair in a `\\u` escape reads as U+FFFD.
   var json: JSONValue? { JSONValue.parse(replacingLoneSurrogates: body) }

@@ -18,12 +18,12 @@ enum KeptAnswer {
   /// closing note giving its size and SHA-256), or a note for bytes that are not UTF-8.
   static func text(of body: [UInt8]) -> String {
     if body.count <= keptBytes {
-      return String(validating: body, as: UTF8.self) ?? "<\(body.count) bytes, not UTF-8>"
+      return String(utf8: body) ?? "<\(body.count) bytes, not UTF-8>"
     }
     let note = "[\(body.count) bytes in all, sha256 \(SHA256.hex(body))]"
     // The longest prefix within the limit that ends on a whole character (at most 3 bytes back).
     for end in stride(from: keptBytes, through: keptBytes - 3, by: -1) {
-      if let head = String(validating: body[0..<end], as: UTF8.self) { return head + "… " + note }
+      if let head = String(utf8: body[0..<end]) { return head + "… " + note }
     }
     return "<\(body.count) bytes, not UTF-8> " + note
   }
