@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reading UTF-8 bytes as text, refusing what is not UTF-8, at the cost of one decoding.
 ///
 /// The standard library's `String(validating:as:)` is generic and is not specialized for the
@@ -6,10 +10,13 @@
 extension String {
   /// The text `bytes` spell, or nil when they are not UTF-8 (as `String(validating:as:)` judges).
   public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-    let decoded = String(decoding: bytes, as: UTF8.self)
+    var decoded = String(decoding: bytes, as: UTF8.self)
     // Decoding repairs each ill-formed sequence with U+FFFD: the bytes come back unchanged only
     // when there was none.
-    guard decoded.utf8.count == bytes.count, decoded.utf8.elementsEqual(bytes) else { return nil }
+    let same = decoded.withUTF8 { text in
+      text.count == bytes.count && (text.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, text.count) == 0)
+    }
+    guard same else { return nil }
     self = decoded
   }
 

@@ -33,4 +33,25 @@ import Testing
     await #expect(throws: QueueError.self) { _ = try await copy.deleteExtension(item: id, namespace: "..") }
     #expect(try await copy.queue.all().count == 1)
   }
+
+  /// The URL a write goes to is kept between writes that share it: writes to other URLs, in
+  /// any order, each still get their own.
+  @Test func eachWriteGetsItsOwnURLWhenTheKeptOneIsAnothers() throws {
+    func request(_ kind: WriteKind, item: String?, version: Int? = nil) throws -> WriteRequest {
+      let w = QueuedWrite(id: "w", kind: kind, itemId: item, baseVersion: version, idempotencyKey: "k", queuedAt: "")
+      return try WriteRequest(w, blobFolder: "/nonexistent")
+    }
+    let create = try request(.createItem, item: "a")
+    let update = try request(.updateItem, item: "a b")
+    let delete = try request(.deleteItem, item: "a", version: 3)
+    let expected = [
+      (create, "http://h:1", "http://h:1/items"), (create, "http://h:1/", "http://h:1/items"),
+      (update, "http://h:1", "http://h:1/items/a%20b?conflict=auto"), (create, "http://h:2", "http://h:2/items"),
+      (delete, "http://h:2", "http://h:2/items/a?version=3"), (delete, "http://h:2", "http://h:2/items/a?version=3"),
+      (create, "http://h:1", "http://h:1/items"),
+    ]
+    for (r, origin, url) in expected {
+      #expect(r.url(origin: origin)?.absoluteString == url)
+    }
+  }
 }

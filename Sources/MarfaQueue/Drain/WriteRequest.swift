@@ -132,6 +132,14 @@ struct WriteRequest: Sendable {
         + query.map { "\($0.0)=\($0.1.percentEncoded(keeping: .queryAllowed))" }
         .joined(separator: "&")
     }
-    return URL(string: text)
+    // A drain sends every create (and every write to one row) to the same URL: the last one
+    // made is kept, so it is not parsed again for each.
+    if let kept = Self.lastURL.withLock({ $0?.text == text ? $0?.url : nil }) { return kept }
+    guard let url = URL(string: text) else { return nil }
+    Self.lastURL.withLock { $0 = (text, url) }
+    return url
   }
+
+  /// The last URL ``url(origin:)`` made, with its text.
+  private static let lastURL = Mutex<(text: String, url: URL)?>(nil)
 }

@@ -17,12 +17,16 @@ extension SQLite {
   func putRow(kind: RowKind, id: String, version: Int?, state: String? = nil, body: JSONValue, bodyText: String? = nil)
     throws
   {
-    try insert(
-      [
-        (CopyRowColumn.kind, .text(kind.rawValue)), (.id, .text(id)), (.version, .of(version)), (.state, .of(state)),
-        (.body, .text(bodyText ?? body.text)),
-      ], or: "REPLACE")
+    try query(
+      SQLite.putRowSQL,
+      [.text(kind.rawValue), .text(id), .of(version), .of(state), .text(bodyText ?? body.text)])
   }
+
+  /// ``putRow(kind:id:version:state:body:bodyText:)``'s statement, its text made once: the drain
+  /// runs it for every answered row, and a statement is found by its text.
+  static let putRowSQL =
+    "INSERT OR REPLACE INTO \(CopyRowColumn.table) (\(CopyRowColumn.list([.kind, .id, .version, .state, .body])))"
+    + " VALUES (?, ?, ?, ?, ?)"
 
   /// The unanswered (or blocked or dead) create of this item or edge, which a write to it waits on.
   func pendingCreate(of id: String, edge: Bool) throws -> String? {
