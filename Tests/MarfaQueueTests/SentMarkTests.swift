@@ -96,4 +96,29 @@ import Testing
     }
     #expect(changes >= 20 && changes < 30, "\(changes) change-log entries for 20 drained writes")
   }
+
+  /// A write whose verdict is stored in the group needs no mark at the commit: only the write
+  /// still out is left to it. A write refused unsent keeps the mark owed to it.
+  @Test func aStoredVerdictLeavesTheCommitOnlyTheWritesStillOut() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    let a = try await copy.createItem(type: "note", properties: .object([]))
+    let b = try await copy.createItem(type: "note", properties: .object([]))
+    let c = try await copy.createItem(type: "note", properties: .object([]))
+    let owed = try await copy.store.run { db -> [[String]] in
+      try db.beginGroup()
+      for w in [a, b, c] { try db.markSentByCommit(w.id) }
+      var seen = [db.sentMarksOwed]
+      let now = "2026-12-07T00:00:00.000Z"
+      try DrainPass.store(a, DrainPass.Settlement(verdict: .accepted, now: now), in: db)
+      seen.append(db.sentMarksOwed)
+      try DrainPass.store(c, .refusedUnsent("why", now: now), in: db)
+      seen.append(db.sentMarksOwed)
+      try db.endGroup()
+      return seen
+    }
+    #expect(owed == [[a.id, b.id, c.id], [b.id, c.id], [b.id, c.id]])
+    for w in [a, b, c] { #expect(Self.committed(t, "SELECT sent FROM queue WHERE id = '\(w.id)'") == 1) }
+  }
 }

@@ -29,7 +29,9 @@ extension DrainPass {
     _ known: QueuedWrite, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String,
     marking: Bool = true, in db: SQLite
   ) throws -> Plan {
-    guard let standing = try db.standing(of: known.id), !standing.answered else { return .gone }
+    // Its verdict, base version and payload's checksum in one read (the row is the same below:
+    // the plan runs in one trip to the store).
+    guard let standing = try db.plannedStanding(of: known.id), !standing.answered else { return .gone }
     let w: QueuedWrite
     if standing.baseVersion == known.baseVersion {
       w = known
@@ -53,7 +55,7 @@ extension DrainPass {
     // would go: a write still held behind another stays held).
     if let instance = w.instanceId, let copyInstance, instance != copyInstance { return .instanceChanged(w) }
     // Bytes changed in the file since the write was queued are never sent.
-    if let damage = try db.payloadDamage(of: w.id) { return .refuse(w, damage) }
+    if let damage = standing.damage { return .refuse(w, damage) }
     if w.kind == .deleteItem, (w.baseVersion ?? 0) <= 0 {
       return .refuse(w, "the delete has no confirmed server version to remove; read the item before deleting it")
     }

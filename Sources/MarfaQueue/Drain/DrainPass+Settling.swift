@@ -19,6 +19,8 @@ extension DrainPass {
         }
       }
     }
+    // Stored: the verdict marked it sent (and not waiting), as the mark owed to it would have.
+    if settled.sent { db.sentMarkPaid(w.id) }
   }
 
   /// Lists a settled write in the report (and tells the streams).

@@ -103,6 +103,13 @@ extension SQLite {
     sentMarksOwed.append(id)
   }
 
+  /// Forgets the mark owed to a write whose verdict, now stored, marked it sent itself: the
+  /// commit then runs a statement only for the write still out (a drain's group answers nearly
+  /// every write it sent).
+  func sentMarkPaid(_ id: String) {
+    sentMarksOwed.removeAll { $0 == id }
+  }
+
   /// Marks sent the writes ``markSentByCommit(_:)`` left to the commit, those not already.
   func paySentMarks() throws {
     guard !sentMarksOwed.isEmpty else { return }

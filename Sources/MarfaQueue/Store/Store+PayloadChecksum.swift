@@ -20,14 +20,37 @@ extension SQLite {
     guard keepsPayloadChecksums() else { return nil }
     var damage: String?
     try query("SELECT payload, payload_sha FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { r in
-      guard let kept = r.text(.payloadSha) else { return }
-      if SQLite.payloadChecksum(r.text(.payload) ?? "") != kept {
-        damage =
-          "the store was damaged: this write's payload no longer matches the checksum taken when it was queued, "
-          + "so it was not sent (queue it again)"
-      }
+      damage = SQLite.payloadDamage(payload: r.text(.payload), checksum: r.text(.payloadSha))
     }
     return damage
+  }
+
+  /// Why a payload cannot be trusted against the checksum kept with it, or nil (intact, or no
+  /// checksum kept).
+  static func payloadDamage(payload: String?, checksum kept: String?) -> String? {
+    guard let kept, payloadChecksum(payload ?? "") != kept else { return nil }
+    return "the store was damaged: this write's payload no longer matches the checksum taken when it was queued, "
+      + "so it was not sent (queue it again)"
+  }
+
+  /// What the drain's plan reads of a write before it goes, in one statement: whether it has a
+  /// verdict, its base version, and why its payload cannot be trusted (nil: intact, or queued
+  /// before checksums were kept). Nil when the write is gone.
+  func plannedStanding(of id: String) throws -> (answered: Bool, baseVersion: Int?, damage: String?)? {
+    guard keepsPayloadChecksums() else {
+      return try standing(of: id).map { ($0.answered, $0.baseVersion, nil) }
+    }
+    var out: (Bool, Int?, String?)?
+    try query(
+      "SELECT verdict, base_version, payload, payload_sha FROM queue WHERE id = ?", [.text(id)],
+      reading: QueueColumn.self
+    ) { r in
+      let answered = r.text(.verdict) != nil
+      // A write with a verdict is not sent: its payload is not checked.
+      let damage = answered ? nil : SQLite.payloadDamage(payload: r.text(.payload), checksum: r.text(.payloadSha))
+      out = (answered, r.int(.baseVersion), damage)
+    }
+    return out
   }
 
   /// Takes the checksum of the write's payload as it is now.
