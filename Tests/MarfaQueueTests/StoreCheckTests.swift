@@ -41,6 +41,9 @@ import Testing
       return [
         "verdict": try program(SQLite.verdictSQL),
         "verdict clearing the failure": try program(SQLite.verdictClearingFailureSQL),
+        "the write ahead of a queued one": try program(
+          "SELECT id FROM queue WHERE item_id = 'x' AND \(SQLite.outstanding(orRefused: true)) ORDER BY seq DESC LIMIT 1"
+        ),
         "queueing": try program(
           "INSERT INTO queue (id, kind, idempotency_key, payload, queued_at) VALUES ('a', 'create_item', 'k', '{}', 'now')"
         ),

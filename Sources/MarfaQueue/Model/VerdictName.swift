@@ -28,4 +28,10 @@ public enum VerdictName: String, Sendable, Hashable, CaseIterable {
 
   /// Names as an SQL list for `IN (…)`: `'blocked','dead'`.
   static func sqlList(_ names: [VerdictName]) -> String { names.map(\.sql).joined(separator: ",") }
+
+  /// A test that `column` holds one of `names`, each named (`(verdict = 'a' OR verdict = 'b')`):
+  /// for a statement that runs per write (see ``WriteKind/sqlOneOf(_:_:)``).
+  static func sqlOneOf(_ column: String, _ names: [VerdictName]) -> String {
+    "(" + names.map { "\(column) = \($0.sql)" }.joined(separator: " OR ") + ")"
+  }
 }

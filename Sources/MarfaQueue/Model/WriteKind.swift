@@ -38,6 +38,13 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   /// Kinds as an SQL list for `IN (…)`: `'update_item','delete_item'`.
   static func sqlList(_ kinds: [WriteKind]) -> String { kinds.map(\.sql).joined(separator: ",") }
 
+  /// A test that `column` holds one of `kinds`, each named (`(kind = 'a' OR kind = 'b')`): for a
+  /// statement that runs per write, where SQLite would build an `IN` list of more than two
+  /// constants into a temporary index every time it runs.
+  static func sqlOneOf(_ column: String, _ kinds: [WriteKind]) -> String {
+    "(" + kinds.map { "\(column) = \($0.sql)" }.joined(separator: " OR ") + ")"
+  }
+
   /// Words for a person: `create item`.
   public var words: String { rawValue.replacing("_", with: " ") }
 }

@@ -49,10 +49,10 @@ extension SQLite {
       ).first
     }
     guard let item else { return nil }
-    let edgeKinds = "(\(WriteKind.sqlList(WriteKind.allCases.filter(\.isEdgeWrite))))"
+    let edgeWrite = WriteKind.sqlOneOf("kind", WriteKind.allCases.filter(\.isEdgeWrite))
     return try ids(
       """
-      SELECT id FROM queue WHERE item_id = ? AND kind NOT IN \(edgeKinds)
+      SELECT id FROM queue WHERE item_id = ? AND NOT \(edgeWrite)
         AND \(SQLite.outstanding(orRefused: true)) ORDER BY seq DESC LIMIT 1
       """, [.text(item)]
     ).first

@@ -10,8 +10,8 @@ enum StoreSchema {
     // list: SQLite builds a temporary index for an `IN` list of more than two constants every
     // time the statement runs, and the verdict's CHECK runs with every verdict stored (a
     // temporary database opened and closed for each drained write, ~3 % of a drain's CPU).
-    let kinds = WriteKind.allCases.map { "kind = \($0.sql)" }.joined(separator: " OR ")
-    let verdicts = VerdictName.allCases.map { "verdict = \($0.sql)" }.joined(separator: " OR ")
+    let kinds = WriteKind.sqlOneOf("kind", WriteKind.allCases)
+    let verdicts = VerdictName.sqlOneOf("verdict", VerdictName.allCases)
     return """
       PRAGMA application_id = \(applicationId);
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);

@@ -7,7 +7,7 @@ extension SQLite {
   static func outstanding(_ alias: String? = nil, orRefused: Bool = false) -> String {
     let verdict = (alias.map { $0 + "." } ?? "") + QueueColumn.verdict.name
     let names = (orRefused ? [VerdictName.refused] : []) + VerdictName.outstanding
-    return "(\(verdict) IS NULL OR \(verdict) IN (\(VerdictName.sqlList(names))))"
+    return "(\(verdict) IS NULL OR \(VerdictName.sqlOneOf(verdict, names)))"
   }
 
   /// The SQL `SET` list that clears a write's last failure and its streak: what an answer, a
