@@ -183,27 +183,30 @@ extension SQLite {
   func moveOntoAnsweredCreate(item: String, version: Int) throws {
     // The checksum follows the change only for a payload that was intact: a damaged one stays
     // damaged, never made to look intact.
-    let behind = "item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0"
-    let update = WriteKind.updateItem.sql
-    let kinds = WriteKind.sqlList([.updateItem, .deleteItem])
     // Most creates have nothing queued behind them on version 0: one read, and no update then.
     var behindIt = false
     var moving: [String] = []
-    try query("SELECT id, kind FROM queue WHERE \(behind) AND kind IN (\(kinds))", [.text(item)]) { r in
+    try query(SQLite.behindCreateSQL, [.text(item)]) { r in
       behindIt = true
       if r.text(1) == WriteKind.updateItem.rawValue, let id = r.text(0) { moving.append(id) }
     }
     guard behindIt else { return }
     var intact: [String] = []
     for id in moving where try payloadDamage(of: id) == nil { intact.append(id) }
-    try query(
-      """
-      UPDATE queue SET base_version = ?, payload = CASE WHEN kind = \(update)
-        THEN json_set(payload, '$.version', ?) ELSE payload END
-      WHERE \(behind) AND kind IN (\(kinds))
-      """, [.int(version), .int(version), .text(item)])
+    try query(SQLite.moveBehindCreateSQL, [.int(version), .int(version), .text(item)])
     for id in intact { try takePayloadChecksum(of: id) }
   }
+
+  /// The writes queued on a create's version 0 (an update or a delete of its item, not sent,
+  /// no verdict). Its text is made once: the read runs for every answered create.
+  private static let behindCreate =
+    "item_id = ? AND sent = 0 AND verdict IS NULL AND base_version = 0 AND kind IN (\(WriteKind.sqlList([.updateItem, .deleteItem])))"
+  static let behindCreateSQL = "SELECT id, kind FROM queue WHERE \(behindCreate)"
+  static let moveBehindCreateSQL = """
+    UPDATE queue SET base_version = ?, payload = CASE WHEN kind = \(WriteKind.updateItem.sql)
+      THEN json_set(payload, '$.version', ?) ELSE payload END
+    WHERE \(behindCreate)
+    """
 
   /// Takes a row the instance answered with into the copy; `text`, when given, is the row's
   /// JSON text as the instance sent it, stored instead of writing the value again.
