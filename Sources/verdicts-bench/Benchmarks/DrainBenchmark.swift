@@ -168,6 +168,8 @@ struct DrainBenchmark: Benchmark {
     // Queueing: as many writes as a round drains, one caller and eight, shared commits on and off.
     let queueing8 = try await QueueingCost.measure(writes: n, rounds: options.rounds, folder: folder)
     lines.append(contentsOf: queueing8.rows)
+    // What a device pays: the built binary's drain, the instance not counted.
+    lines.append(contentsOf: try await UserEndDrain.measure(writes: n, rounds: options.rounds, folder: folder).rows)
     return BenchOutcome(
       lines: lines,
       metTargets: met && cpuMet && floorMet && publishMet && keepMet && recording.acceptable && queueing8.met)
