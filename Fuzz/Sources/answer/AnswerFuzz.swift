@@ -2,8 +2,9 @@
 
 /// The answer classifier on any status, headers and body, for each kind of write. The input:
 /// byte 0 the write's kind, bytes 1–2 the status (0–999), then header lines up to a blank line,
-/// then the body. Oracles: exactly one outcome (the switch is exhaustive), never a trap, and a
-/// verdict only for an answer that names this client's contract or is a 2xx.
+/// then the body. Oracles: exactly one outcome (the switch is exhaustive), never a trap, a
+/// verdict only for an answer that names this client's contract or is a 2xx, and each header line
+/// read byte by byte as its reading as text reads it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -14,11 +15,19 @@ public func fuzzAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   var rest = bytes[3...]
   var headers: [String: String] = [:]
   while let newline = rest.firstIndex(of: 0x0A) {
-    let line = String(decoding: rest[rest.startIndex..<newline], as: UTF8.self)
+    // Each line read as the client reads a head's lines (`CurlTransfer.field`), which must give
+    // what reading it as text gives.
+    let line = Array(rest[rest.startIndex..<newline])
     rest = rest[(newline + 1)...]
     if line.isEmpty { break }
-    guard let colon = line.firstIndex(of: ":") else { continue }
-    headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingSpaces()
+    let (field, text) = line.withUnsafeBytes { bytes in
+      (CurlTransfer.field(bytes), bytes.firstIndex(of: UInt8(ascii: ":")).map { CurlTransfer.textField(bytes, colon: $0) })
+    }
+    guard let field else { continue }
+    guard let text, field.name == text.name, field.value == text.value else {
+      fatalError("a header line read byte by byte differs from its reading as text")
+    }
+    headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
   }
   let answer = HTTPResponse(status: status, headers: headers, body: Array(rest))
   let write = QueuedWrite(

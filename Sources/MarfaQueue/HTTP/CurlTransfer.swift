@@ -246,9 +246,10 @@ final class CurlTransfer: @unchecked Sendable {
     var end = line.count
     while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
     let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
-    if bytes.starts(with: Array("HTTP/".utf8)) {
-      // A new head (after a 1xx, the final one): what came before is dropped.
-      headers = [:]
+    if bytes.starts(with: Self.statusLineStart) {
+      // A new head (after a 1xx, the final one): what came before is dropped. Sized for a usual
+      // head at once, not grown line by line.
+      headers = Dictionary(minimumCapacity: 12)
       let parts = bytes.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
       status = parts.count >= 2 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
       return true
@@ -258,11 +259,52 @@ final class CurlTransfer: @unchecked Sendable {
       headDelivered = true
       return receiver.head(status: status, headers: headers)
     }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
+    guard let (name, value) = Self.field(bytes) else { return true }
+    if let earlier = headers[name] {
+      headers[name] = earlier + ", " + value
+    } else {
+      headers[name] = value
+    }
+    return true
+  }
+
+  /// What starts a status line.
+  private static let statusLineStart: [UInt8] = Array("HTTP/".utf8)
+
+  /// A header line's name, lowercased, and its value, each without the spaces and tabs at its
+  /// ends; nil for a line without a colon.
+  ///
+  /// Every answer's head goes through here, so a line of printable ASCII and tabs (nearly every
+  /// line) is read byte by byte: the name lowercased as it is copied, one string each. Any other
+  /// line is read as text (``textField(_:colon:)``), which gives the same for such a line
+  /// (`HeaderFieldTests` hold the two to one result).
+  static func field(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String)? {
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+    guard bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) else { return textField(bytes, colon: colon) }
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    var (nameStart, nameEnd) = (0, colon)
+    while nameStart < nameEnd, isSpace(bytes[nameStart]) { nameStart += 1 }
+    while nameEnd > nameStart, isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+    var (valueStart, valueEnd) = (colon + 1, bytes.count)
+    while valueStart < valueEnd, isSpace(bytes[valueStart]) { valueStart += 1 }
+    while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+    let name = String(unsafeUninitializedCapacity: nameEnd - nameStart) { out in
+      for i in 0..<(nameEnd - nameStart) {
+        let b = bytes[nameStart + i]
+        out[i] = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b + 0x20 : b
+      }
+      return nameEnd - nameStart
+    }
+    let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+    return (name, value)
+  }
+
+  /// ``field(_:)`` for any line, read as text: the name as UTF-8 (repaired), lowercased; the
+  /// value as UTF-8, else Latin-1; each trimmed of spaces and tabs.
+  static func textField(_ bytes: UnsafeRawBufferPointer, colon: Int) -> (name: String, value: String) {
     let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased().trimmingSpaces()
     let value = Self.text(bytes[(colon + 1)...]).trimmingSpaces()
-    headers[name] = headers[name].map { "\($0), \(value)" } ?? value
-    return true
+    return (name, value)
   }
 
   /// Header bytes as text: UTF-8 when they are, else Latin-1 (each byte its own code point).
