@@ -21,7 +21,10 @@ public func fuzzAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     rest = rest[(newline + 1)...]
     if line.isEmpty { break }
     let (field, text) = line.withUnsafeBytes { bytes in
-      (CurlTransfer.field(bytes), bytes.firstIndex(of: UInt8(ascii: ":")).map { CurlTransfer.textField(bytes, colon: $0) })
+      (
+        CurlTransfer.field(bytes),
+        bytes.firstIndex(of: UInt8(ascii: ":")).map { CurlTransfer.textField(bytes, colon: $0) }
+      )
     }
     guard let field else { continue }
     guard let text, field.name == text.name, field.value == text.value else {
