@@ -134,7 +134,7 @@ struct DrainBenchmark: Benchmark {
     let ownCPU = Stats.median(rounds.map { $0.drainCPU - $0.baselineCPU })
     let allowed = Stats.median(rounds.map { $0.baselineCPU * (Self.cpuTarget - 1) })
     lines.append(
-      "  the queue's own CPU per write (drain less baseline, per round): median \(perWrite(ownCPU)) µs;"
+      "  the queue's own CPU per write (in-process: drain less baseline, per round): median \(perWrite(ownCPU)) µs;"
         + " ≤ \(Stats.fixed(Self.cpuTarget)) leaves it \(perWrite(allowed)) µs")
     let unpublished = Stats.median(rounds.map(\.drainUnpublished))
     let cost = Stats.median(rounds.map { $0.drain / $0.drainUnpublished - 1 })

@@ -21,9 +21,8 @@ struct UserEndDrain {
       defer { stage.tearDown() }
       let drain = try stage.startDrain()
       _ = try stage.finished(drain)
-      guard let usage = drain.ended?.usage else { throw BenchFailure(message: "verdicts drain left no usage") }
       cpu.append(drain.cpuSeconds / Double(n))
-      system.append((Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6) / Double(n))
+      system.append(drain.systemSeconds / Double(n))
       seconds.append(drain.seconds)
     }
     func micros(_ v: [Double]) -> String { Stats.whole(Stats.median(v) * 1e6) }

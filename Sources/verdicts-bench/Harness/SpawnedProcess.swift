@@ -170,8 +170,13 @@ final class SpawnedProcess: @unchecked Sendable {
   /// User + system CPU seconds the child used, once it ended.
   var cpuSeconds: Double {
     guard let u = ended?.usage else { return 0 }
-    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec)
-      + Double(u.ru_stime.tv_usec) / 1e6
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + systemSeconds
+  }
+
+  /// The system part of ``cpuSeconds``: CPU seconds the kernel spent for the child, once it ended.
+  var systemSeconds: Double {
+    guard let u = ended?.usage else { return 0 }
+    return Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
   }
 
   /// How long it ran, once it ended.
