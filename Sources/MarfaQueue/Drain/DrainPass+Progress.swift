@@ -2,8 +2,9 @@ import FoundationEssentials
 
 extension DrainPass {
   /// The shortest gap between two writes of the drain's progress into the writer's record: at
-  /// most four extra store writes a second, whatever the drain's pace.
-  static let progressInterval: Duration = .milliseconds(250)
+  /// most four extra store writes a second, whatever the drain's pace (times ``TimeScale``, 1 but
+  /// in an instruction profile).
+  static var progressInterval: Duration { .milliseconds(250) * TimeScale.current }
 
   /// The progress the report says so far.
   mutating func currentProgress() -> WriterRecord.DrainProgress? {

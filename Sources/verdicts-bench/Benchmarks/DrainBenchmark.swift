@@ -17,11 +17,8 @@ import ScriptedInstance
 struct DrainBenchmark: Benchmark {
   let name = "drain"
   let summary =
-    "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3× in time, ≤ 1.25× in CPU) and a raw socket client (target ≤ 2.5×); queueing from 1 and 8 callers (target ≥ 3,000/s for 8)"
+    "N creates drained to the in-process scripted instance vs the same client with no queue (target ≤ 1.3× in time, ≤ \(Stats.fixed(DrainInstructions.target, 1))× in instructions) and a raw socket client (target ≤ 2.5×); queueing from 1 and 8 callers (target ≥ 3,000/s for 8)"
   static let target = 1.3
-  /// CPU per drained write (the whole process, the in-process instance included) against the
-  /// bare client's.
-  static let cpuTarget = 1.25
   /// The drain against the raw keep-alive client.
   static let floorTarget = 2.5
   static let key = "bench-key"
@@ -102,7 +99,6 @@ struct DrainBenchmark: Benchmark {
     let ratio = Stats.median(ratios)
     let cpuRatios = rounds.map { $0.drainCPU / $0.baselineCPU }
     let cpuRatio = Stats.median(cpuRatios)
-    let cpuMet = cpuRatio <= Self.cpuTarget
     let floorRatio = median { $0.drain / $0.floor }
     let met = ratio <= Self.target
     let floorMet = floorRatio <= Self.floorTarget
@@ -126,16 +122,13 @@ struct DrainBenchmark: Benchmark {
         + " \(rounds.count) rounds; ratio of medians \(Stats.fixed(median(\.drain) / median(\.baseline))));"
         + " target ≤ \(Stats.fixed(Self.target, 1)): \(met ? "met" : "MISSED")")
     lines.append(
-      "median ratio of CPU per write, drain/baseline: \(Stats.fixed(cpuRatio)) (mean \(Stats.fixed(Stats.mean(cpuRatios)))"
-        + " ± \(Stats.fixed(Stats.standardError(cpuRatios)))); target ≤ \(Stats.fixed(Self.cpuTarget)): \(cpuMet ? "met" : "MISSED")"
+      "median ratio of CPU per write, drain/baseline, timed: \(Stats.fixed(cpuRatio)) (mean \(Stats.fixed(Stats.mean(cpuRatios)))"
+        + " ± \(Stats.fixed(Stats.standardError(cpuRatios)))); a diagnostic: the row counted in instructions below is the target's"
     )
-    // The same row in µs: what the queue's own work costs a write, and what the target leaves it
-    // (docs/performance.md, "What the store's statements alone cost").
+    // The same in µs: what the queue's own work costs a write (docs/performance.md, "The CPU row, counted").
     let ownCPU = Stats.median(rounds.map { $0.drainCPU - $0.baselineCPU })
-    let allowed = Stats.median(rounds.map { $0.baselineCPU * (Self.cpuTarget - 1) })
     lines.append(
-      "  the queue's own CPU per write (in-process: drain less baseline, per round): median \(perWrite(ownCPU)) µs;"
-        + " ≤ \(Stats.fixed(Self.cpuTarget)) leaves it \(perWrite(allowed)) µs")
+      "  the queue's own CPU per write (in-process: drain less baseline, per round): median \(perWrite(ownCPU)) µs")
     let unpublished = Stats.median(rounds.map(\.drainUnpublished))
     let cost = Stats.median(rounds.map { $0.drain / $0.drainUnpublished - 1 })
     // The target is judged on the time the drain spends publishing (measured in-process around each
@@ -170,9 +163,14 @@ struct DrainBenchmark: Benchmark {
     lines.append(contentsOf: queueing8.rows)
     // What a device pays: the built binary's drain, the instance not counted.
     lines.append(contentsOf: try await UserEndDrain.measure(writes: n, rounds: options.rounds, folder: folder).rows)
+    // The CPU row, counted: this binary's profile runs under callgrind.
+    let bench =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let counted = try DrainInstructions.measure(bench: bench, folder: folder)
+    lines.append(contentsOf: counted.rows)
     return BenchOutcome(
       lines: lines,
-      metTargets: met && cpuMet && floorMet && publishMet && keepMet && recording.acceptable && queueing8.met)
+      metTargets: met && counted.met && floorMet && publishMet && keepMet && recording.acceptable && queueing8.met)
   }
 
   /// Queues `writes` creates into a fresh store, then times the baseline and the drain (in

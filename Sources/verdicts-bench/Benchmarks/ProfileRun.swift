@@ -9,13 +9,20 @@ import ScriptedInstance
 /// baseline does, and `queue` stops. Run under callgrind at two sizes, the difference divided by
 /// the difference in N is the cost of one write, start-up taken out; `drain` less `queue` is the
 /// drain's, `baseline` less `queue` the bare client's.
+///
+/// A third argument, a whole number, stretches the queue's time-driven intervals by it
+/// (`TimeScale`), as a run under callgrind needs to commit its groups as a drain at full speed does.
 enum ProfileRun {
   static func main(_ arguments: [String]) async -> Int32 {
     let mode = arguments.count > 1 ? arguments[1] : "drain"
-    guard let n = arguments.first.flatMap(Int.init), n > 0, ["queue", "drain", "baseline"].contains(mode) else {
-      FileHandle.standardError.write(Data("usage: verdicts-bench profile-run N [queue|drain|baseline]\n".utf8))
+    let scale = arguments.count > 2 ? Int(arguments[2]) : 1
+    guard let n = arguments.first.flatMap(Int.init), n > 0, ["queue", "drain", "baseline"].contains(mode),
+      let scale, (1...1000).contains(scale), arguments.count <= 3
+    else {
+      FileHandle.standardError.write(Data("usage: verdicts-bench profile-run N [queue|drain|baseline [SCALE]]\n".utf8))
       return 2
     }
+    TimeScale.factor.store(scale, ordering: .relaxed)
     let folder = FileManager.default.temporaryDirectory.path + "/verdicts-profile-\(getpid())"
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -111,6 +111,15 @@ enum SelfCheck {
       WatcherBenchmark.frames(
         [chunk(0), chunk(1), chunk(3), chunk(50), chunk(52), chunk(200)], from: t, to: t + .seconds(1))
         == 3, "reads less than 5 ms apart are one frame")
+
+    // A callgrind output's instruction count: its totals line, else its summary line.
+    check(
+      DrainInstructions.total(callgrindOutput: "events: Ir\nsummary: 12\nfn=(1) f\n0 3\ntotals: 767422516\n")
+        == 767_422_516, "a callgrind file's totals line is its count")
+    check(DrainInstructions.total(callgrindOutput: "events: Ir\nsummary: 84349861\n") == 84_349_861, "else its summary")
+    check(
+      DrainInstructions.total(callgrindOutput: "events: Ir\ntotals: many\n") == nil, "a total that is no number is none"
+    )
     return (checks, failures)
   }
 }

@@ -11,6 +11,9 @@ final class SQLite {
   let path: String
   private(set) var db: OpaquePointer?
   private var statements: [String: SQLStatement] = [:]
+  /// The same statements by the address of their text's bytes (``prepared(_:)``): a text kept as a
+  /// key of `statements` stays alive, so no other text can take its address while it is here.
+  private var statementsByAddress: [UInt: SQLStatement] = [:]
   private var synchronousFull = false
   /// The first number out of range this connection read (``StoreDamage``), said once.
   var damage: StoreDamage?
@@ -68,6 +71,7 @@ final class SQLite {
   func close() {
     for (_, s) in statements { sqlite3_finalize(s.handle) }
     statements.removeAll()
+    statementsByAddress.removeAll()
     if let db { sqlite3_close_v2(db) }
     db = nil
   }
@@ -278,8 +282,9 @@ final class SQLite {
   /// When the open group began, or nil when none is open.
   private(set) var groupStarted: UInt64?
 
-  /// The longest a group stays open before its work is committed, in nanoseconds.
-  static let groupSpan: UInt64 = 50_000_000
+  /// The longest a group stays open before its work is committed, in nanoseconds: 50 ms (times
+  /// ``TimeScale``, 1 but in an instruction profile).
+  static var groupSpan: UInt64 { 50_000_000 * UInt64(TimeScale.current) }
 
   /// Opens a group: statements and bookkeeping transactions from now on commit together, at most
   /// ``groupSpan`` apart (docs/architecture.md, "The store's interface": verdict bookkeeping may commit with NORMAL; a verdict lost
@@ -341,14 +346,31 @@ final class SQLite {
   }
 
   /// The statement for `sql`, prepared once and kept.
+  ///
+  /// Found first by where the text's bytes are: the same text (a literal, a `static let`) comes back
+  /// from the same storage on every call, and hashing a number costs nothing where hashing the text
+  /// hashed each of its few hundred bytes (~10k instructions a drained write). A text made anew
+  /// for each call is found by its bytes, as before.
   func prepared(_ sql: String) throws -> SQLStatement {
+    let address = Self.storageAddress(of: sql)
+    if let address, let s = statementsByAddress[address] { return s }
     if let s = statements[sql] { return s }
     var stmt: OpaquePointer?
     let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
     guard rc == SQLITE_OK, let stmt else { throw failure(rc) }
     let statement = SQLStatement(handle: stmt)
     statements[sql] = statement
+    // Only the text this statement was first prepared from: `statements` keeps it, and with it its
+    // address, for as long as the statement is kept.
+    if let address { statementsByAddress[address] = statement }
     return statement
+  }
+
+  /// Where a text's UTF-8 bytes are stored, when that storage outlives the call: a text of more
+  /// than 15 bytes (a shorter one is kept inside the value and read through a copy on the stack).
+  static func storageAddress(of text: String) -> UInt? {
+    guard text.utf8.count > 15 else { return nil }
+    return text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? nil
   }
 
   /// One result row. A table's columns are read by name (``columns(_:)``); by index only the
