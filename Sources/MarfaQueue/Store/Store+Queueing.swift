@@ -23,7 +23,7 @@ extension SQLite {
   }
 
   /// ``putRow(kind:id:version:state:body:bodyText:)``'s statement, its text made once: the drain
-  /// runs it for every answered row, and a statement is found by its text.
+  /// runs it for every answered row, and text made once is found by its address, not its bytes.
   static let putRowSQL =
     "INSERT OR REPLACE INTO \(CopyRowColumn.table) (\(CopyRowColumn.list([.kind, .id, .version, .state, .body])))"
     + " VALUES (?, ?, ?, ?, ?)"

@@ -37,8 +37,8 @@ extension SQLite {
       ])
   }
 
-  /// The verdict's `UPDATE`, its text made once (a statement is found by its text, and this one
-  /// runs for every answer).
+  /// The verdict's `UPDATE`, its text made once (a statement is found by where its text is
+  /// stored, and this one runs for every answer).
   static let verdictSQL = makeVerdictSQL(clearingFailure: false)
   /// The verdict's `UPDATE` that also clears the last failure and the streak.
   static let verdictClearingFailureSQL = makeVerdictSQL(clearingFailure: true)
