@@ -15,8 +15,9 @@ import Foundation
 /// intervals (a group's commit every 50 ms, the progress record every 250 ms) by as much
 /// (``timeScale``), so they fall on as many writes as at full speed.
 struct DrainInstructions {
-  /// The target, drain/bare client. What the features' statements cost alone puts the floor at
-  /// ~1.39 under the count (docs/performance.md): the target leaves the queue's own code ~0.1.
+  /// The target, drain/bare client. The statements the store's features need and reading the
+  /// answer put the floor at ~1.35 (docs/performance.md): the target leaves the rest of the
+  /// queue's own code up to 0.15 of the bare client (~0.08 when it was set).
   static let target = 1.5
   /// How much slower a drain runs under callgrind than at full speed here (~33 times: 500 writes
   /// drained in 0.17 s, 5.7 s under callgrind), by which the profile stretches the queue's
