@@ -22,16 +22,4 @@ public enum VerdictName: String, Sendable, Hashable, CaseIterable {
   /// The verdicts under which a write is still outstanding, as no verdict is: it is not through,
   /// so what depends on it waits and it cannot be cleared (``QueuedWrite/isOutstanding``).
   static let outstanding: [VerdictName] = [.blocked, .dead]
-
-  /// The name as an SQL string literal: `'blocked'`.
-  var sql: String { "'\(rawValue)'" }
-
-  /// Names as an SQL list for `IN (…)`: `'blocked','dead'`.
-  static func sqlList(_ names: [VerdictName]) -> String { names.map(\.sql).joined(separator: ",") }
-
-  /// A test that `column` holds one of `names`, each named (`(verdict = 'a' OR verdict = 'b')`):
-  /// for a statement that runs per write (see ``WriteKind/sqlOneOf(_:_:)``).
-  static func sqlOneOf(_ column: String, _ names: [VerdictName]) -> String {
-    "(" + names.map { "\(column) = \($0.sql)" }.joined(separator: " OR ") + ")"
-  }
 }

@@ -32,19 +32,6 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   /// Whether this kind writes an edge rather than an item.
   package var isEdgeWrite: Bool { self == .createEdge || self == .updateEdge || self == .deleteEdge }
 
-  /// The kind as an SQL string literal: `'update_item'`.
-  var sql: String { "'\(rawValue)'" }
-
-  /// Kinds as an SQL list for `IN (…)`: `'update_item','delete_item'`.
-  static func sqlList(_ kinds: [WriteKind]) -> String { kinds.map(\.sql).joined(separator: ",") }
-
-  /// A test that `column` holds one of `kinds`, each named (`(kind = 'a' OR kind = 'b')`): for a
-  /// statement that runs per write, where SQLite would build an `IN` list of more than two
-  /// constants into a temporary index every time it runs.
-  static func sqlOneOf(_ column: String, _ kinds: [WriteKind]) -> String {
-    "(" + kinds.map { "\(column) = \($0.sql)" }.joined(separator: " OR ") + ")"
-  }
-
   /// Words for a person: `create item`.
   public var words: String { rawValue.replacing("_", with: " ") }
 }
