@@ -8,7 +8,8 @@ import ScriptedInstance
 
 /// The drain benchmark (docs/performance.md, "The drain benchmark"): a drain of N creates to the
 /// in-process scripted instance over loopback, against the same HTTP client sending the same N
-/// requests with no queue, in the same run. Target: drain time ≤ 1.3 × baseline time.
+/// requests with no queue, in the same run. Target: drain time ≤ 1.3 × baseline time; and the
+/// drain's CPU per write, counted in instructions against the same client's (``DrainInstructions``).
 ///
 /// Beside it: the floor, a raw keep-alive HTTP/1.1 client on plain sockets sending the same
 /// requests one at a time (target: drain ≤ 2.5 × floor), URLSession, the client the drain used
