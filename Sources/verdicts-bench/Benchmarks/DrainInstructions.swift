@@ -47,7 +47,10 @@ struct DrainInstructions {
     let runs = ["drain", "baseline", "queue"].flatMap { mode in [sizes.small, sizes.large].map { (mode, $0) } }
     var counts: [String: Int] = [:]
     for pair in stride(from: 0, to: runs.count, by: 2) {
-      let started = try runs[pair..<min(pair + 2, runs.count)].map { mode, n in
+      var started: [(key: String, out: String, process: SpawnedProcess)] = []
+      // A run that cannot start stops the one started beside it.
+      defer { for s in started where s.process.isRunning { s.process.stop(SIGKILL, grace: .zero) } }
+      for (mode, n) in runs[pair..<min(pair + 2, runs.count)] {
         let out = folder + "/callgrind-\(mode)-\(n).out"
         let log = open(folder + "/callgrind-\(mode)-\(n).log", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let null = open("/dev/null", O_RDONLY)
@@ -59,7 +62,7 @@ struct DrainInstructions {
           valgrind,
           ["--tool=callgrind", "--callgrind-out-file=\(out)", bench, "profile-run", "\(n)", mode, "\(timeScale)"],
           environment: ProcessInfo.processInfo.environment, stdin: null, stdout: log, stderr: log)
-        return (key: "\(mode)-\(n)", out: out, process: p)
+        started.append((key: "\(mode)-\(n)", out: out, process: p))
       }
       for s in started {
         let code = s.process.wait(limit: .seconds(1800))
@@ -85,7 +88,7 @@ struct DrainInstructions {
     func k(_ v: Double) -> String { Stats.whole(v / 1000) + "k" }
     return DrainInstructions(
       rows: [
-        "CPU per drained write, counted (callgrind, queueing taken out of both; the in-process instance on both sides):"
+        "CPU per drained write, counted in-process (callgrind of profile-run, the instance in it on both sides; queueing taken out of both):"
           + " drain \(k(drain)) instructions, bare client \(k(bare)); ratio \(Stats.fixed(ratio, 3));"
           + " target ≤ \(Stats.fixed(target)): \(met ? "met" : "MISSED")",
         "  the queue's own \(k(drain - bare)) a write; queueing \(k(queueing)) a write (profile-run at \(sizes.small) and \(sizes.large))",
