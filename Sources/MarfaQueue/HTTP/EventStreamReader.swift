@@ -40,13 +40,14 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
   /// `timeout` bounds connecting and any silence (less than a byte a second for that long);
   /// the whole stream ends by six times `timeout`, however it trickles.
   static func read(
-    _ url: URL, key: String?, lastEventId: String?, timeout: TimeInterval,
+    _ url: URL, key: String?, lastEventId: String?, readView: String? = nil, timeout: TimeInterval,
     keep: @escaping @Sendable (EventFrame) -> Bool = { _ in true }, done: @escaping @Sendable (EventFrame) -> Bool
   ) async throws -> [EventFrame] {
     let reader = EventStreamReader(done: done, keep: keep)
     var headers = [("Accept", "text/event-stream")]
     if let key { headers.append(("Authorization", "Bearer \(key)")) }
     if let lastEventId { headers.append(("Last-Event-ID", lastEventId)) }
+    if let readView { headers.append(("X-Marfa-Read-View", readView)) }
     let request = CurlRequest(
       method: "GET", url: url.absoluteString, headers: headers, body: nil,
       deadlineMs: HTTPClient.milliseconds(timeout * 6), connectMs: HTTPClient.milliseconds(timeout),

@@ -28,7 +28,7 @@ extension WorkingCopy {
       }
     }
     let root = try await readRoot()
-    let cursor = try await readCursor(server: server, instanceId: root.instanceId)
+    let head = try await readCursor(server: server, instanceId: root.instanceId)
     var progress = FillProgress()
     do {
       try await readItemPages(client: client, server: server, limits: limits, progress: &progress)
@@ -44,7 +44,8 @@ extension WorkingCopy {
         try db.takeStagedFillRows()
         try db.adoptInstance(root.instanceId)
         try db.setMeta(.instanceId, root.instanceId)
-        try db.setMeta(.cursor, cursor)
+        try db.setMeta(.cursor, head.cursor)
+        try db.setMeta(.readView, head.readView)
         try db.setMeta(.expiredReason, nil)
         try db.setMeta(.fill, FillState.complete.rawValue)
       }
@@ -130,8 +131,19 @@ extension WorkingCopy {
     }
   }
 
+  /// Where the copy stream's head stands: its cursor and the read view it certified.
+  struct StreamHead {
+    var cursor: String
+    var readView: String?
+  }
+
+  /// Whether `text` is a read view as the contract spells one: 64 lowercase hex digits.
+  static func isReadView(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+  }
+
   /// Reads the head of the copy stream up to its `stream_cursor` frame.
-  func readCursor(server: Server, instanceId: String) async throws -> String {
+  func readCursor(server: Server, instanceId: String) async throws -> StreamHead {
     let frames: [EventFrame]
     do {
       frames = try await EventStreamReader.read(
@@ -148,7 +160,12 @@ extension WorkingCopy {
     if let other = head.json?["instance_id"]?.stringValue, other != instanceId {
       throw QueueError.copyExpired(reason: "instance_changed")
     }
-    return cursor
+    let readView = head.json?["read_view"]?.stringValue
+    if let readView, !Self.isReadView(readView) {
+      throw QueueError.contractBroken(
+        what: "the event stream named the read view \(Outcome.quoted(readView)), which is not 64 hex digits")
+    }
+    return StreamHead(cursor: cursor, readView: readView)
   }
 
   static func queueError(_ failure: EventStreamReader.Failure) -> QueueError {
@@ -162,21 +179,24 @@ extension WorkingCopy {
 
   /// Catches the copy up from its cursor, applying item events, until the stream is live.
   ///
+  /// The replay names the cursor (`Last-Event-ID`) and the read view the fill was certified with
+  /// (`X-Marfa-Read-View`); a replay certifying another view expires the copy (`read_view_changed`).
+  ///
   /// A `catchup_too_old` frame expires the copy: a drain then throws
   /// `copyExpired(reason: "catchup_too_old")`, and the queue is kept until a fill.
   public func catchUp() async throws {
     try requireWriter()
     let (_, server) = try client()
-    let (cursor, instance) = try await store.run { db in
+    let (cursor, instance, readView) = try await store.run { db in
       try db.requireFilled()
-      return (try db.meta(.cursor), try db.meta(.instanceId))
+      return (try db.meta(.cursor), try db.meta(.instanceId), try db.meta(.readView))
     }
     guard let cursor else { throw QueueError.noCursor }
     let frames: [EventFrame]
     do {
       frames = try await EventStreamReader.read(
         try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: cursor,
-        timeout: server.timeout,
+        readView: readView, timeout: server.timeout,
         done: { ["stream_live", "catchup_too_old", "cursor_ahead", "stream_incomplete"].contains($0.type ?? "") })
     } catch let failure as EventStreamReader.Failure {
       throw Self.queueError(failure)
@@ -187,8 +207,12 @@ extension WorkingCopy {
     case "catchup_too_old": expiry = "catchup_too_old"
     case "cursor_ahead": expiry = "cursor_ahead"
     default:
+      let named = frames.lazy.compactMap { $0.json?["read_view"]?.stringValue }
       if let other = last?.json?["instance_id"]?.stringValue, let instance, other != instance {
         expiry = "instance_changed"
+      } else if let readView, named.contains(where: { $0 != readView }) {
+        // The instance no longer certifies the view the copy was filled with.
+        expiry = "read_view_changed"
       } else {
         expiry = nil
       }

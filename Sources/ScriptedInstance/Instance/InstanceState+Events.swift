@@ -1,13 +1,21 @@
 extension InstanceState {
   /// `GET /events`: the head (`stream_cursor`), or a replay after `Last-Event-ID` ending in `stream_live`,
   /// held open; `catchup_too_old` or `cursor_ahead` for a cursor the log cannot serve.
+  ///
+  /// As the contract's instance: a replay names the read view its head certified
+  /// (`X-Marfa-Read-View`) beside its cursor, and a head read names neither; anything else is
+  /// `400 validation_error`.
   func eventsReply(_ request: HTTPRequest) -> HTTPReply {
     let edges = request.query("edges") == "all"
     var frames: [String]
     var hold = true
+    let view = request.header("X-Marfa-Read-View")
     if let last = request.header("Last-Event-ID") {
       guard let cursor = Int(last.trimmingSpaces()), cursor >= 0 else {
         return .response(Self.http(.validation([("Last-Event-ID", "is not a cursor")])))
+      }
+      guard view == ScriptedInstance.readView else {
+        return .response(Self.http(.validation([("X-Marfa-Read-View", "invalid copy replay request")])))
       }
       if cursor > model.headCursor {
         frames = [Self.frame(control("cursor_ahead", cursor: model.headCursor, extra: ["requested": .string(last)]))]
@@ -22,6 +30,9 @@ extension InstanceState {
         frames.append(Self.frame(control("stream_live", cursor: model.headCursor)))
       }
     } else {
+      guard view == nil else {
+        return .response(Self.http(.validation([("X-Marfa-Read-View", "invalid copy bootstrap request")])))
+      }
       frames = [Self.frame(control("stream_cursor", cursor: model.headCursor))]
     }
     var head = HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")])

@@ -8,6 +8,9 @@ package enum MetaKey: String, Sendable, CaseIterable {
   case instanceId = "instance_id"
   /// The event cursor the copy stands at.
   case cursor
+  /// The read view (64 hex digits) the copy stream certified the fill with; a catch-up names it
+  /// beside its cursor.
+  case readView = "read_view"
   /// Why the copy expired (`catchup_too_old`, `cursor_ahead`, `instance_changed`).
   case expiredReason = "expired_reason"
   /// The writer's record (``WriterRecord``).
