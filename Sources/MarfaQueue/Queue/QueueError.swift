@@ -2,6 +2,8 @@
 public enum QueueError: Error, Sendable, Hashable {
   /// The queue holds no write with that id.
   case notFound(id: String)
+  /// The copy holds no row of that kind (`item`, `edge`) with that id.
+  case rowNotFound(kind: String, id: String)
   /// A typed ID (a prefix, a suffix, the short form) that more than one write has.
   case ambiguousID(typed: String, matches: [String])
   /// A typed ID no write has; the closest IDs the queue holds, best first.
@@ -45,7 +47,7 @@ public enum QueueError: Error, Sendable, Hashable {
   /// The stable snake_case code (the Marfa CLI's where one exists).
   public var code: String {
     switch self {
-    case .notFound, .unknownID: return "not_found"
+    case .notFound, .unknownID, .rowNotFound: return "not_found"
     case .ambiguousID: return "ambiguous"
     case .readingHandle: return "reading_handle"
     case .hydrationIncomplete: return "hydration_incomplete"
@@ -69,6 +71,7 @@ public enum QueueError: Error, Sendable, Hashable {
   public var message: String {
     switch self {
     case .notFound(let id): return "the queue holds no write \(id)"
+    case .rowNotFound(let kind, let id): return "the copy holds no \(kind) \(id)"
     case .ambiguousID(let typed, let matches):
       let shown = matches.prefix(WriteIDResolver.listed).joined(separator: ", ")
       let more = matches.count > WriteIDResolver.listed ? " and \(matches.count - WriteIDResolver.listed) more" : ""

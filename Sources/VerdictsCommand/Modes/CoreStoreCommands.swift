@@ -109,6 +109,9 @@ enum CoreStoreCommands {
         message:
           "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")
     case .fill, .catchUp: throw core.refusal("hydrate")
+    case .itemsGet, .itemsList, .edgesList, .edgesTo:
+      throw QueueError.invalid(
+        message: "this is a Marfa core store: verdicts reads its queue, not its rows (`marfa device --db … items`)")
     case .demo, .instance, .completion, .complete, .manual, .configCheck:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,

@@ -7,6 +7,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case configCheck
   case itemsCreate, itemsUpdate, itemsDelete, itemsRestore, itemsTransition
   case edgesCreate, edgesUpdate, edgesDelete
+  case itemsGet, itemsList, edgesList, edgesTo
   case tagsAdd, tagsRemove
   case metadataReplace, metadataMerge
   case extensionsWrite, extensionsDelete

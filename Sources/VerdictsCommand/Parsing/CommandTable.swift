@@ -196,8 +196,18 @@ enum CommandTable {
   static let shells = ["bash", "zsh", "fish"]
 
   static let items = CommandSpec(
-    name: "items", summary: "queue item writes", id: nil,
+    name: "items", summary: "queue item writes, read the copy's items", id: nil,
     subcommands: [
+      CommandSpec(
+        name: "get", summary: "one item as the copy shows it (its unanswered writes laid over)", id: .itemsGet,
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item")]),
+      CommandSpec(
+        name: "list", summary: "the copy's items, active ones unless a state is named", id: .itemsList,
+        options: [
+          .value("--type", "T", .shortName, help: "only items of this type"),
+          .value("--state", "S", .choice(WorkingCopy.itemStates), help: "only items in this state (default: active)"),
+          .flag("--all-states", help: "items in every state"),
+        ]),
       CommandSpec(
         name: "create", summary: "queue an item create", id: .itemsCreate,
         options: [
@@ -236,8 +246,14 @@ enum CommandTable {
     ])
 
   static let edges = CommandSpec(
-    name: "edges", summary: "queue edge writes", id: nil,
+    name: "edges", summary: "queue edge writes, read the copy's edges", id: nil,
     subcommands: [
+      CommandSpec(
+        name: "list", summary: "the copy's edges from an item", id: .edgesList,
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item the edges start at")]),
+      CommandSpec(
+        name: "to", summary: "the copy's edges to an item", id: .edgesTo,
+        positionals: [PositionalSpec("ID", .required, .segment, help: "the item the edges end at")]),
       CommandSpec(
         name: "create", summary: "queue an edge create", id: .edgesCreate,
         options: [

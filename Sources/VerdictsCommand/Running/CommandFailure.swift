@@ -54,8 +54,8 @@ struct CommandFailure: Error, Sendable, Hashable {
       exit = .usage
     case .network, .contractMismatch, .contractBroken, .redirected, .storageFull, .store, .closed:
       exit = .environment
-    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .wrongSchema,
-      .unknownSchema, .invalid:
+    case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .rowNotFound,
+      .wrongSchema, .unknownSchema, .invalid:
       exit = .deviceRule
     }
     var message = error.message

@@ -27,6 +27,7 @@ struct CommandRunner {
     case .status: return try await status()
     case .queue: return try await queue()
     case .show: return try await show()
+    case .itemsGet, .itemsList, .edgesList, .edgesTo: return try await readCopy(id)
     case .drain: return try await drain()
     case .history: return try await history()
     case .fill: return try await fill()
