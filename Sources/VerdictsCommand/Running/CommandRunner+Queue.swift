@@ -136,7 +136,13 @@ extension CommandRunner {
         output: failure,
         note: "the drain ran and its verdicts are in the store (verdicts queue lists them); only this report was lost")
     }
-    if let failure = CommandFailure(drained: report) { throw failure }
+    if let failure = CommandFailure(drained: report) {
+      // With --json the report on standard output says why (`unavailable`, `undelivered`,
+      // `stopped`), so standard error stays empty, as the contract's command has it; the exit
+      // code still tells a script (docs/cli.md, "Exit codes").
+      if json { return failure.exit }
+      throw failure
+    }
     return .done
   }
 
