@@ -49,6 +49,8 @@ import Testing
     let drain = try Binary.run(["drain", "--json"], store: t.store, home: t.path, environment: e)
     #expect(drain.code == 3, "\(drain)")
     #expect(drain.json?["undelivered"] == .number(1))
+    // The report on stdout says why; stderr stays empty, as the contract's command has it.
+    #expect(drain.stderr.isEmpty, "\(drain)")
     let queue = try Binary.run(["queue", "--json"], store: t.store, home: t.path)
     #expect(queue.json?.arrayValue?.first?["last_failure"]?["status"] == .number(500))
     #expect(queue.json?.arrayValue?.first?["environmental_streak"] == .number(1))

@@ -6,7 +6,7 @@ extension DrainPass {
   }
 
   /// Stores a verdict: the write's row, its failure cleared, the row the answer carried, and the
-  /// writes queued at version 0 behind an answered create moved onto its version.
+  /// edits queued behind it moved onto that row's version where they may go there.
   static func store(_ w: QueuedWrite, _ settled: Settlement, in db: SQLite) throws {
     try db.transaction(durable: false) {
       try db.recordVerdict(
@@ -14,7 +14,20 @@ extension DrainPass {
         replayed: settled.replayed, clearFailure: settled.clearsFailure)
       if let row = settled.row {
         try db.takeRow(kind: w.kind.rowKind, row.value, text: row.text)
-        if w.kind == .createItem, let id = row.value["id"]?.stringValue, let version = row.value["version"]?.intValue {
+        // The edits behind it move onto its answer where it holds what they read
+        // (``SQLite/moveOntoAnswer(_:row:)``); behind a conflicted one nothing moves.
+        switch settled.verdict {
+        case .accepted, .merged:
+          if [.createItem, .updateItem, .createEdge, .updateEdge].contains(w.kind) {
+            try db.moveOntoAnswer(w, row: row.value)
+          }
+        default: break
+        }
+        // A create that landed under another id than the one queued (a natural key): the
+        // writes queued on its placeholder version move onto the row it landed on.
+        if w.kind == .createItem, let id = row.value["id"]?.stringValue, id != w.itemId,
+          let version = row.value["version"]?.intValue
+        {
           try db.moveOntoAnsweredCreate(item: id, version: version)
         }
       }

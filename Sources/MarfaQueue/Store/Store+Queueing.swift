@@ -133,6 +133,9 @@ extension SQLite {
       let rowKind = draft.kind.rowKind
       if let rowId = draft.kind.rowId(item: draft.itemId, edge: draft.edgeId) {
         let current = try row(kind: rowKind, id: rowId)
+        if draft.kind == .updateItem || draft.kind == .updateEdge {
+          try keepEditRead(id, properties: current?.body["properties"] ?? .object([]))
+        }
         if let laid = lay(current?.body) {
           let version =
             draft.kind == .createItem || draft.kind == .createEdge ? (current?.version ?? 0) : current?.version

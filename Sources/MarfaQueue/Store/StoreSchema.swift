@@ -64,6 +64,7 @@ enum StoreSchema {
       \(changeLog)
       \(departures)
       \(archive)
+      \(editReads)
       \(orderIndexes)
       \(attempts)
       \(drainHistory)
@@ -197,6 +198,15 @@ enum StoreSchema {
   /// are copied out of the row for the undo's checks. Bounded by ``ArchiveLimits`` (age and
   /// bytes, oldest out first), pruned in the writer's transaction that archives. Additive: an
   /// older store gets it when a writer opens it; writes that left before were not kept.
+  /// What an unanswered edit was made against: the properties the copy showed its row with
+  /// when it was queued. A drain moves the edit onto the answer to an edit ahead of it only where
+  /// that answer holds what it read (``SQLite/moveOntoAnswer(_:row:)``). Kept while the write is
+  /// in the queue; a write put back by an undo has none, and goes on the version it holds.
+  static let editReads = """
+    CREATE TABLE edit_reads (id TEXT PRIMARY KEY, properties TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TRIGGER edit_reads_gone AFTER DELETE ON queue BEGIN DELETE FROM edit_reads WHERE id = OLD.id; END;
+    """
+
   static let archive = """
     CREATE TABLE archive (
       n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, event TEXT NOT NULL,
@@ -233,6 +243,8 @@ enum StoreSchema {
     if (try? db.hasArchive()) == false { missing.append(archive) }
     if (try? db.hasAttempts()) == false { missing.append(attempts) }
     if (try? db.hasDrainHistory()) == false { missing.append(drainHistory) }
+    let reads = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'edit_reads'"
+    if (try? db.scalar(reads)) == 0 { missing.append(editReads) }
     if !db.keepsPayloadChecksums() { missing.append("ALTER TABLE queue ADD COLUMN payload_sha TEXT;") }
     let orderIndex = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(lastOrderIndex)'"
     if (try? db.scalar(orderIndex)) == 0 { missing.append(orderIndexes) }

@@ -1,0 +1,55 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+import TestSupport
+import Testing
+
+/// `items get`, `items list`, `edges list`, `edges to`: the copy's rows as a local read shows
+/// them, through the built binary, without the writer role or an instance.
+@Suite(.serialized) struct CopyReadBinaryTests {
+  @Test func aLocalReadShowsTheFilledRowWithAnUnansweredEditLaidOver() throws {
+    let instance = ScriptedInstance(
+      scenario: Scenario(name: "t", items: [SeedItem(id: "n1", type: "note", properties: ["title": "held"])]))
+    let url = try instance.start()
+    defer { instance.stop() }
+    let t = TempFolder()
+    let e = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
+    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
+    let before = try Binary.run(["items", "get", "n1", "--json"], store: t.store, home: t.path)
+    #expect(before.code == 0, "\(before)")
+    #expect(before.json?["version"] == .number(1))
+    #expect(before.json?["properties"]?["title"] == .string("held"))
+    _ = try Binary.run(
+      ["items", "update", "n1", "--properties", #"{"title":"edited"}"#], store: t.store, home: t.path)
+    let after = try Binary.run(["items", "get", "n1", "--json"], store: t.store, home: t.path)
+    #expect(after.json?["properties"]?["title"] == .string("edited"))
+    let list = try Binary.run(["items", "list", "--type", "note", "--json"], store: t.store, home: t.path)
+    #expect(list.json?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["n1"])
+    let none = try Binary.run(["items", "list", "--type", "other", "--json"], store: t.store, home: t.path)
+    #expect(none.json == .array([]))
+    let missing = try Binary.run(["items", "get", "nope", "--json"], store: t.store, home: t.path)
+    #expect(missing.code == 4)
+    #expect(missing.stderr.contains("not_found"))
+  }
+
+  @Test func edgesAreListedFromTheirSourceAndToTheirTarget() throws {
+    let t = TempFolder()
+    _ = try Binary.run(
+      ["edges", "create", "--source", "a", "--target", "b", "--type", "references", "--id", "e1"], store: t.store,
+      home: t.path)
+    let from = try Binary.run(["edges", "list", "a", "--json"], store: t.store, home: t.path)
+    #expect(from.json?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["e1"])
+    let to = try Binary.run(["edges", "to", "b", "--json"], store: t.store, home: t.path)
+    #expect(to.json?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["e1"])
+    let neither = try Binary.run(["edges", "to", "a", "--json"], store: t.store, home: t.path)
+    #expect(neither.json == .array([]))
+  }
+
+  @Test func aReadOfAMissingStoreIsNoStoreAndCreatesNothing() throws {
+    let t = TempFolder()
+    let r = try Binary.run(["items", "list", "--json"], store: t.store, home: t.path)
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("no_store"))
+    #expect(!FileManager.default.fileExists(atPath: t.store))
+  }
+}
