@@ -55,7 +55,8 @@ import Testing
     _ = try await h.copy.queue.drain()
     #expect(Self.sentVersions(h, "n1") == [1, 1])
     // The instance sets the second aside rather than writing it over the other device's body.
-    if case .conflicted? = try await h.write(second.id).verdict {} else {
+    if case .conflicted? = try await h.write(second.id).verdict {
+    } else {
       Issue.record("the second edit was taken over a body it never read")
     }
     #expect(h.instance.item("n1")?["item"]?["properties"]?["body"] == .string("elsewhere"))
