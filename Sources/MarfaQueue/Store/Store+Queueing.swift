@@ -107,6 +107,9 @@ extension SQLite {
         }
         baseVersion = held.version ?? 0
       }
+    } else if let named = draft.namedVersion {
+      // A create made conditional on the version it was based on keeps it, on the wire and here.
+      baseVersion = named
     }
 
     let instance = try meta(.instanceId)

@@ -58,26 +58,39 @@ extension WorkingCopy {
     let body = JSONValue.object(members)
     return try await enqueue(
       WriteDraft(
-        kind: .createItem, itemId: rowId, body: { _ in body },
+        kind: .createItem, itemId: rowId, namedVersion: version, body: { _ in body },
         layRow: { _ in .object([("id", .string(rowId)), ("type", .string(type)), ("properties", properties)]) }))
   }
 
   /// Queues an item update (`conflict=auto`), made against the copy's version unless one is named.
+  ///
+  /// `type` moves the item to another type (sent as `type` with `retype: true`) and `tier` to
+  /// another tier; either is sent only where it differs from what the copy shows.
   public func updateItem(
-    id: String, properties: JSONValue, version: Int? = nil, asRead: Bool = false, replace: Bool = false
+    id: String, properties: JSONValue, version: Int? = nil, asRead: Bool = false, replace: Bool = false,
+    type: String? = nil, tier: String? = nil
   ) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the item id")
     try Self.requireObject(properties, "properties")
+    if let type { try Self.requireNonEmpty(type, "the type") }
+    if let tier { try Self.requireNonEmpty(tier, "the tier") }
+    let shown = type == nil && tier == nil ? nil : try await item(id: id)
+    let retype = type.flatMap { $0 == shown?["type"]?.stringValue ? nil : $0 }
+    let retier = tier.flatMap { $0 == shown?["tier"]?.stringValue ? nil : $0 }
     return try await enqueue(
       WriteDraft(
         kind: .updateItem, itemId: id, namedVersion: version, needsVersion: true, asRead: asRead,
         body: { base in
           var members: [(String, JSONValue)] = [("version", .int(base ?? 0)), ("properties", properties)]
           if replace { members.append(("properties_mode", .string("replace"))) }
+          if let retype { members += [("type", .string(retype)), ("retype", .bool(true))] }
+          if let retier { members.append(("tier", .string(retier))) }
           return .object(members)
         },
-        layRow: { current in
-          guard let current else { return nil }
+        layRow: { shown in
+          guard var current = shown else { return nil }
+          if let retype { current = current.setting("type", .string(retype)) }
+          if let retier { current = current.setting("tier", .string(retier)) }
           var props = current["properties"] ?? .object([])
           if replace {
             props = properties

@@ -219,6 +219,9 @@ enum CommandTable {
             "--source-id", "X", .name(maxBytes: ValueKind.sourceIdLimit),
             help: "the natural key's id within the source (with --source)"),
           .value("--tier", "T", .shortName, help: "the item's tier"),
+          .value(
+            "--tag", "TAG", .segment, repeatable: true,
+            help: "a tag, queued as a write of its own after the create (repeat for more)"),
           baseVersion,
         ],
         constraints: [.together(["--source", "--source-id"])]),
@@ -230,6 +233,8 @@ enum CommandTable {
           baseVersion,
           .flag("--as-read", help: "the version named is the one the edit was read at"),
           .flag("--replace", help: "replace the properties whole instead of merging them"),
+          .value("--type", "T", .shortName, help: "move the item to this type (sent only where it differs)"),
+          .value("--tier", "T", .shortName, help: "move the item to this tier (sent only where it differs)"),
         ]),
       CommandSpec(
         name: "delete", summary: "queue an item delete", id: .itemsDelete,

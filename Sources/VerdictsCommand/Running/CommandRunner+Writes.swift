@@ -35,14 +35,17 @@ extension CommandRunner {
     let empty = JSONValue.object([])
     switch id {
     case .itemsCreate:
-      return try await copy.createItem(
+      let create = try await copy.createItem(
         type: a.string("--type") ?? "", properties: a.json("--properties") ?? empty, id: a.string("--id"),
         source: a.string("--source"), sourceId: a.string("--source-id"), tier: a.string("--tier"),
         version: a.int("--version"))
+      // Each tag is a write of its own, waiting on the create (the create's body names none).
+      for tag in a.strings("--tag") { _ = try await copy.addTag(item: create.itemId ?? "", tag: tag) }
+      return create
     case .itemsUpdate:
       return try await copy.updateItem(
         id: id1, properties: a.json("--properties") ?? empty, version: a.int("--version"),
-        asRead: a.flag("--as-read"), replace: a.flag("--replace"))
+        asRead: a.flag("--as-read"), replace: a.flag("--replace"), type: a.string("--type"), tier: a.string("--tier"))
     case .itemsDelete: return try await copy.deleteItem(id: id1, version: a.int("--version"))
     case .itemsRestore: return try await copy.restoreItem(id: id1)
     case .itemsTransition: return try await copy.transitionItem(id: id1, state: a.string("--state") ?? "")
