@@ -10,8 +10,12 @@ import VerdictsCommand
 // A crash report goes to a file, never to an interactive backtracer on the person's terminal
 // (this may start the program again, once).
 ProcessStart.sendCrashReportsToAFile(environment: ProcessInfo.processInfo.environment)
-// The arguments as the bytes received: one that is not UTF-8 is refused, not repaired.
-let arguments = ProcessStart.arguments()
+// The arguments as the bytes received: one that is not UTF-8 is refused, not repaired. None to
+// be found is said and refused: never read as none given (that opens the TUI on the default store).
+guard let arguments = ProcessStart.arguments() else {
+  StandardStreams().err(ProcessStart.unreadableArguments)
+  exit(2)
+}
 let environment = ProcessInfo.processInfo.environment
 // Before any task starts (the thread pool needs /proc).
 if let refused = VerdictsCLI.refuseWithoutProc(

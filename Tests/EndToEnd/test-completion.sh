@@ -9,6 +9,10 @@
 # - zsh: `zsh -n`; the function with words/CURRENT set and compadd stubbed gives release and the
 #   panes; a real zsh (compinit) under tmux completes `verdicts rel<Tab>` and `--pane=bl<Tab>`.
 # - fish: `fish -n`; `complete -C 'verdicts rel'` prints release, and the panes and the ids.
+# - planted ids: write ids holding `$(…)`, a backtick, `;`, `|`, `&`, a space, quotes and a line
+#   break, planted in a store: bash (COMPREPLY, after no quote, `'` and `"`, and a real interactive
+#   bash), zsh and fish under tmux complete each with Tab; the line, run, reads each back as it is,
+#   and none of them runs (no marker file appears); the one with a line break is never offered.
 # - the man page: docs/verdicts.1 is what `verdicts __man` prints now; `groff -ww -man -Tutf8` reads
 #   it with nothing on stderr; `man -l` renders its sections.
 # zsh or fish is skipped, saying so, only when it is not installed; bash, tmux, groff and man are
@@ -136,6 +140,88 @@ else
   expect_reply "fish: show, MARFA_DB" "$SHORTS" "$(MARFA_DB="$STORE" fish_reply 'verdicts show ' | sort)"
   expect_reply "fish: blobs put" "note.txt" "$(cd "$E2E_TMP/files" && fish_reply 'verdicts blobs put no')"
 fi
+
+# ------------------------------------------------------------------------------------------------
+# Write ids planted in a store (anyone who can write the store can plant one): each shell offers
+# them quoted, so the line reads each back as it is and runs none of it. Each id redirects into a
+# marker file (m1…m8) if the shell ever runs it; none may appear. An id holding a line break is
+# never offered (it could not be one candidate).
+echo "completion: planted ids"
+PLANTED="$E2E_TMP/planted"
+mkdir -p "$PLANTED"
+HOSTILE="$PLANTED/h.store"
+for i in 1 2 3 4 5 6 7 8; do
+  MARFA_DB="$HOSTILE" verdicts items create --type note --properties "{\"n\":$i}" >/dev/null
+done
+python3 - "$HOSTILE" <<'PY'
+import sqlite3, sys
+ids = ["a$(>m1)", "b`>m2`", "c;>m3", "d|>m4", "e&>m5", "f >m6", "g'\"h>m7", "i\n>m8"]
+db = sqlite3.connect(sys.argv[1])
+rows = [r[0] for r in db.execute("SELECT id FROM queue ORDER BY seq")]
+for old, new in zip(rows, ids):
+    db.execute("UPDATE queue SET id = ? WHERE id = ?", (new, old))
+db.commit()
+PY
+PLANTED_IDS=('a$(>m1)' 'b`>m2`' 'c;>m3' 'd|>m4' 'e&>m5' 'f >m6' "g'\"h>m7")
+no_markers() { # $1: what ran
+  local found
+  found=$(cd "$PLANTED" && ls m? 2>/dev/null || true)
+  [ -z "$found" ] || fail "$1 ran a planted id: $found"
+}
+cd "$PLANTED"
+[ -z "$(verdicts __complete -- --store "$HOSTILE" show i)" ] || fail "an id holding a line break was offered"
+for id in "${PLANTED_IDS[@]}"; do
+  first=${id:0:1}
+  # bash as the issue's repro drives it: COMPREPLY, then the line as bash reads it.
+  reply=$(bash_reply --store "$HOSTILE" show "$first")
+  [ "$(eval "printf '%s\n' $reply")" = "$id" ] || fail "bash: COMPREPLY $(printf %q "$reply") does not read back as $id"
+  for open in "'" '"'; do
+    reply=$(bash_reply --store "$HOSTILE" show "$open$first")
+    [ "$(eval "printf '%s\n' $open$reply$open")" = "$id" ] ||
+      fail "bash: after $open, COMPREPLY $(printf %q "$reply") does not read back as $id"
+  done
+  if command -v fish >/dev/null 2>&1; then
+    [ "$(fish_reply "verdicts --store $HOSTILE show $first")" = "$id" ] || fail "fish: complete -C does not give $id"
+  fi
+done
+no_markers "reading COMPREPLY"
+
+# A real shell under tmux: Tab, then the line run with printf in front, each argument in <>.
+# $1: session, $2: what the session runs, $3: how the shell is made ready
+planted_in_shell() {
+  local s="$1" id typed n=0
+  tm new-session -d -s "$s" -x 160 -y 50 "$2"
+  tm set-option -t "$s" -g status off >/dev/null
+  type_line "$3; cd '$PLANTED'; echo READY-$s" "$s"
+  wait_for "READY-$s" "$s"
+  for typed in a b c d e f g "'a" '"g'; do
+    keys_to "$s" -l -- "verdicts --store $HOSTILE show $typed"
+    keys_to "$s" Tab
+    sleep 0.5
+    keys_to "$s" C-a
+    n=$((n + 1))
+    keys_to "$s" -l -- "printf '<$n:%s>\n' "
+    keys_to "$s" Enter
+    for id in "${PLANTED_IDS[@]}"; do [ "${id:0:1}" = "${typed: -1}" ] && break; done
+    wait_for "<$n:$id>" "$s"
+  done
+  keys_to "$s" -l -- "verdicts --store $HOSTILE show i"
+  keys_to "$s" Tab
+  sleep 0.5
+  keys_to "$s" C-u
+  tm kill-session -t "$s"
+  no_markers "$s, Tab then Enter,"
+}
+ENVI="env -i PATH='$PATH' HOME='$E2E_TMP' TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+planted_in_shell pbash "$ENVI bash --norc --noprofile -i" "PS1='bash\$ '; source '$BASH_SCRIPT'"
+if command -v zsh >/dev/null 2>&1; then
+  planted_in_shell pzsh "$ENVI zsh -f" \
+    "PS1='zsh\$ '; fpath=('$E2E_TMP/zfunc' \$fpath); autoload -Uz compinit; compinit -u -D"
+fi
+if command -v fish >/dev/null 2>&1; then
+  planted_in_shell pfish "$ENVI fish --no-config" "source '$FISH_SCRIPT'"
+fi
+cd "$E2E_ROOT"
 
 # ------------------------------------------------------------------------------------------------
 echo "completion: the man page"

@@ -212,7 +212,48 @@ import VerdictsUI
     let twins = ["0190f1a2-0000-7000-8000-00001111aaaa", "0190f1a3-0000-7000-8000-00001111aaaa"]
     #expect(WriteIDCandidates.fitting(ids, "") == ["1111aaaa", "2222aaaa"])
     #expect(WriteIDCandidates.fitting(twins, "11") == twins)
-    #expect(WriteIDCandidates.fitting(["ok-id", "bad id", "esc\u{1B}id"], "") == ["ok-id"])
+    #expect(
+      WriteIDCandidates.fitting(["ok-id", "spaced id", "esc\u{1B}id", "nl\nid", "été"], "") == ["ok-id", "spaced id"])
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs the sqlite3 tool"))
+  func aPlantedIDIsOfferedAsItIsForTheScriptToQuoteAndOneWithALineBreakNever() async throws {
+    let folder = TempFolder()
+    let copy = try await WorkingCopy.open(store: URL(fileURLWithPath: folder.store), server: nil)
+    let planted = ["a$(>m1)", "b`>m2`", "c;>m3", "d|>m4", "e&>m5", "f >m6", "g'\"h", "i\n>m8"]
+    var sql = ""
+    for id in planted {
+      let w = try await copy.createItem(type: "note", properties: .object([]))
+      let literal =
+        "'" + id.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\n", with: "' || char(10) || '")
+        + "'"
+      sql += "UPDATE queue SET id = \(literal) WHERE id = '\(w.id)';"
+    }
+    copy.close()
+    await waitForWriterRoleReleased(folder.store)
+    let run = try ChildProcess.run("/usr/bin/sqlite3", [folder.store, sql])
+    #expect(run.shellStatus == 0, "\(run.errors)")
+    #expect(Set(await Self.candidates(["show", ""], store: folder.store)) == Set(planted.dropLast()))
+    // The word as typed, or as an earlier Tab put it in, quoted: read as the shell reads it.
+    for typed in ["a\\$\\(", "'a$(", "\"a\\$(", "$'a$('", "f\\ ", "'f >", "g\\'", "\"g'\\\"h\""] {
+      #expect(await Self.candidates(["show", typed], store: folder.store).count == 1, "\(typed)")
+    }
+    #expect(await Self.candidates(["show", "i"], store: folder.store).isEmpty)
+  }
+
+  @Test func aWordIsReadAsTheShellWouldReadItWithoutRunningAnything() {
+    #expect(Completer.dequoted(#"a\$\(\>m1\)"#) == "a$(>m1)")
+    #expect(Completer.dequoted(#"'a$(>m1)'"#) == "a$(>m1)")
+    #expect(Completer.dequoted(#"'g'\''"h"#) == #"g'"h"#)
+    #expect(Completer.dequoted(#""b\`>m2\` \x""#) == #"b`>m2` \x"#)
+    #expect(Completer.dequoted(#"$'n\nl\''"#) == "n\nl'")
+    #expect(Completer.dequoted(#"'open"#) == "open")
+    #expect(Completer.dequoted("plain") == "plain")
+  }
+
+  @Test func aCandidateHoldingAControlCharacterIsNeverPrinted() {
+    let answer = CompletionAnswer(candidates: ["ok", "nl\nx", "esc\u{1B}[2J", "c1\u{9B}x", "del\u{7F}"])
+    #expect(answer.text == "ok\n")
   }
 
   @Test func aWordThatIsNotUTF8FitsNothingAndIsNoError() async {

@@ -14,4 +14,7 @@ struct CurlRequest {
   /// Seconds during which less than 1 byte a second may arrive before the transfer is dropped;
   /// nil: only the overall deadline applies.
   var stallSeconds: Int? = nil
+  /// The proxy to go through, as the person named it; nil: none, whatever `http_proxy`,
+  /// `ALL_PROXY` and their kin say (libcurl reads those unless told otherwise).
+  var proxy: String? = nil
 }

@@ -72,6 +72,11 @@ final class CurlTransfer: @unchecked Sendable {
     ccurl_set_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
     ccurl_set_long(easy, CURLOPT_NOSIGNAL, 1)
     ccurl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+    // The key goes only where the person said: a proxy only when named (`--proxy`); an empty
+    // one, and no host left to the environment's `no_proxy`, keeps libcurl from reading
+    // `http_proxy`, `https_proxy`, `ALL_PROXY` and their kin.
+    ccurl_set_string(easy, CURLOPT_PROXY, request.proxy ?? "")
+    ccurl_set_string(easy, CURLOPT_NOPROXY, request.proxy == nil ? "*" : "")
     // The overall deadline (`deadlineMs`) is the driver's: libcurl's own would fire on a process
     // continued after a stop before it read the answer waiting in the socket.
     ccurl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectMs)

@@ -41,6 +41,7 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
   /// the whole stream ends by six times `timeout`, however it trickles.
   static func read(
     _ url: URL, key: String?, lastEventId: String?, readView: String? = nil, timeout: TimeInterval,
+    proxy: String? = nil,
     keep: @escaping @Sendable (EventFrame) -> Bool = { _ in true }, done: @escaping @Sendable (EventFrame) -> Bool
   ) async throws -> [EventFrame] {
     let reader = EventStreamReader(done: done, keep: keep)
@@ -51,7 +52,7 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
     let request = CurlRequest(
       method: "GET", url: url.absoluteString, headers: headers, body: nil,
       deadlineMs: HTTPClient.milliseconds(timeout * 6), connectMs: HTTPClient.milliseconds(timeout),
-      stallSeconds: max(1, Int(timeout.rounded(.up))))
+      stallSeconds: max(1, Int(timeout.rounded(.up))), proxy: proxy)
     let driver = CurlDriver.streams
     let transfer: CurlTransfer
     do {

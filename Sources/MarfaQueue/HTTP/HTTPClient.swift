@@ -21,10 +21,13 @@ package final class HTTPClient: Sendable {
   /// The overall deadline of one request, in seconds (connecting included; a body adds
   /// ``uploadAllowance``).
   package let timeout: TimeInterval
+  /// The proxy the person named (nil: none; the environment's proxies are never read).
+  package let proxy: String?
   private let driver: CurlDriver
 
-  package init(timeout: TimeInterval) {
+  package init(timeout: TimeInterval, proxy: String? = nil) {
     self.timeout = timeout
+    self.proxy = proxy
     driver = CurlDriver(name: "verdicts-http")
   }
 
@@ -62,7 +65,7 @@ package final class HTTPClient: Sendable {
     let upload = Double(bodyFile?.size ?? body?.count ?? 0) / Double(Self.uploadAllowance)
     let request = CurlRequest(
       method: method, url: url.absoluteString, headers: lines, body: bodyFile == nil ? body : [], bodyFile: bodyFile,
-      deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout))
+      deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout), proxy: proxy)
     let collector = ResponseCollector()
     let easy = driver.easyHandle()
     let transfer: CurlTransfer

@@ -29,25 +29,61 @@ public struct Server: Sendable, Hashable {
   public var key: String?
   /// How long one request may take before it counts as a timeout, in seconds.
   public var timeout: Double
+  /// The proxy every request goes through, as the person named it (`--proxy`); nil: none. A
+  /// proxy named in the environment (`http_proxy`, `ALL_PROXY`, …) is never used: the key goes
+  /// only where the person said.
+  public var proxy: URLString?
 
   /// Creates a server.
-  public init(url: URLString, key: String?, timeout: Double = 10) {
+  public init(url: URLString, key: String?, timeout: Double = 10, proxy: URLString? = nil) {
     self.url = url
     self.key = key
     self.timeout = timeout
+    self.proxy = proxy
   }
 
-  /// Whether sending the key here goes in the clear to another machine.
+  /// Whether sending the key here goes in the clear to another machine: plain http to a host
+  /// whose address is not loopback (127.0.0.0/8, ::1), judged by the address the name resolves
+  /// to, never by its spelling (`127.attacker.example` is another machine); a name that does not
+  /// resolve counts as another machine.
   public var sendsKeyInClear: Bool {
-    guard key != nil, url.lowercased().hasPrefix("http://") else { return false }
-    let host = Server.host(of: url)
-    return !(host == "localhost" || host.hasPrefix("127.") || host == "[::1]" || host == "::1")
+    guard key != nil, Self.scheme(of: url) == "http" else { return false }
+    return !LoopbackHost.isLoopback(host: Server.host(of: url))
+  }
+
+  /// Whether the key goes in the clear to the proxy: a proxy named, spoken to over plain http
+  /// (or with no scheme, which libcurl reads as http), that is not on this machine.
+  public var sendsKeyInClearToProxy: Bool {
+    guard key != nil, let proxy else { return false }
+    let scheme = Self.scheme(of: proxy)
+    guard scheme == nil || scheme == "http" else { return false }
+    return !LoopbackHost.isLoopback(host: Server.host(of: proxy))
+  }
+
+  /// Why a request cannot go to this server, found before anything is written: a URL that is
+  /// not http(s) (the scheme compared without case), or a key that holds a control character
+  /// (a line break would end the header it goes in). Nil: nothing stands in the way.
+  public var refusal: String? {
+    guard let scheme = Self.scheme(of: url), scheme == "http" || scheme == "https" else {
+      return "not an http(s) URL: \(url)"
+    }
+    if let key, key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      return "the key holds a line break or another control character, so it cannot be sent"
+    }
+    return nil
+  }
+
+  /// The URL's scheme, lowercased (schemes are case-insensitive), or nil when it has none.
+  static func scheme(of url: String) -> String? {
+    guard let r = url.firstRange(of: "://") else { return nil }
+    return url[..<r.lowerBound].lowercased()
   }
 
   static func host(of url: String) -> String {
     var rest = Substring(url)
     if let r = rest.firstRange(of: "://") { rest = rest[r.upperBound...] }
-    if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+    if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+    if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
     if rest.hasPrefix("[") { return String(rest.prefix(while: { $0 != "]" })) + "]" }
     if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
     return rest.lowercased()

@@ -148,7 +148,7 @@ extension WorkingCopy {
     do {
       frames = try await EventStreamReader.read(
         try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: nil,
-        timeout: server.timeout, keep: { _ in false },
+        timeout: server.timeout, proxy: server.proxy, keep: { _ in false },
         // Only a frame that names the cursor can end the head: the others are not parsed.
         done: { $0.event == "stream_cursor" || ($0.data.contains("stream_cursor") && $0.type == "stream_cursor") })
     } catch let failure as EventStreamReader.Failure {
@@ -196,7 +196,7 @@ extension WorkingCopy {
     do {
       frames = try await EventStreamReader.read(
         try Self.url(server, "/events", query: "edges=all&copy=1"), key: server.key, lastEventId: cursor,
-        readView: readView, timeout: server.timeout,
+        readView: readView, timeout: server.timeout, proxy: server.proxy,
         done: { ["stream_live", "catchup_too_old", "cursor_ahead", "stream_incomplete"].contains($0.type ?? "") })
     } catch let failure as EventStreamReader.Failure {
       throw Self.queueError(failure)

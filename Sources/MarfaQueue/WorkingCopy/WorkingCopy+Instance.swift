@@ -5,11 +5,13 @@ extension WorkingCopy {
   /// The client for the current server (one per copy, made on first use).
   func client() throws -> (HTTPClient, Server) {
     guard let server = self.server else { throw QueueError.noServer }
+    // Refused before the caller writes anything (a fill's "under way", a drain's record).
+    if let refusal = server.refusal { throw QueueError.invalid(message: refusal) }
     if let problem = CurlLibrary.problem { throw QueueError.network(message: problem) }
     let client = clientBox.withLock { box -> HTTPClient in
-      if let c = box, c.timeout == server.timeout { return c }
+      if let c = box, c.timeout == server.timeout, c.proxy == server.proxy { return c }
       box?.invalidate()
-      let c = HTTPClient(timeout: server.timeout)
+      let c = HTTPClient(timeout: server.timeout, proxy: server.proxy)
       box = c
       return c
     }
@@ -21,7 +23,8 @@ extension WorkingCopy {
     var text = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
     text += path
     if let query { text += "?" + query }
-    guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+    else {
       throw QueueError.invalid(message: "not an http(s) URL: \(server.url)")
     }
     return url

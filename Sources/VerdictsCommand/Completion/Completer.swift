@@ -13,7 +13,9 @@ struct Completer: Sendable {
   /// maybe empty) stands for.
   func request(for words: [String]) -> CompletionRequest {
     let typed = Array(words.dropLast())
-    let word = words.last ?? ""
+    // The word as the shell will read it: `a\$\(` typed (or put in by an earlier completion) is
+    // matched as `a$(`.
+    let word = Self.dequoted(words.last ?? "")
     var node = root
     var path: [String] = []
     var positionals = 0
@@ -44,7 +46,7 @@ struct Completer: Sendable {
           value = typed[i]
           i += 1
         }
-        if name == "--store", node.option(name) == nil, let value { store = Self.unquoted(value) }
+        if name == "--store", node.option(name) == nil, let value { store = Self.dequoted(value) }
       } else if w == "=" || w == "-h" || (w.hasPrefix("-") && w.count > 1 && Double(w) == nil) {
         // A stray `=`, or a short option the parser reports; the words after it still count.
         continue
@@ -128,11 +130,58 @@ struct Completer: Sendable {
     return (String(parts[0]), parts.count > 1 ? String(parts[1]) : nil)
   }
 
-  /// A value as the shell hands it over while it is typed: quotes around it taken off.
-  static func unquoted(_ value: String) -> String {
-    for quote in ["'", "\""] where value.count >= 2 && value.hasPrefix(quote) && value.hasSuffix(quote) {
-      return String(value.dropFirst().dropLast())
+  /// A word as the shell hands it over while it is typed, read as the shell would read it:
+  /// backslashes, single quotes, double quotes and `$'…'` taken off (a quote not yet closed runs
+  /// to the end). Nothing in it is expanded or run: `$(…)` stays as it is written.
+  static func dequoted(_ word: String) -> String {
+    enum Quote { case none, single, double, ansi }
+    var out = ""
+    var quote = Quote.none
+    var i = word.startIndex
+    func next() -> Character? {
+      guard i < word.endIndex else { return nil }
+      defer { i = word.index(after: i) }
+      return word[i]
     }
-    return value
+    while let c = next() {
+      switch quote {
+      case .none:
+        if c == "\\" {
+          if let escaped = next() { out.append(escaped) }
+        } else if c == "'" {
+          quote = .single
+        } else if c == "\"" {
+          quote = .double
+        } else if c == "$", i < word.endIndex, word[i] == "'" {
+          _ = next()
+          quote = .ansi
+        } else {
+          out.append(c)
+        }
+      case .single:
+        if c == "'" { quote = .none } else { out.append(c) }
+      case .double:
+        if c == "\"" {
+          quote = .none
+        } else if c == "\\", i < word.endIndex, "$`\"\\".contains(word[i]) {
+          out.append(next()!)
+        } else {
+          out.append(c)
+        }
+      case .ansi:
+        if c == "'" {
+          quote = .none
+        } else if c == "\\", let escaped = next() {
+          let named: [Character: Character] = [
+            "n": "\n", "t": "\t", "r": "\r", "e": "\u{1B}", "E": "\u{1B}", "a": "\u{07}", "b": "\u{08}",
+            "f": "\u{0C}", "v": "\u{0B}",
+          ]
+          out.append(named[escaped] ?? escaped)
+        } else {
+          out.append(c)
+        }
+      }
+    }
+    return out
   }
 }

@@ -17,22 +17,38 @@ enum CompletionScript {
     # (or, in ~/.bashrc: source <(verdicts completion bash)).
     # The candidates come from verdicts itself (`verdicts __complete -- WORD...`, docs/cli.md).
     _verdicts() {
-      local cur line files=0
+      local cur line files=0 quote=1
       # $2 is the word readline completes: after `=` in `--pane=bl`, only `bl`.
       if (( $# >= 2 )); then cur=$2; else cur=${COMP_WORDS[COMP_CWORD]-}; fi
-      local -a words=("${COMP_WORDS[@]:1:COMP_CWORD-1}")
+      local -a words=("${COMP_WORDS[@]:1:COMP_CWORD-1}") found=()
       COMPREPLY=()
       while IFS= read -r line; do
         if [[ $line == :file ]]; then
           files=1
         elif [[ -n $line ]]; then
-          COMPREPLY+=("$line")
+          found+=("$line")
         fi
       done < <(command "${COMP_WORDS[0]}" __complete -- "${words[@]}" "$cur" 2>/dev/null)
       if (( files )); then
-        compopt -o filenames 2>/dev/null
-        while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+        # readline quotes what it puts in when it completes file names.
+        compopt -o filenames 2>/dev/null && quote=0
+        while IFS= read -r line; do found+=("$line"); done < <(compgen -f -- "$cur")
       fi
+      # Else each candidate is quoted here: a write id the store holds (`$(...)`, a backtick, `;`,
+      # a space) is put in as the word it is, never as code the line would run. After an opening
+      # quote readline puts the candidate inside it (and closes it): quoted for that quote.
+      local open=
+      case ${COMP_WORDS[COMP_CWORD]-}$cur in \'*) open=q ;; \"*) open=qq ;; esac
+      for line in "${found[@]}"; do
+        if (( quote )); then
+          case $open in
+            q) line=${line//"'"/"'\\''"} ;;
+            qq) line=${line//'\'/'\\'}; line=${line//'$'/'\$'}; line=${line//'`'/'\`'}; line=${line//'"'/'\"'} ;;
+            *) printf -v line '%q' "$line" ;;
+          esac
+        fi
+        COMPREPLY+=("$line")
+      done
       return 0
     }
     complete -F _verdicts verdicts

@@ -76,13 +76,16 @@ enum WriteIDCandidates {
 
   /// The ids as the screen shows them, without the ellipsis (`43da8578`), that fit the word typed
   /// (which may carry the ellipsis: `…43`); a full id where two writes share the short form, or
-  /// where the word is the start of a full id. Ids a shell could not take as one word are left out.
+  /// where the word is the start of a full id. An id holding a control character or a character
+  /// outside ASCII is left out (it could not be typed back, or would steer the terminal listing
+  /// it); one holding spaces, quotes, `$(…)`, `;`, `|` or `&` is offered, for the shell's script
+  /// to quote (``CompletionScript``).
   static func fitting(_ ids: [String], _ word: String) -> [String] {
     let typed = bare(word).lowercased()
     var count: [String: Int] = [:]
     for id in ids { count[short(id), default: 0] += 1 }
     var out: [String] = []
-    for id in ids where id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
+    for id in ids where id.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
       let shown = short(id)
       if shown.lowercased().hasPrefix(typed) {
         out.append(count[shown] == 1 ? shown : id)

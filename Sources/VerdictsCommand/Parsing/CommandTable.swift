@@ -10,6 +10,9 @@ enum CommandTable {
     .value("--store", "PATH", help: "the store file (env MARFA_DB; default $XDG_STATE_HOME/verdicts/queue.store)"),
     .value("--url", "URL", help: "the Marfa instance (env MARFA_API_URL)"),
     .value(
+      "--proxy", "URL",
+      help: "send every request through this proxy; the environment's (http_proxy, ALL_PROXY, …) are never used"),
+    .value(
       "--key", "KEY",
       help: "the API key, or - to read it from standard input; on the command line every user sees it in ps: "
         + "use MARFA_API_KEY or --key-file"),

@@ -12,6 +12,10 @@ enum ManualTable {
       "MARFA_API_KEY",
       "the API key, when neither --key nor --key-file is given: the safe way to give it (never printed, stored "
         + "or logged)"),
+    ManualEntry(
+      "http_proxy, https_proxy, HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, all_proxy",
+      "never used: requests go straight to the instance unless --proxy "
+        + "names a proxy; a command that talks to the instance says once which it found set"),
     ManualEntry("VERDICTS_THEME", "the TUI's theme, when --theme is not given"),
     ManualEntry("NO_COLOR", "no colours, when set and not empty (as --no-color)"),
     ManualEntry(

@@ -37,13 +37,28 @@ public struct CommandContext: Sendable {
     }
   }
 
-  /// The instance to talk to; warns when its key would go over plain http to another machine.
+  /// The instance to talk to; warns when its key would go over plain http to another machine
+  /// (or to a proxy named with `--proxy`), and names the environment's proxy variables, which
+  /// are not used.
   func server(warnIfClear: Bool) throws -> Server? {
     let server = try globals.server()
-    if warnIfClear, let server, server.sendsKeyInClear {
+    guard warnIfClear, let server else { return server }
+    if server.sendsKeyInClear {
       warn(
         code: "key_in_clear",
         "the key goes over plain http to \(visible(server.url)); anyone on the way can read it (use https)")
+    }
+    if let proxy = server.proxy {
+      if server.sendsKeyInClearToProxy {
+        warn(
+          code: "key_to_proxy",
+          "the key goes in the clear to the proxy \(visible(proxy)), which reads every request (use an https proxy)")
+      }
+    } else if !globals.ignoredProxyVariables.isEmpty {
+      warn(
+        code: "proxy_ignored",
+        "the environment's proxy (\(globals.ignoredProxyVariables.joined(separator: ", "))) is not used: requests go straight to the instance "
+          + "(give --proxy URL to go through a proxy)")
     }
     return server
   }

@@ -38,11 +38,31 @@ extension GlobalOptions {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw CommandFailure(code: "usage", message: "\(source) is not UTF-8 text", exit: .usage)
     }
-    let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-    let trimmed = line.trimmingSpacesAndNewlines()
+    let trimmed = try Self.firstLineKey(text, source: source)
     guard !trimmed.isEmpty else {
       throw CommandFailure(code: "usage", message: "\(source) holds no key on its first line", exit: .usage)
     }
     key = trimmed
+  }
+
+  /// The key on the first line of `text`: the line ends at the first LF, and a CR before it is
+  /// taken off with it (a file saved with Windows line ends, CRLF, is read as the same key);
+  /// white space around the key is taken off. A control character left inside the line (a
+  /// lone CR, a NUL, an escape) cannot go in a header: it is refused, saying where it is.
+  static func firstLineKey(_ text: String, source: String) throws -> String {
+    var line = Array(text.unicodeScalars.prefix { $0 != "\n" })
+    if line.last == "\r" { line.removeLast() }
+    let blank: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
+    while let first = line.first, blank(first) { line.removeFirst() }
+    while let last = line.last, blank(last) { line.removeLast() }
+    if let bad = line.firstIndex(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) {
+      let what = line[bad] == "\r" ? "a carriage return (CR) that does not end the line" : "a control character"
+      throw CommandFailure(
+        code: "usage", message: "the key on the first line of \(source) holds \(what), at character \(bad + 1)",
+        exit: .usage)
+    }
+    var key = ""
+    key.unicodeScalars.append(contentsOf: line)
+    return key
   }
 }

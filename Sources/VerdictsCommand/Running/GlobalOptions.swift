@@ -9,6 +9,11 @@ public struct GlobalOptions: Sendable, Hashable {
   public var storePath: String
   /// The instance: `--url`, else `MARFA_API_URL`.
   public var url: String?
+  /// `--proxy URL`: the only proxy requests go through. None otherwise: `http_proxy`,
+  /// `ALL_PROXY` and their kin are never read (``ignoredProxyVariables``).
+  public var proxy: String?
+  /// The proxy variables set in the environment, which are not used (named in a warning).
+  public var ignoredProxyVariables: [String]
   /// The API key: `--key-file`, `--key` (`-`: standard input), else `MARFA_API_KEY`. Never
   /// printed, never stored. A file or standard input is read by ``readKey(standardInput:)``.
   public var key: String?
@@ -41,6 +46,8 @@ public struct GlobalOptions: Sendable, Hashable {
     }
     storePath = Self.expand(parsed.globals["--store"] ?? env("MARFA_DB") ?? Self.defaultStore(environment), environment)
     url = parsed.globals["--url"] ?? env("MARFA_API_URL")
+    proxy = parsed.globals["--proxy"]
+    ignoredProxyVariables = Self.proxyVariables.filter { env($0) != nil }
     let keyArgument = parsed.globals["--key"]
     keyFromStandardInput = keyArgument == "-"
     keyOnCommandLine = keyArgument != nil && keyArgument != "-"
@@ -79,10 +86,22 @@ public struct GlobalOptions: Sendable, Hashable {
 
   /// The instance to talk to, or nil when no URL was given; a URL that is not http(s) with a
   /// host, that holds a user name or password, or whose port is not 1–65535 is refused (exit 2),
-  /// before anything is stored.
+  /// and so is a key holding a line break or another control character, and a `--proxy` that is
+  /// not a proxy URL: all before anything is stored. The scheme and host are taken without case
+  /// (`HTTP://Example.org` is `http://example.org`).
   func server() throws -> Server? {
     guard let url else { return nil }
     try InstanceURL.check(url)
-    return Server(url: url, key: key)
+    if let proxy { try InstanceURL.checkProxy(proxy) }
+    let server = Server(url: InstanceURL.normalized(url), key: key, proxy: proxy.map(InstanceURL.normalized))
+    if let refusal = server.refusal {
+      throw CommandFailure(code: "usage", message: refusal, exit: .usage)
+    }
+    return server
   }
+
+  /// The environment variables libcurl would take a proxy from.
+  static let proxyVariables = [
+    "http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "HTTP_PROXY",
+  ]
 }

@@ -45,6 +45,34 @@ enum InstanceURL {
     }
   }
 
+  /// Refuses a `--proxy` that is not `SCHEME://host[:port]` with a scheme libcurl speaks to a
+  /// proxy (http, https, socks4, socks4a, socks5, socks5h), or that holds a user name or password
+  /// (it would be shown in the warning that names the proxy).
+  static func checkProxy(_ proxy: String) throws {
+    let schemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
+    guard let schemeEnd = proxy.firstRange(of: "://"), schemes.contains(proxy[..<schemeEnd.lowerBound].lowercased())
+    else {
+      throw usage(
+        "--proxy must be a URL with one of the schemes \(schemes.joined(separator: ", ")), not '\(shown(proxy))'")
+    }
+    let authority = proxy[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard !authority.contains("@") else {
+      throw usage("the --proxy URL holds a user name or password, which would be shown; it is not taken")
+    }
+    guard !authority.isEmpty, !authority.hasPrefix(":") else {
+      throw usage("the --proxy URL '\(shown(proxy))' names no host")
+    }
+  }
+
+  /// The URL with its scheme and host in lower case (both are case-insensitive); the rest as given.
+  static func normalized(_ url: String) -> String {
+    guard let schemeEnd = url.firstRange(of: "://") else { return url }
+    let rest = url[schemeEnd.upperBound...]
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+    return url[..<schemeEnd.lowerBound].lowercased() + "://" + rest[..<authorityEnd].lowercased()
+      + rest[authorityEnd...]
+  }
+
   /// The URL as a refusal may repeat it: never its user information.
   static func shown(_ url: String) -> String {
     guard let schemeEnd = url.firstRange(of: "://") else { return url }

@@ -8,20 +8,67 @@ import VerdictsUI
 /// How the process came to be: its arguments as the bytes received, whether `/proc` is there,
 /// and the Swift backtracer told to write a file rather than take the person's terminal.
 public enum ProcessStart {
-  /// The arguments as the bytes received, without the program's name.
+  /// The arguments as the bytes received, without the program's name; nil when they cannot be
+  /// read at all (the caller says so and exits 2, never taking no arguments for none given).
   ///
-  /// A Swift runtime linked in (`make release`, `-static-stdlib`) finds them through
-  /// `/proc/self/maps`; where `/proc` is not mounted it finds none (`CommandLine.argc` is 0, and
-  /// reading `1..<argc` trapped: SIGILL before a word was printed). They are then read from
-  /// where the kernel put them, just below the environment on the stack (``argumentVector()``).
-  public static func arguments() -> [[UInt8]] {
-    guard let (argv, argc) = argumentVector() else { return [] }
-    return (1..<max(1, argc)).map { i in
+  /// The runtime's own come first. A Swift runtime linked in (`make release`, `-static-stdlib`)
+  /// finds them through `/proc/self/maps`, and may find none (`CommandLine.argc` is 0): where
+  /// `/proc` is not mounted, or under an `LD_PRELOAD` library that moves the environment first
+  /// (libfaketime). Then they are read from `/proc/self/cmdline`, and where that cannot be read,
+  /// from where the kernel put them, just below the environment on the stack
+  /// (``argumentVectorFromStack()``). Each must hold at least the program's name: a process
+  /// started with no `argv[0]` at all (`execve` with an empty list) is refused too.
+  public static func arguments() -> [[UInt8]]? {
+    arguments(runtime: CommandLine.argc > 0 ? vector(CommandLine.unsafeArgv, Int(CommandLine.argc)) : nil)
+  }
+
+  /// ``arguments()`` from what the runtime gave (nil: none) and what `cmdline` reads (the
+  /// contents of `/proc/self/cmdline`, nil when it cannot be read); tests give both.
+  static func arguments(
+    runtime: [[UInt8]]?, cmdline: () -> [UInt8]? = { readCommandLine() },
+    stack: () -> [[UInt8]]? = { argumentVectorFromStack().map { vector($0.0, $0.1) } }
+  ) -> [[UInt8]]? {
+    if let runtime, !runtime.isEmpty { return Array(runtime.dropFirst()) }
+    if let bytes = cmdline(), !bytes.isEmpty {
+      // Each argument ends with a NUL (an empty one too).
+      var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
+      if bytes.last == 0 { words.removeLast() }
+      if !words.isEmpty { return Array(words.dropFirst()) }
+    }
+    if let fromStack = stack(), !fromStack.isEmpty { return Array(fromStack.dropFirst()) }
+    return nil
+  }
+
+  /// `argv[0..<argc]` as bytes.
+  static func vector(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ argc: Int) -> [[UInt8]] {
+    (0..<max(0, argc)).map { i in
       guard let p = argv[i] else { return [] }
       return Array(
         UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
     }
   }
+
+  /// The bytes of `/proc/self/cmdline` (the arguments, each ended by a NUL), or nil when the file
+  /// cannot be read.
+  static func readCommandLine() -> [UInt8]? {
+    let fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return nil }
+      if n == 0 { return bytes }
+      bytes += chunk[0..<n]
+    }
+  }
+
+  /// The message and exit code when ``arguments()`` gives nil.
+  public static let unreadableArguments =
+    "verdicts: the program's arguments cannot be read (the runtime holds none, /proc/self/cmdline cannot be "
+    + "read, and none are where the kernel put them); nothing was done\n"
 
   /// The process's `argv` and `argc`: the runtime's, else the kernel's from the stack; nil when
   /// neither can be found.
