@@ -116,15 +116,13 @@ import Testing
   }
 
   @Test(
-    "a 2xx that is not this write's answer is said once as undelivered never answered and never counted",
+    "a 2xx that is not this write's answer is counted toward dead and the pass goes on",
     arguments: [
-      ("not JSON", "not json", "could not be read (it is not JSON)"),
-      ("another row", #"{"item":{"id":"someone-else","version":77}}"#, "was about item 'someone-else'"),
-      ("the item given twice", #"{"item":{"id":"ID","version":1},"item":{"id":"someone-else","version":77}}"#, "twice"),
+      ("not JSON", "not json"),
+      ("another row", #"{"item":{"id":"someone-else","version":77}}"#),
+      ("the item given twice", #"{"item":{"id":"ID","version":1},"item":{"id":"someone-else","version":77}}"#),
     ])
-  func a2xxThatIsNotThisWritesAnswerIsSaidOnceAsUndeliveredNeverAnsweredAndNeverCounted(
-    _ label: String, _ body: String, _ said: String
-  ) async throws {
+  func a2xxThatIsNotThisWritesAnswerIsCountedTowardDeadAndThePassGoesOn(_ label: String, _ body: String) async throws {
     let victim = try await DrainVictim(writes: 3)
     let server = try HostileServerBinaryTests.server { peer, head in
       _ = head
@@ -134,18 +132,25 @@ import Testing
     let environment = Binary.environment(
       store: victim.store, home: victim.folder.path,
       ["MARFA_API_URL": server.url.absoluteString, "MARFA_API_KEY": "k1"])
-    let text = try Binary.run(["drain"], store: victim.store, home: victim.folder.path, environment: environment)
-    #expect(text.code == 3, "\(label): \(text)")
-    #expect(text.stdout.hasPrefix("answered 0, held 0, undelivered 3,"), "\(label): \(text.stdout)")
-    #expect(text.stdout.contains(said), "\(label): \(text.stdout)")
+    // Each pass goes on past every such answer: none is undelivered for it. (This server closes
+    // its connection after an answer, so a pass may meet a dropped connection, which the network
+    // owns; the passes go on until every write is dead.)
+    var answered = 0
+    for pass in 1...(3 * QueueLimits.ceiling) {
+      let drain = try Binary.run(
+        ["--json", "drain"], store: victim.store, home: victim.folder.path, environment: environment)
+      let unavailable = drain.json?["unavailable"]?.stringValue ?? ""
+      #expect(!unavailable.contains("instance's"), "\(label), pass \(pass): \(unavailable)")
+      answered += drain.json?["answered"]?.intValue ?? 0
+      if answered >= 3 * QueueLimits.ceiling { break }
+    }
+    #expect(answered == 3 * QueueLimits.ceiling, "\(label)")
     let queue = try Binary.run(["--json", "queue"], store: victim.store, home: victim.folder.path)
     let rows = queue.json?.arrayValue ?? []
     #expect(rows.count == 3)
     for row in rows {
-      #expect(row["verdict"] == .null && row["refusals"] == .number(0), "\(label): \(row.text)")
+      #expect(row["verdict"] == .string("dead") && row["refusals"] == .number(5), "\(label): \(row.text)")
     }
-    #expect(rows.first?["last_failure"]?["status"] == .number(201), "\(label)")
-    #expect(rows.first?["environmental_streak"] == .number(1), "\(label)")
   }
 
   @Test(

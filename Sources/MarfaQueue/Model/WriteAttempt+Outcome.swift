@@ -29,7 +29,8 @@ extension WriteAttempt {
       code = BlockedReason.credentialRefused.wireName
     case .counted(let why):
       result = .failed
-      said = text ?? why
+      // Why it was counted, then the start of the answer: an unreadable 2xx says what was wrong.
+      said = LastFailure.cut(why + (text.map { ": \($0)" } ?? ""))
     case .environmental(let failed, let failure, let why, _):
       status = status ?? failed
       said = failure ?? text ?? why

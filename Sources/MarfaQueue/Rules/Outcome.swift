@@ -12,8 +12,7 @@ enum Outcome: Sendable {
   case credentialStop(Refusal)
   /// Counted against the ceiling; the pass goes on.
   case counted(String)
-  /// No answer, one the network gave, or a 2xx this drain cannot take as the write's (unreadable,
-  /// ambiguous, or about another row): unanswered and uncounted.
+  /// No answer, or one the network gave: unanswered and uncounted.
   case environmental(status: Int?, text: String?, why: String, rateLimited: Bool)
   /// The answer named another contract.
   case contractMismatch(served: String?)
@@ -87,22 +86,15 @@ enum Outcome: Sendable {
   /// Reads a 2xx by the endpoint's own shape, about the write's own row.
   ///
   /// A 2xx this drain cannot take as the write's answer (not JSON, not the endpoint's shape, a name
-  /// given twice, another row's id or another blob's hash) breaks the contract, but the instance
-  /// may have applied the write: it is not the write's fault, so it is never counted toward
-  /// `dead`. It is taken like the network's failure (``environmental(status:text:why:rateLimited:)``):
-  /// the write stays unanswered under its key, nothing of the answer enters the copy, its
-  /// `lastFailure` says what was wrong, and the failing-alone rules (docs/failing-alone.md) block
-  /// it once others are answered and it keeps meeting such answers.
+  /// given twice, another row's id or another blob's hash) is counted toward `dead`, as the
+  /// contract counts it (``counted(_:)``): the write stays unanswered under its key, nothing of the
+  /// answer enters the copy, the answer is kept, and the pass goes on.
   static func readSuccess(
     _ a: HTTPResponse, json parsed: JSONValue?, members: [String: Range<Int>], for w: QueuedWrite
   ) -> Outcome {
     /// A 2xx that cannot be the write's answer, and why.
     func unusable(_ why: String) -> Outcome {
-      let said = "the instance's \(a.status) answer \(why)"
-      let start = a.failureText.map { ": \($0)" } ?? ""
-      return .environmental(
-        status: a.status, text: LastFailure.cut(said + start),
-        why: said + "; nothing of it was kept, and the write goes again under its key", rateLimited: false)
+      .counted("the instance's \(a.status) answer \(why); nothing of it was taken, and the write goes again under its key")
     }
     guard let json = parsed else { return unusable("could not be read (it is not JSON)") }
     guard case .object = json else { return unusable("could not be read (it is not a JSON object)") }

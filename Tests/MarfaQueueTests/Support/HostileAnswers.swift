@@ -119,9 +119,9 @@ struct HostileCase {
     if (400..<500).contains(status) { return .refused(reason: code ?? "unknown") }
     if !success { return .counted }
     switch meaning.success {
-    // A 2xx the drain cannot read may have been applied: never counted, taken as the network's
-    // failure (docs/failing-alone.md).
-    case .unreadable: return .environmental(status: status)
+    // A 2xx the drain cannot read as the door's answer is counted, as the contract counts it
+    // (docs/protocol.md, "A 2xx must be about its write").
+    case .unreadable: return .counted
     case .accepted: return .accepted
     case .merged(let f): return .merged(f)
     case .conflicted(let s, let f): return .conflicted(sibling: s, fields: f)
