@@ -23,9 +23,10 @@ package final class HTTPClient: Sendable {
   package let timeout: TimeInterval
   private let driver: CurlDriver
 
-  package init(timeout: TimeInterval) {
+  /// Throws ``TransportError`` when libcurl could not make its transfer loop (out of memory).
+  package init(timeout: TimeInterval) throws {
     self.timeout = timeout
-    driver = CurlDriver(name: "verdicts-http")
+    driver = try CurlDriver(name: "verdicts-http")
   }
 
   deinit { driver.close() }
@@ -64,7 +65,7 @@ package final class HTTPClient: Sendable {
       method: method, url: url.absoluteString, headers: lines, body: bodyFile == nil ? body : [], bodyFile: bodyFile,
       deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout))
     let collector = ResponseCollector()
-    let easy = driver.easyHandle()
+    let easy = try driver.easyHandle()
     let transfer: CurlTransfer
     do {
       transfer = try CurlTransfer(easy: easy, request: request, receiver: collector)

@@ -5,11 +5,18 @@ extension WorkingCopy {
   /// The client for the current server (one per copy, made on first use).
   func client() throws -> (HTTPClient, Server) {
     guard let server = self.server else { throw QueueError.noServer }
+    // Room to say so if libcurl runs out of memory (``MemoryReserve``).
+    MemoryReserve.hold()
     if let problem = CurlLibrary.problem { throw QueueError.network(message: problem) }
-    let client = clientBox.withLock { box -> HTTPClient in
+    let client = try clientBox.withLock { box -> HTTPClient in
       if let c = box, c.timeout == server.timeout { return c }
+      let c: HTTPClient
+      do {
+        c = try HTTPClient(timeout: server.timeout)
+      } catch let e as TransportError {
+        throw QueueError.network(message: e.message)
+      }
       box?.invalidate()
-      let c = HTTPClient(timeout: server.timeout)
       box = c
       return c
     }
