@@ -19,6 +19,13 @@ public enum DetachedThread {
   /// Starts `body` on a new detached thread named `name` (cut to the kernel's 15 bytes), with a
   /// stack of `stackSize` bytes (default: the process's, from `ulimit -s`).
   public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+    let started = tryStart(name: name, stackSize: stackSize, body)
+    precondition(started == 0, "pthread_create failed: \(started)")
+  }
+
+  /// Starts `body` as ``start(name:stackSize:_:)`` does; returns 0, or the error number when no
+  /// thread could be made (`EAGAIN`: no memory for its stack, or too many threads).
+  public static func tryStart(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> Int32 {
     let box = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
@@ -35,7 +42,8 @@ public enum DetachedThread {
         return nil
       }, box)
     pthread_attr_destroy(&attributes)
-    precondition(started == 0, "pthread_create failed: \(started)")
+    if started != 0 { Unmanaged<Body>.fromOpaque(box).release() }
+    return started
   }
 
   /// Sleeps the calling thread for `seconds`.

@@ -36,7 +36,7 @@ import Testing
     let copy = try await t.open()
     defer { copy.close() }
     let store = copy.store
-    let client = HTTPClient(timeout: 5)
+    let client = try HTTPClient(timeout: 5)
     defer { client.invalidate() }
     return try await withTaskExecutorPreference(client.executor) { try await body(store) }
   }
@@ -93,7 +93,7 @@ import Testing
       }
       return try await group.reduce(0, +)
     }
-    let client = HTTPClient(timeout: 5)
+    let client = try HTTPClient(timeout: 5)
     defer { client.invalidate() }
     let total = try await withTaskExecutorPreference(client.executor) { () async throws -> Int in
       var n = 0
@@ -113,7 +113,7 @@ import Testing
   {
     let server = try Self.answeringServer()
     defer { server.stop() }
-    let client = HTTPClient(timeout: 5)
+    let client = try HTTPClient(timeout: 5)
     defer { client.invalidate() }
     let url = server.url.appendingPathComponent("items")
     let (sentWhileBusy, status, sameThread) = try await withTaskExecutorPreference(client.executor) {
@@ -144,7 +144,7 @@ import Testing
     }
     defer { server.stop() }
     // A deadline three times the test's bound: a task that waited for it fails the test.
-    let client = HTTPClient(timeout: 30 * Double(SanitizerRun.boundScale))
+    let client = try HTTPClient(timeout: 30 * Double(SanitizerRun.boundScale))
     let url = server.url.appendingPathComponent("items")
     let start = ContinuousClock.now
     let (first, afterwards) = await withTaskExecutorPreference(client.executor) { () async -> (String, String) in

@@ -240,7 +240,7 @@ import Testing
       }
     }
     defer { server.stop() }
-    let client = HTTPClient(timeout: Self.timeout)
+    let client = try HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     #expect(try await client.send("GET", server.url, key: "k1").status == 200)
     #expect(await eventually(within: .seconds(20), every: .milliseconds(10)) { closed.value })
@@ -271,7 +271,7 @@ import Testing
       }
     }
     defer { server.stop() }
-    let client = HTTPClient(timeout: Self.timeout)
+    let client = try HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     #expect(try await client.send("GET", server.url, key: "k1").status == 200)
     let url = server.url.appendingPathComponent("items/n1")

@@ -124,7 +124,7 @@ import Testing
         Array("HTTP/1.1 201 Created\r\nLocation: /items/".utf8) + [0xE9] + Array("\r\nContent-Length: 0\r\n\r\n".utf8))
     }
     defer { server.stop() }
-    let client = HTTPClient(timeout: Self.timeout)
+    let client = try HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     let answer = try await client.send("GET", server.url, key: nil)
     #expect(answer.status == 201)

@@ -97,6 +97,47 @@ import Testing
     #expect(record.told.withLock { $0 }.isEmpty)
   }
 
+  /// A file beside the store appended to thousands of times (a log in the store's folder) wakes
+  /// no look of the store: its events are dropped by name in the watch, which rests between
+  /// them; a save of the store's own in the middle of it is still told.
+  @Test func aBusyNeighbourFileWakesNoLookAndASaveAmongItsWritesIsStillTold() async throws {
+    let file = try File()
+    let record = Record()
+    let watch = try #require(SaveWatch(storePath: file.store.url.path))
+    let task = Self.follow(file, pace: Self.minute, watchedBy: watch, record)
+    defer { task.cancel() }
+    try await Task.sleep(for: .milliseconds(100))
+    let looksBefore = record.looks.withLock { $0 }
+    let neighbour = file.store.url.deletingLastPathComponent().path + "/neighbour.log"
+    let busy = Task.detached {
+      let fd = open(neighbour, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+      defer { close(fd) }
+      var line: [UInt8] = Array("a line of a busy log\n".utf8)
+      for _ in 0..<3_000 {
+        _ = write(fd, &line, line.count)
+        usleep(200)
+      }
+    }
+    await busy.value
+    let looks = record.looks.withLock { $0 } - looksBefore
+    #expect(looks == 0, "\(looks) looks of the store for a neighbour's 3,000 writes")
+    let wakeups = watch.foreignWakeups.withLock { $0 }
+    #expect(wakeups < 120, "\(wakeups) wakeups for a neighbour's 3,000 writes")
+    // A save while the neighbour goes on being written is told.
+    let more = Task.detached {
+      let fd = open(neighbour, O_WRONLY | O_APPEND)
+      defer { close(fd) }
+      var line: [UInt8] = Array("more\n".utf8)
+      for _ in 0..<2_000 {
+        _ = write(fd, &line, line.count)
+        usleep(200)
+      }
+    }
+    file.save()
+    #expect(await eventually(every: .milliseconds(10)) { record.told.withLock { $0.last } == file.dataVersion() })
+    await more.value
+  }
+
   /// While saves stream, the writer's writes make no inotify event for this reader (each would
   /// be the writer's work, in its own `write()` call): the watch's mask, as the kernel reports
   /// it, loses `IN_MODIFY` until a poll finds nothing new, and every save is still told.

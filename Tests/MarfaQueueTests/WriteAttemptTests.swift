@@ -178,8 +178,13 @@ import Testing
     // Kept with the archived write, for `undo` to put back and `show` to list.
     #expect(try await count() == 1)
     // Pruned from the archive (its age past the limit): its attempts go with it.
+    // (Every step of the clock taken as witnessed, so one step past the age prunes.)
     let later = Int(Date().timeIntervalSince1970 * 1000) + ArchiveLimits.standard.maxAgeMilliseconds + 60_000
-    try await h.copy.store.run { db in try db.transaction(durable: false) { try db.pruneArchive(nowMs: later) } }
+    let limits = ArchiveLimits(
+      maxAgeMilliseconds: ArchiveLimits.standard.maxAgeMilliseconds, maxBytes: ArchiveLimits.standard.maxBytes,
+      maxStepMilliseconds: .max)
+    try await h.copy.store.run { db in try db.transaction(durable: false) { try db.pruneArchive(limits, nowMs: later) }
+    }
     #expect(try await count() == 0)
   }
 

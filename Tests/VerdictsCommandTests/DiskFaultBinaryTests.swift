@@ -180,18 +180,26 @@ import Testing
     return box.value
   }
 
+  /// (A device such as `/dev/full` is refused as a log before the screen starts,
+  /// `NamedFileBinaryTests`: the full disk is a small tmpfs filled to the last byte.)
   @Test(
     .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-        && FileManager.default.fileExists(atPath: "/dev/full"),
-      "needs script(1) for a pseudo-terminal and /dev/full"))
-  func aLogOnDevFullIsSaidOnceOnTheStatusLineAndTheTUIRunsAndQuitsCleanly() async throws {
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && FileSystemFaults.canMount,
+      "needs script(1) for a pseudo-terminal and mount for a small tmpfs"))
+  func aLogOnAFullDiskIsSaidOnceOnTheStatusLineAndTheTUIRunsAndQuitsCleanly() async throws {
     let t = TempFolder()
     let created = try await Binary.runOff(
       ["--json", "items", "create", "--type", "t", "--properties", "{}"], store: t.store, home: t.path)
     #expect(created.code == 0, "\(created)")
+    let dir = t.file("full")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    #expect(FileSystemFaults.mountTmpfs(dir, kilobytes: 64))
+    defer { FileSystemFaults.unmount(dir) }
+    let log = dir + "/tui.log"
+    #expect(FileManager.default.createFile(atPath: log, contents: nil))
+    _ = FileSystemFaults.fill(dir, leaving: 0)
     let (store, home) = (t.store, t.path)
-    let run = try await offPool { try Self.runTUI(["--log", "/dev/full"], store: store, home: home, seconds: 2) }
+    let run = try await offPool { try Self.runTUI(["--log", log], store: store, home: home, seconds: 2) }
     #expect(run.code == 0, "exit \(run.code): \(run.screen.suffix(400).debugDescription)")
     #expect(run.screen.contains("log cannot be written"), "\(run.screen.suffix(2000).debugDescription)")
     #expect(!run.screen.contains("Fatal error"), "\(run.screen.suffix(400).debugDescription)")

@@ -7,14 +7,27 @@ import Testing
 /// The `--log` file never stops the program: a line that cannot be written is dropped and the
 /// failure is told once.
 @Suite struct AppLogTests {
+  /// (A line that cannot be written, on a full disk: `DiskFaultBinaryTests`, on a full tmpfs.)
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
-  func aLogOnDevFullDropsItsLinesAndSaysSoExactlyOnce() {
+  func aLogThatIsADeviceIsNeverOpenedAndSaysSoExactlyOnce() {
     let log = AppLog(path: "/dev/full")
     let told = SharedValue<[String]>([])
     log.onFailure = { text in told.update { $0.append(text) } }
     for i in 0..<50 { log.log("line \(i)") }
     #expect(told.value.count == 1, "\(told.value)")
-    #expect(told.value.first?.contains("cannot be written") == true, "\(told.value)")
+    #expect(told.value.first?.contains("is a device: only a regular file is taken") == true, "\(told.value)")
+  }
+
+  @Test func aLogThatIsASymbolicLinkIsNeverWrittenThrough() throws {
+    let folder = FileManager.default.temporaryDirectory.path + "/verdicts-log-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "victim\n".write(toFile: folder + "/victim", atomically: false, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/victim")
+    let log = AppLog(path: folder + "/link")
+    log.log("a line")
+    #expect(log.failureText?.contains("is a symbolic link, which is not followed") == true)
+    #expect(try String(contentsOfFile: folder + "/victim", encoding: .utf8) == "victim\n")
   }
 
   @Test func aFailureBeforeTheListenerIsSetIsToldWhenItIsSet() {

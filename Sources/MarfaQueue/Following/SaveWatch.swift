@@ -6,7 +6,10 @@ import FoundationEssentials
 #endif
 
 /// Wakes a reader when another process touches the store: inotify on the store's folder, events
-/// for the store's own files only (`queue.store`, `-wal`, `-shm`, `-journal`, `.lock`).
+/// for the store's own files only (``ownNames``: `queue.store`, `-wal`, `-shm`, `-journal`,
+/// `.lock`…). An event for any other file in the folder (a log appended to beside the store) is
+/// read and dropped by name inside the wait, which goes on: it never wakes the reader, nor costs
+/// it a poll of the store.
 ///
 /// A writer's commit writes the WAL, so a reader polling `PRAGMA data_version` hears of it at
 /// once. A writer that ends (cleanly or killed) closes the files it wrote, and a store deleted,
@@ -20,7 +23,12 @@ final class SaveWatch: Sendable {
   /// A pipe ``stop()`` writes to (the read end is polled), so an endless wait ends.
   private let stopFD: Int32
   private let stopWriteFD: Int32
+  /// The store file's name, which each of its own files' names begins with (a quick refusal).
   private let prefix: [UInt8]
+  /// The names of the store's own files, as inotify gives them (``ownNames(of:)``).
+  private let names: Set<[UInt8]>
+  /// Where events are read to: one buffer for the watch's life, used on ``queue`` only.
+  private nonisolated(unsafe) let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
   /// The folder watched, and its watch's descriptor.
   private let folder: String
   private let wd: Int32
@@ -92,9 +100,17 @@ final class SaveWatch: Sendable {
     self.stopFD = ends[0]
     self.stopWriteFD = ends[1]
     self.prefix = Array(url.lastPathComponent.utf8)
+    self.names = Set(Self.ownNames(of: url.lastPathComponent).map { Array($0.utf8) })
+  }
+
+  /// The files of a store named `name` whose events concern its readers: the store, SQLite's
+  /// log, index and journal, the writer's lock, a Marfa core's writer lock, the blob folder.
+  static func ownNames(of name: String) -> [String] {
+    [name] + StorePath.companionSuffixes.map { name + $0 } + [".lock", ".writer-lock", ".blobs"].map { name + $0 }
   }
 
   deinit {
+    buffer.deallocate()
     close(fd)
     close(stopFD)
     close(stopWriteFD)
@@ -107,38 +123,69 @@ final class SaveWatch: Sendable {
   }
 
   /// Waits up to `timeoutMs` (-1: until something comes or ``stop()``) for an event on one of the
-  /// store's files; empty when the time passed or the watch was stopped.
+  /// store's files; empty when the time passed or the watch was stopped. Events for other files
+  /// of the folder are dropped here and the wait goes on to its end.
   /// Blocks a thread of its own, never a task's.
   func wait(timeoutMs: Int) async -> StoreFileEvents {
     await withCheckedContinuation { continuation in
-      queue.async {
-        var fds = [
-          pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0),
-          pollfd(fd: self.stopFD, events: Int16(POLLIN), revents: 0),
-        ]
-        let n = poll(&fds, 2, Int32(clamping: timeoutMs))
-        let stopped = fds[1].revents != 0
-        continuation.resume(returning: n > 0 && !stopped ? self.drainEvents() : [])
-      }
+      queue.async { continuation.resume(returning: self.waitHere(timeoutMs: timeoutMs)) }
     }
   }
+
+  /// How many times a wait was woken by events for other files only (read by tests and the bench).
+  let foreignWakeups = Mutex(0)
+
+  /// ``wait(timeoutMs:)`` on the calling thread.
+  private func waitHere(timeoutMs: Int) -> StoreFileEvents {
+    let end = timeoutMs < 0 ? nil : ContinuousClock.now + .milliseconds(timeoutMs)
+    var fds = [
+      pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      var left = -1
+      if let end {
+        let (seconds, attoseconds) = (end - ContinuousClock.now).components
+        left = max(0, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+      }
+      fds[0].revents = 0
+      fds[1].revents = 0
+      let n = poll(&fds, 2, Int32(clamping: left))
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0, fds[1].revents == 0 else { return [] }
+      let heard = drainEvents()
+      if !heard.isEmpty { return heard }
+      foreignWakeups.withLock { $0 += 1 }
+      if left == 0 { return [] }
+      // Another file is busy: its events pile up in the kernel (which merges a file's repeated
+      // events) for a rest before they are read again, so a log appended to a thousand times a
+      // second wakes this thread at most ``foreignRestMs`` apart, not once an append.
+      var stop = pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)
+      let rest = left < 0 ? Self.foreignRestMs : min(left, Self.foreignRestMs)
+      if poll(&stop, 1, Int32(rest)) > 0 { return [] }
+    }
+  }
+
+  /// The rest after a wakeup that was only other files' events: a save of the store's own is
+  /// heard this much later at most while a neighbour is busy (a reader still polls
+  /// ``savedGap`` apart at the soonest).
+  static let foreignRestMs = 50
 
   /// Reads every pending event; what those that name the store's files (or the folder) say.
   private func drainEvents() -> StoreFileEvents {
     var heard: StoreFileEvents = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      let n = read(fd, buffer.baseAddress, buffer.count)
       if n <= 0 { return heard }
       var offset = 0
       let header = MemoryLayout<inotify_event>.size
       while offset + header <= n {
-        let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-        let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+        let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+        let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
         let name = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
           heard.formUnion([.files, .lost])
-        } else if name.starts(with: prefix) {
+        } else if name.starts(with: prefix), names.contains(Array(name)) {
           heard.insert(mask & UInt32(IN_MODIFY) != 0 ? .written : .files)
         }
         offset += header + length

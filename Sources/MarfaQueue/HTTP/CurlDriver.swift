@@ -19,8 +19,17 @@ import MarfaWire
 /// under `inbox`'s lock so it never meets a handle already cleaned up. What other threads hand
 /// over, tasks' jobs included, goes through `inbox` (a `Mutex`).
 final class CurlDriver: TaskExecutor, @unchecked Sendable {
-  /// The driver event streams share (a stream is read rarely and ends its own connection).
-  static let streams = CurlDriver(name: "verdicts-events")
+  /// The driver event streams share (a stream is read rarely and ends its own connection),
+  /// made at the first stream; a making that failed (no memory) is tried again at the next.
+  static func streams() throws -> CurlDriver {
+    try sharedStreams.withLock { box in
+      if let made = box { return made }
+      let made = try CurlDriver(name: "verdicts-events")
+      box = made
+      return made
+    }
+  }
+  private static let sharedStreams = Mutex<CurlDriver?>(nil)
 
   /// Easy handles kept for reuse once their transfer is done (each holds caches worth keeping).
   static let idleHandles = 8
@@ -51,22 +60,59 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
   /// Transfers under way, by easy handle; the driver's thread only.
   private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
-  init(name: String) {
-    _ = CurlDriver.global
-    multi = ccurl_multi_init()
+  /// Makes the multi handle and starts the thread; throws ``TransportError`` when libcurl could
+  /// not set itself up or make the handle (out of memory): never a NULL handle used.
+  init(name: String) throws {
+    try CurlDriver.setUp()
+    guard let multi = ccurl_multi_init() else {
+      throw TransportError(message: CurlDriver.outOfMemory("could not make its transfer loop (curl_multi_init)"))
+    }
+    self.multi = multi
     // Up to 4 connections to one host, as the URLSession client allowed.
     ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
-    DetachedThread.start(name: name) { [self] in loop() }
+    guard DetachedThread.tryStart(name: name, { [self] in loop() }) == 0 else {
+      inbox.withLock { $0.gone = true }
+      ccurl_multi_cleanup(multi)
+      throw TransportError(message: CurlDriver.outOfMemory("could not start its thread"))
+    }
   }
 
-  /// libcurl's process-wide setup, done once before the first handle.
-  private static let global: Void = { ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+  /// Whether libcurl's process-wide setup was done.
+  private static let setUpDone = Mutex(false)
 
-  /// An easy handle to configure: a reset idle one, else a new one.
-  func easyHandle() -> UnsafeMutableRawPointer {
+  /// libcurl's process-wide setup, done once before the first handle; one that failed (out of
+  /// memory, its TLS library unable to start) is tried again the next time.
+  static func setUp() throws {
+    try setUpDone.withLock { done in
+      guard !done else { return }
+      // The raw number alone: a `CURLcode` compared or printed asks the runtime for its type's
+      // metadata, which a process out of memory cannot make (it traps).
+      let code = Int(ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue)
+      guard code == 0 else {
+        _ = code
+        throw TransportError(message: outOfMemory("could not set itself up (curl_global_init)"))
+      }
+      done = true
+    }
+  }
+
+  /// The words for a libcurl call that gave nothing: it runs short of memory alone. The
+  /// process's reserve is let go first (``MemoryReserve``), so that the words, the error and
+  /// what prints it can be made at all.
+  static func outOfMemory(_ what: StaticString) -> String {
+    MemoryReserve.release()
+    return "out of memory: libcurl \(what); nothing was sent, and the next request tries again"
+  }
+
+  /// An easy handle to configure: a reset idle one, else a new one; throws ``TransportError``
+  /// when libcurl could not make one (out of memory).
+  func easyHandle() throws -> UnsafeMutableRawPointer {
     if let idle = inbox.withLock({ $0.idle.popLast() }) { return idle }
-    _ = CurlDriver.global
-    return ccurl_easy_init()
+    try CurlDriver.setUp()
+    guard let easy = ccurl_easy_init() else {
+      throw TransportError(message: CurlDriver.outOfMemory("could not make a request handle (curl_easy_init)"))
+    }
+    return easy
   }
 
   /// Starts `transfer`; its ``CurlTransfer/done`` is set when it ends. On the driver's own

@@ -59,12 +59,12 @@ final class CurlTransfer: @unchecked Sendable {
       guard !(name + value).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
         throw TransportError(message: "the request's \(name) header holds a line break, so it was not sent")
       }
-      headerList = ccurl_slist_append(headerList, "\(name): \(value)")
+      try appendHeader("\(name): \(value)")
     }
     // No `Expect: 100-continue` wait before a large body.
-    headerList = ccurl_slist_append(headerList, "Expect:")
+    try appendHeader("Expect:")
     if request.body != nil, !request.headers.contains(where: { $0.0.lowercased() == "content-type" }) {
-      headerList = ccurl_slist_append(headerList, "Content-Type:")
+      try appendHeader("Content-Type:")
     }
 
     ccurl_set_string(easy, CURLOPT_URL, request.url)
@@ -152,6 +152,15 @@ final class CurlTransfer: @unchecked Sendable {
       }
       if method != "POST" { ccurl_set_string(easy, CURLOPT_CUSTOMREQUEST, method) }
     }
+  }
+
+  /// Adds one header line; libcurl's NULL (out of memory) is a ``TransportError``, the lines
+  /// added so far kept to be freed.
+  private func appendHeader(_ line: String) throws {
+    guard let longer = ccurl_slist_append(headerList, line) else {
+      throw TransportError(message: CurlDriver.outOfMemory("could not add a header line (curl_slist_append)"))
+    }
+    headerList = longer
   }
 
   deinit {

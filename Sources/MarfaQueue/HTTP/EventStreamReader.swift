@@ -53,9 +53,10 @@ final class EventStreamReader: CurlReceiver, @unchecked Sendable {
       method: "GET", url: url.absoluteString, headers: headers, body: nil,
       deadlineMs: HTTPClient.milliseconds(timeout * 6), connectMs: HTTPClient.milliseconds(timeout),
       stallSeconds: max(1, Int(timeout.rounded(.up))), proxy: proxy)
-    let driver = CurlDriver.streams
+    let driver: CurlDriver
     let transfer: CurlTransfer
     do {
+      driver = try CurlDriver.streams()
       transfer = try CurlTransfer(easy: driver.easyHandle(), request: request, receiver: reader)
     } catch let e as TransportError {
       throw Failure.transport(e.message)

@@ -25,10 +25,11 @@ package final class HTTPClient: Sendable {
   package let proxy: String?
   private let driver: CurlDriver
 
-  package init(timeout: TimeInterval, proxy: String? = nil) {
+  /// Throws ``TransportError`` when libcurl could not make its transfer loop (out of memory).
+  package init(timeout: TimeInterval, proxy: String? = nil) throws {
     self.timeout = timeout
     self.proxy = proxy
-    driver = CurlDriver(name: "verdicts-http")
+    driver = try CurlDriver(name: "verdicts-http")
   }
 
   deinit { driver.close() }
@@ -67,7 +68,7 @@ package final class HTTPClient: Sendable {
       method: method, url: url.absoluteString, headers: lines, body: bodyFile == nil ? body : [], bodyFile: bodyFile,
       deadlineMs: Self.milliseconds(timeout + upload), connectMs: Self.milliseconds(timeout), proxy: proxy)
     let collector = ResponseCollector()
-    let easy = driver.easyHandle()
+    let easy = try driver.easyHandle()
     let transfer: CurlTransfer
     do {
       transfer = try CurlTransfer(easy: easy, request: request, receiver: collector)

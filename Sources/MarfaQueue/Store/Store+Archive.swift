@@ -56,18 +56,33 @@ extension SQLite {
       """)
   }
 
-  /// Prunes the archive to `limits`: departures older than the age first, then the oldest until
-  /// the rest fits the bytes (the newest departure is kept whatever its size). Run in the
-  /// writer's transaction that archived.
+  /// Prunes the archive to `limits`, in the writer's transaction that archived: the oldest
+  /// departures until the rest fits the bytes (the newest departure is kept whatever its size),
+  /// then those whose age the archive itself witnessed is past the limit.
+  ///
+  /// The wall clock is never taken at its word (docs/rules.md, "The archive and the clock"): a
+  /// departure's age is the sum of the steps from it to each later departure and on to `nowMs`,
+  /// each step counted from 0 (a clock gone back, a departure stamped in the future) up to
+  /// ``ArchiveLimits/maxStepMilliseconds`` (a clock that leapt a year counts a week). Before
+  /// ``ArchiveLimits/clockFloorMilliseconds`` (a 1970 boot) nothing is pruned by age at all.
   func pruneArchive(_ limits: ArchiveLimits = .standard, nowMs: Int) throws {
     guard try hasArchive() else { return }
-    try query("DELETE FROM archive WHERE departed_at_ms < ?", [.int(nowMs - limits.maxAgeMilliseconds)])
     try query(
       """
       DELETE FROM archive WHERE n < (SELECT max(n) FROM archive) AND n <= (
         SELECT coalesce(max(n), 0) FROM (SELECT n, sum(bytes) OVER (ORDER BY n DESC) AS total FROM archive)
         WHERE total > ?)
       """, [.int(limits.maxBytes)])
+    guard nowMs >= limits.clockFloorMilliseconds else { return }
+    try query(
+      """
+      DELETE FROM archive WHERE n <= (
+        SELECT coalesce(max(n), 0) FROM (
+          SELECT n, sum(step) OVER (ORDER BY n DESC) AS witnessed FROM (
+            SELECT n, min(max(coalesce(lead(departed_at_ms) OVER (ORDER BY n), ?) - departed_at_ms, 0), ?) AS step
+            FROM archive))
+        WHERE witnessed > ?)
+      """, [.int(nowMs), .int(limits.maxStepMilliseconds), .int(limits.maxAgeMilliseconds)])
   }
 
   /// The departed writes, newest departure first, at most `limit` (all when nil), left after

@@ -7,11 +7,18 @@ extension WorkingCopy {
     guard let server = self.server else { throw QueueError.noServer }
     // Refused before the caller writes anything (a fill's "under way", a drain's record).
     if let refusal = server.refusal { throw QueueError.invalid(message: refusal) }
+    // Room to say so if libcurl runs out of memory (``MemoryReserve``).
+    MemoryReserve.hold()
     if let problem = CurlLibrary.problem { throw QueueError.network(message: problem) }
-    let client = clientBox.withLock { box -> HTTPClient in
+    let client = try clientBox.withLock { box -> HTTPClient in
       if let c = box, c.timeout == server.timeout, c.proxy == server.proxy { return c }
+      let c: HTTPClient
+      do {
+        c = try HTTPClient(timeout: server.timeout, proxy: server.proxy)
+      } catch let e as TransportError {
+        throw QueueError.network(message: e.message)
+      }
       box?.invalidate()
-      let c = HTTPClient(timeout: server.timeout, proxy: server.proxy)
       box = c
       return c
     }

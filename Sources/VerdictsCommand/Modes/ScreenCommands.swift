@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MarfaQueue
+import MarfaWire
 import VerdictsUI
 
 #if canImport(Glibc)
@@ -167,8 +168,7 @@ enum ScreenCommands {
 /// cannot be written (a full disk, `/dev/full`) is dropped, never fatal.
 enum AppendLog {
   static func line(_ text: String, to path: String) {
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return }
+    guard case .success(let fd) = NamedFile.openForAppending(path) else { return }
     defer { close(fd) }
     let bytes = Array((text + "\n").utf8)
     var offset = 0

@@ -84,7 +84,25 @@ extension CommandRunner {
       }
     }
     if let inQueue { return try await showDeparted(typed, notInQueue: inQueue) }
-    let (write, waitedOnBy, status) = try await withReader { copy in
+    // A write that left the queue between the two reads (a discard, a take) is in the archive:
+    // it is shown from there, never said to be nowhere.
+    let shown: (QueuedWrite, [String], Status?)
+    do {
+      shown = try await shownInQueue(typed)
+    } catch let error as QueueError {
+      switch error {
+      case .notFound, .unknownID: return try await showDeparted(typed, notInQueue: error)
+      default: throw error
+      }
+    }
+    let (write, waitedOnBy, status) = shown
+    printShown(write, waitedOnBy: waitedOnBy, status: status)
+    return .done
+  }
+
+  /// The write `typed` names in the queue, the writes waiting on it, and the status, for `show`.
+  func shownInQueue(_ typed: String) async throws -> (QueuedWrite, [String], Status?) {
+    try await withReader { copy in
       let id = try await copy.queue.resolveID(typed)
       // As text, the answer and body as the detail pane shows them (a huge one cut, its size
       // said); with --json, the whole write.
@@ -104,8 +122,6 @@ extension CommandRunner {
       if shown.attempts == nil { shown.attempts = try await copy.queue.attempts(of: id) }
       return (shown, waitedOnBy, try? await copy.status())
     }
-    printShown(write, waitedOnBy: waitedOnBy, status: status)
-    return .done
   }
 
   /// Prints one write for `show`: the detail pane's text, or its wire JSON with `waited_on_by`

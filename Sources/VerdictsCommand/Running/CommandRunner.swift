@@ -1,5 +1,10 @@
 import FoundationEssentials
 import MarfaQueue
+import MarfaWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Runs one parsed command against the store and prints its result.
 struct CommandRunner {
@@ -11,6 +16,7 @@ struct CommandRunner {
 
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
+    if [.tui, .watch, .demo].contains(id) { try checkLog() }
     // A store the Marfa core wrote is read as any store and never written (CoreStoreCommands).
     let opensNoStore: Set<CommandID> = [.demo, .instance, .completion, .complete, .manual, .configCheck]
     if !opensNoStore.contains(id), let core = try CoreStoreCommands.store(context) {
@@ -49,6 +55,18 @@ struct CommandRunner {
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
       .blobsPut:
       return try await queueWrite(id)
+    }
+  }
+
+  /// Refuses a `--log` that is a link, a FIFO, a device or anything but a regular file before
+  /// the screen starts (exit 2), so the screen never waits on it nor writes through a link.
+  func checkLog() throws {
+    guard let path = context.globals.logFile else { return }
+    switch NamedFile.openForAppending(path) {
+    case .success(let fd): close(fd)
+    case .failure(let refusal):
+      throw CommandFailure(
+        usage: UsageError(path: [], message: "--log \(context.visible(path)) \(refusal.reason); nothing was started"))
     }
   }
 

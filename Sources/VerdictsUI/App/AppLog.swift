@@ -22,7 +22,7 @@ final class AppLog: Sendable {
     var tell: (@Sendable (String) -> Void)?
   }
 
-  /// Opens (or makes, 0600) the log at `path`; with `ascii`, every line is written in ASCII only,
+  /// Opens (or makes, 0600) the log at `path`, a regular file reached without a link; with `ascii`, every line is written in ASCII only,
   /// control characters and all others outside ASCII as `\u{…}` (a locale that is not UTF-8).
   init(path: String?, ascii: Bool = false) {
     self.ascii = ascii
@@ -31,10 +31,14 @@ final class AppLog: Sendable {
       state = Mutex(State())
       return
     }
-    descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    // Never through a link, never a FIFO or a device (``NamedFile``); the command refused such a
+    // --log before the screen started, so a refusal here is a file swapped since.
     var initial = State()
-    if descriptor < 0 {
-      initial.failure = "the log \(path) cannot be opened (\(String(cString: strerror(errno)))); nothing is logged"
+    switch NamedFile.openForAppending(path) {
+    case .success(let fd): descriptor = fd
+    case .failure(let refusal):
+      descriptor = -1
+      initial.failure = "the log \(path) \(refusal.reason); nothing is logged"
     }
     state = Mutex(initial)
   }

@@ -315,7 +315,7 @@ struct DrainBenchmark: Benchmark {
   /// The same requests through the drain's own client (MarfaQueue's `HTTPClient`) with no
   /// queue, one at a time, each awaiting its answer, on the client's thread as the drain runs.
   func runBaseline(_ wires: [Wire]) async throws -> Double {
-    let client = HTTPClient(timeout: Self.timeout)
+    let client = try HTTPClient(timeout: Self.timeout)
     defer { client.invalidate() }
     return try await withTaskExecutorPreference(client.executor) {
       try await Self.timeRequests(wires, by: "the baseline") { method, url, headers, body in

@@ -50,10 +50,10 @@ enum Binary {
   /// Runs `verdicts` to its end (at most `timeout` seconds) and returns what it did.
   static func run(
     _ arguments: [String], store: String?, home: String, environment extra: [String: String] = [:],
-    timeout: Double = 30, directory: String? = nil
+    timeout: Double = 30, directory: String? = nil, through: [String] = []
   ) throws -> CommandResult {
     let process = try Spawned(
-      arguments, environment: environment(store: store, home: home, extra), directory: directory)
+      arguments, environment: environment(store: store, home: home, extra), directory: directory, through: through)
     guard process.wait(timeout: timeout) else {
       process.kill()
       throw SpawnFailure(message: "verdicts \(arguments.joined(separator: " ")) ran past \(timeout) s")

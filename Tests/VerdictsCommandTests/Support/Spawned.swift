@@ -19,12 +19,17 @@ final class Spawned: @unchecked Sendable {
   /// Starts `verdicts` with `arguments`; with `defaultSignals`, through `env --default-signal`
   /// so SIGTERM, SIGHUP and SIGINT act by default even when this test process ignores them
   /// (ignored signals are inherited across exec).
-  /// With `directory`, the process starts there (for relative store paths).
-  init(_ arguments: [String], environment: [String: String], defaultSignals: Bool = false, directory: String? = nil)
-    throws
-  {
+  /// With `directory`, the process starts there (for relative store paths). With `through`, the
+  /// binary is started by that command line (`["/usr/bin/faketime", "-f", "+365d"]`).
+  init(
+    _ arguments: [String], environment: [String: String], defaultSignals: Bool = false, directory: String? = nil,
+    through: [String] = []
+  ) throws {
     let path = try Binary.require()
-    if defaultSignals {
+    if let wrapper = through.first {
+      process.executableURL = URL(fileURLWithPath: wrapper)
+      process.arguments = Array(through.dropFirst()) + [path] + arguments
+    } else if defaultSignals {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["--default-signal=TERM,HUP,INT", path] + arguments
     } else {
