@@ -100,4 +100,10 @@ public enum JSONValue: Sendable, Hashable {
     }
     return .object(members)
   }
+
+  /// This object without the member `key` (itself when it has none, or is no object).
+  public func removing(_ key: String) -> JSONValue {
+    guard case .object(let members) = self, members.contains(where: { $0.0 == key }) else { return self }
+    return .object(members.filter { $0.0 != key })
+  }
 }

@@ -102,7 +102,7 @@ import Testing
     #expect(copy.json["item"]["type"].string == "note")
     #expect(copy.json["metadata"]["tags"].strings == ["conflicted-copy"])
     let list = try h.send("GET", "/items?state=any&include=metadata,edges&limit=200")
-    let edges = list.json["data"][1]["edges"]
+    let edges = list.json["data"][1]["item"]["edges"]["derived-from"]["data"]
     #expect(edges[0]["edge_type"].string == "derived-from")
     #expect(edges[0]["source_id"].string == copyId)
     #expect(edges[0]["target_id"].string == "n1")

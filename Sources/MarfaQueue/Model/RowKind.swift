@@ -6,6 +6,8 @@ enum RowKind: String, Sendable, Hashable {
   /// An item row of a fill's page, staged until the fill takes them all at its end
   /// (``SQLite/stagedFillKind``); no write names one.
   case filling
+  /// An edge row of a fill's page, staged beside the item rows (``SQLite/stagedFillEdgeKind``).
+  case fillingEdge = "filling_edge"
 }
 
 extension WriteKind {

@@ -33,6 +33,8 @@ extension SQLite {
 
   /// The `rows` kind a fill stages item rows under until it takes them all at its end.
   static let stagedFillKind = RowKind.filling
+  /// The `rows` kind a fill stages edge rows under.
+  static let stagedFillEdgeKind = RowKind.fillingEdge
 
   /// Stages one item row of a fill's page (the copy's own rows are untouched until the end).
   func stageFillRow(_ row: JSONValue) throws {
@@ -42,13 +44,21 @@ extension SQLite {
       body: row)
   }
 
-  /// Drops what a fill staged (one that stopped, or was killed, before taking it).
-  func dropStagedFillRows() throws {
-    try query("DELETE FROM rows WHERE kind = ?", [.text(SQLite.stagedFillKind.rawValue)])
+  /// Stages one edge row a fill's page carried.
+  func stageFillEdge(_ edge: JSONValue) throws {
+    guard let id = edge["id"]?.stringValue else { return }
+    try putRow(kind: SQLite.stagedFillEdgeKind, id: id, version: edge["version"]?.intValue, body: edge)
   }
 
-  /// The copy's item rows become the staged ones, except the rows waiting writes were laid over,
-  /// which keep what the copy has; the staged rows are then dropped.
+  /// Drops what a fill staged (one that stopped, or was killed, before taking it).
+  func dropStagedFillRows() throws {
+    try query(
+      "DELETE FROM rows WHERE kind IN (?, ?)",
+      [.text(SQLite.stagedFillKind.rawValue), .text(SQLite.stagedFillEdgeKind.rawValue)])
+  }
+
+  /// The copy's item and edge rows become the staged ones, except the rows waiting writes were
+  /// laid over, which keep what the copy has; the staged rows are then dropped.
   func takeStagedFillRows() throws {
     let beneath = "SELECT item_id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND item_id IS NOT NULL"
     try dropItemRowsNotBeneathWaitingWrites()
@@ -57,6 +67,14 @@ extension SQLite {
       INSERT OR REPLACE INTO rows (kind, id, version, state, body)
         SELECT '\(RowKind.item.rawValue)', id, version, state, body FROM rows WHERE kind = ? AND id NOT IN (\(beneath))
       """, [.text(SQLite.stagedFillKind.rawValue)])
+    // The edges the pages carried replace the copy's, but for those waiting writes were laid over.
+    let edgesBeneath = "SELECT edge_id FROM queue WHERE \(QueuePane.waiting.sqlTest) AND edge_id IS NOT NULL"
+    try query("DELETE FROM rows WHERE kind = '\(RowKind.edge.rawValue)' AND id NOT IN (\(edgesBeneath))")
+    try query(
+      """
+      INSERT OR REPLACE INTO rows (kind, id, version, state, body)
+        SELECT '\(RowKind.edge.rawValue)', id, version, state, body FROM rows WHERE kind = ? AND id NOT IN (\(edgesBeneath))
+      """, [.text(SQLite.stagedFillEdgeKind.rawValue)])
     try dropStagedFillRows()
   }
 

@@ -64,7 +64,7 @@ extension WorkingCopy {
     var pageCursor: String?
     while true {
       progress.lastCursor = pageCursor
-      var query = "state=any&include=metadata&limit=200"
+      var query = "state=any&include=edges,metadata&limit=200"
       if let pageCursor {
         query += "&cursor=" + pageCursor.percentEncoded(keeping: .alphanumerics)
       }
@@ -104,9 +104,11 @@ extension WorkingCopy {
       guard progress.rows + items.count <= limits.rows else {
         throw broken("held more than \(limits.rows) rows", progress)
       }
+      let edges = data.flatMap(Self.pageEdges)
       try await store.run { db in
         try db.transaction(durable: false) {
-          for item in items { try db.stageFillRow(item) }
+          for item in items { try db.stageFillRow(item.removing("edges")) }
+          for edge in edges { try db.stageFillEdge(edge) }
         }
       }
       progress.pages += 1
@@ -129,6 +131,15 @@ extension WorkingCopy {
       }
       pageCursor = next
     }
+  }
+
+  /// The edges a page's entry carries (`include=edges`): the contract's `item.edges`, an object
+  /// of edge type to `{data: [edge]}`, or a list of edges beside the item.
+  static func pageEdges(_ entry: JSONValue) -> [JSONValue] {
+    if let byType = entry["item"]?["edges"]?.objectValue {
+      return byType.flatMap { _, page in page["data"]?.arrayValue ?? page.arrayValue ?? [] }
+    }
+    return entry["edges"]?.arrayValue ?? []
   }
 
   /// Where the copy stream's head stands: its cursor and the read view it certified.

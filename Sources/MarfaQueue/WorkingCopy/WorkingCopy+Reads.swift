@@ -14,6 +14,11 @@ extension WorkingCopy {
     return rows.filter { $0["state"]?.stringValue == state }
   }
 
+  /// The edge with this id as the copy shows it, or nil when the copy holds none.
+  public func edge(id: String) async throws -> JSONValue? {
+    try await store.run { db in try db.copyRows(.edge, .id(id)).first }
+  }
+
   /// The edges the copy holds whose source is `item` (or, with `to`, whose target is), in id order.
   public func edges(of item: String, to: Bool = false) async throws -> [JSONValue] {
     try await store.run { db in try db.copyRows(.edge, to ? .edgesTo(target: item) : .edges(source: item)) }

@@ -150,16 +150,25 @@ extension WorkingCopy {
   public func updateEdge(id: String, properties: JSONValue, version: Int? = nil) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the edge id")
     try Self.requireObject(properties, "properties")
+    // An edge write names the edge's source as its item, as the contract's queue reports it.
+    let source = try await edge(id: id)?["source_id"]?.stringValue
     return try await enqueue(
       WriteDraft(
-        kind: .updateEdge, edgeId: id, namedVersion: version, needsVersion: true,
-        body: { base in .object([("version", .int(base ?? 0)), ("properties", properties)]) }))
+        kind: .updateEdge, itemId: source, edgeId: id, namedVersion: version, needsVersion: true,
+        body: { base in .object([("version", .int(base ?? 0)), ("properties", properties)]) },
+        layRow: { current in
+          guard let current else { return nil }
+          var props = current["properties"] ?? .object([])
+          for (k, v) in properties.objectValue ?? [] { props = props.setting(k, v) }
+          return current.setting("properties", props)
+        }))
   }
 
   /// Queues an edge delete.
   public func deleteEdge(id: String) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the edge id")
-    return try await enqueue(WriteDraft(kind: .deleteEdge, edgeId: id, body: { _ in .object([]) }))
+    let source = try await edge(id: id)?["source_id"]?.stringValue
+    return try await enqueue(WriteDraft(kind: .deleteEdge, itemId: source, edgeId: id, body: { _ in .object([]) }))
   }
 
   /// Queues a tag added to an item.

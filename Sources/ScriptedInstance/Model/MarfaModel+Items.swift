@@ -223,10 +223,16 @@ extension MarfaModel {
     let data = page.map { item -> ScriptedJSON in
       var entry = item.withMetadata.objectValue!
       if withEdges {
-        let touching = edges.values.filter { $0.sourceId == item.id || $0.targetId == item.id }.sorted {
-          $0.seq < $1.seq
+        // As the contract's pages carry them: the item's own edges (those it is the source of)
+        // inside the item, by edge type, each type one page `{data, next_cursor}`.
+        let own = edges.values.filter { $0.sourceId == item.id }.sorted { $0.seq < $1.seq }
+        var byType: [String: ScriptedJSON] = [:]
+        for type in Set(own.map(\.edgeType)) {
+          byType[type] = ["data": .array(own.filter { $0.edgeType == type }.map(\.json)), "next_cursor": .null]
         }
-        entry["edges"] = .array(touching.map(\.json))
+        var itemJSON = entry["item"]?.objectValue ?? [:]
+        itemJSON["edges"] = .object(byType)
+        entry["item"] = .object(itemJSON)
       }
       return .object(entry)
     }
