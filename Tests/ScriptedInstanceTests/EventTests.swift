@@ -4,6 +4,9 @@ import Testing
 @testable import ScriptedInstance
 
 @Suite struct EventTests {
+  /// The read view the head certifies, which a replay names beside its cursor.
+  static let view = String(repeating: "a", count: 64)
+
   /// The JSON of every `data:` line in an SSE text.
   static func frames(_ text: String) -> [ScriptedJSONBox] {
     text.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.map {
@@ -28,6 +31,14 @@ import Testing
     #expect(frame["read_view"].string == String(repeating: "a", count: 64))
   }
 
+  @Test func aReplayThatNamesNoReadViewIsRefusedAsTheContractsInstanceRefusesIt() throws {
+    let h = try Harness()
+    try h.create("a")
+    let c = try RawConnection(port: h.port)
+    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": h.instance.eventCursor])
+    #expect(try c.readResponse().status == 400)
+  }
+
   @Test func aReplayFromACursorSendsTheItemEventsWithIdsThenStreamLive() throws {
     let h = try Harness()
     try h.create("a")
@@ -37,7 +48,7 @@ import Testing
     try h.create("c")
     _ = try h.send("POST", "/edges", json: #"{"source_id":"b","target_id":"c","edge_type":"l"}"#)
     let c = try RawConnection(port: h.port)
-    c.request("GET", "/events?copy=1", headers: ["Last-Event-ID": cursor])
+    c.request("GET", "/events?copy=1", headers: ["Last-Event-ID": cursor, "X-Marfa-Read-View": Self.view])
     _ = try c.readResponse()
     let text = try c.readUntil("stream_live")
     let frames = Self.frames(text)
@@ -55,7 +66,7 @@ import Testing
     let cursor = h.instance.eventCursor
     _ = try h.send("POST", "/edges", json: #"{"source_id":"a","target_id":"a","edge_type":"self"}"#)
     let c = try RawConnection(port: h.port)
-    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": cursor])
+    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": cursor, "X-Marfa-Read-View": Self.view])
     _ = try c.readResponse()
     #expect(
       Self.frames(try c.readUntil("stream_live")).map { $0["event_type"].string } == ["edge.created", "stream_live"])
@@ -68,7 +79,7 @@ import Testing
     try h.create("b")
     h.instance.forgetEvents()
     let c = try RawConnection(port: h.port)
-    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": old])
+    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": old, "X-Marfa-Read-View": Self.view])
     _ = try c.readResponse()
     let frames = Self.frames(try c.readUntil("catchup_too_old"))
     #expect(frames.first?["event_type"].string == "catchup_too_old")
@@ -79,7 +90,7 @@ import Testing
   @Test func aCursorAheadOfTheLogIsAnsweredCursorAhead() throws {
     let h = try Harness()
     let c = try RawConnection(port: h.port)
-    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": "999"])
+    c.request("GET", "/events?edges=all&copy=1", headers: ["Last-Event-ID": "999", "X-Marfa-Read-View": Self.view])
     _ = try c.readResponse()
     #expect(Self.frames(try c.readUntil("cursor_ahead")).first?["event_type"].string == "cursor_ahead")
   }
