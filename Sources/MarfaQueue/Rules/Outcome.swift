@@ -94,7 +94,8 @@ enum Outcome: Sendable {
   ) -> Outcome {
     /// A 2xx that cannot be the write's answer, and why.
     func unusable(_ why: String) -> Outcome {
-      .counted("the instance's \(a.status) answer \(why); nothing of it was taken, and the write goes again under its key")
+      .counted(
+        "the instance's \(a.status) answer \(why); nothing of it was taken, and the write goes again under its key")
     }
     guard let json = parsed else { return unusable("could not be read (it is not JSON)") }
     guard case .object = json else { return unusable("could not be read (it is not a JSON object)") }
