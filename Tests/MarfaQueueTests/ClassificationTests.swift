@@ -198,7 +198,8 @@ import Testing
 
   @Test func the409sBlockAncestorUnavailableAndConflictUnresolved() async throws {
     let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note"), SeedItem(id: "n2", type: "note")])
-    let a = try await h.copy.updateItem(id: "n1", properties: .object([("t", .number(1))]), version: 0, asRead: true)
+    h.instance.addRule(.once(.route("PATCH", "/items/n1"), .ancestorUnavailable))
+    let a = try await h.copy.updateItem(id: "n1", properties: .object([("t", .number(1))]))
     h.instance.addRule(.once(.route("PATCH", "/items/n2"), .versionConflict))
     let b = try await h.copy.updateItem(id: "n2", properties: .object([("t", .number(1))]))
     let report = try await h.copy.queue.drain()

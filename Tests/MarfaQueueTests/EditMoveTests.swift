@@ -89,3 +89,26 @@ import Testing
     #expect(Self.sentVersions(h, "n1") == [1, 1])
   }
 }
+
+/// The version an edit names: the copy's, or (said to be read) one the copy has held.
+@Suite struct EditVersionTests {
+  @Test func anEditSaidToBeReadAtAVersionTheCopyNeverShowedIsRefusedAndNothingIsQueued() async throws {
+    let h = try await DrainHarness(items: [SeedItem(id: "n1", type: "note", history: [[:], [:]])])
+    for version in [0, 4] {
+      await #expect(throws: QueueError.self) {
+        _ = try await h.copy.updateItem(id: "n1", properties: .object([]), version: version, asRead: true)
+      }
+    }
+    #expect(try await h.copy.queue.all().isEmpty)
+    // One the copy held before its own (it holds 3) is taken, said to be read.
+    let earlier = try await h.copy.updateItem(id: "n1", properties: .object([]), version: 2, asRead: true)
+    #expect(earlier.baseVersion == 2)
+  }
+
+  @Test func aCreateKeepsTheVersionItWasBasedOn() async throws {
+    let h = try await DrainHarness()
+    let w = try await h.copy.createItem(type: "note", properties: .object([]), source: "s", sourceId: "x", version: 7)
+    #expect(w.baseVersion == 7)
+    #expect(w.body["version"] == .int(7))
+  }
+}

@@ -20,7 +20,7 @@ import Testing
     #expect(before.json?["version"] == .number(1))
     #expect(before.json?["properties"]?["title"] == .string("held"))
     _ = try Binary.run(
-      ["items", "update", "n1", "--properties", #"{"title":"edited"}"#], store: t.store, home: t.path)
+      ["items", "update", "n1", "--properties", #"{"title":"edited"}"#, "--as-read"], store: t.store, home: t.path)
     let after = try Binary.run(["items", "get", "n1", "--json"], store: t.store, home: t.path)
     #expect(after.json?["properties"]?["title"] == .string("edited"))
     let list = try Binary.run(["items", "list", "--type", "note", "--json"], store: t.store, home: t.path)
@@ -51,5 +51,29 @@ import Testing
     #expect(r.code == 2)
     #expect(r.stderr.contains("no_store"))
     #expect(!FileManager.default.fileExists(atPath: t.store))
+  }
+
+  @Test func anItemUpdateThatNamesNoVersionIsRefusedAndNothingIsQueued() throws {
+    let instance = ScriptedInstance(
+      scenario: Scenario(name: "t", items: [SeedItem(id: "n1", type: "note", properties: ["title": "held"])]))
+    let url = try instance.start()
+    defer { instance.stop() }
+    let t = TempFolder()
+    let e = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
+    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
+    let bare = try Binary.run(
+      ["--json", "items", "update", "n1", "--properties", #"{"title":"x"}"#], store: t.store, home: t.path)
+    #expect(bare.code == 4, "\(bare)")
+    #expect(bare.stderr.contains("invalid") && bare.stderr.contains("--as-read"), "\(bare)")
+    let queue = try Binary.run(["--json", "queue"], store: t.store, home: t.path)
+    #expect(queue.json == .array([]))
+    let named = try Binary.run(
+      ["--json", "items", "update", "n1", "--properties", #"{"title":"x"}"#, "--version", "1"], store: t.store,
+      home: t.path)
+    #expect(named.code == 0, "\(named)")
+    let asRead = try Binary.run(
+      ["--json", "items", "update", "n1", "--properties", #"{"title":"y"}"#, "--as-read"], store: t.store,
+      home: t.path)
+    #expect(asRead.json?["base_version"] == .number(1), "\(asRead)")
   }
 }

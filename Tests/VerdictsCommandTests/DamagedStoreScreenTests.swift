@@ -38,7 +38,7 @@ import Testing
     for role in ["accepted", "refused", "dead", "blocked", "waiting", "update"] {
       let line =
         role == "update"
-        ? ["--json", "items", "update", "item-accepted", "--properties", #"{"n":2}"#]
+        ? ["--json", "items", "update", "item-accepted", "--properties", #"{"n":2}"#, "--as-read"]
         : ["--json", "items", "create", "--type", "note", "--id", "item-\(role)", "--properties", #"{"n":1}"#]
       let r = try Binary.run(line, store: t.store, home: t.path)
       guard r.code == 0, let id = r.json?["id"]?.stringValue else { throw FixtureError("\(line): \(r)") }

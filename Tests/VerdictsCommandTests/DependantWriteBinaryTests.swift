@@ -69,9 +69,9 @@ import Testing
     defer { instance.stop() }
     let t = TempFolder()
     _ = try Binary.run(["fill"], store: t.store, home: t.path, environment: env(url))
-    let first = try queued(["items", "update", "n1", "--properties", #"{"a":1}"#], t)
+    let first = try queued(["items", "update", "n1", "--properties", #"{"a":1}"#, "--as-read"], t)
     _ = try Binary.run(["drain"], store: t.store, home: t.path, environment: env(url))
-    let follower = try queued(["items", "update", "n1", "--properties", #"{"a":2}"#], t)
+    let follower = try queued(["items", "update", "n1", "--properties", #"{"a":2}"#, "--as-read"], t)
     #expect(try row(follower, t)?["follows"] == .string(first))
     let withdraw = try Binary.run(["withdraw", first, "--json"], store: t.store, home: t.path, environment: env(url))
     #expect(withdraw.json == .bool(true), "\(withdraw)")

@@ -95,7 +95,7 @@ import Testing
     let e = env(url)
     _ = try Binary.run(["fill"], store: t.store, home: t.path, environment: e)
     let queued = try Binary.run(
-      ["items", "update", "n1", "--properties", #"{"a":1}"#, "--json"], store: t.store, home: t.path)
+      ["items", "update", "n1", "--properties", #"{"a":1}"#, "--as-read", "--json"], store: t.store, home: t.path)
     let id = try #require(queued.json?["id"]?.stringValue)
     _ = try Binary.run(["drain"], store: t.store, home: t.path, environment: e)
     let withdraw = try Binary.run(["withdraw", id, "--json"], store: t.store, home: t.path, environment: e)

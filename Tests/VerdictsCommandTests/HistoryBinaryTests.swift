@@ -28,7 +28,7 @@ import Testing
       store: t.store, home: t.path)
     let w1 = try #require(first.json?["id"]?.stringValue)
     let update = try Binary.run(
-      ["items", "update", "n1", "--properties", #"{"a":1}"#, "--json"], store: t.store, home: t.path)
+      ["items", "update", "n1", "--properties", #"{"a":1}"#, "--as-read", "--json"], store: t.store, home: t.path)
     let blocked = try #require(update.json?["id"]?.stringValue)
     for _ in 0..<4 { _ = try Binary.run(["drain"], store: t.store, home: t.path, environment: e) }
     return (instance, t, w1, blocked)

@@ -90,12 +90,20 @@ extension SQLite {
       let rowKind = draft.kind.rowKind
       let rowId = draft.kind.rowId(item: draft.itemId, edge: draft.edgeId)
       if let named = draft.namedVersion {
-        // A version that is not the copy's is taken only when the caller says it read it.
-        if let rowId, let held = try row(kind: rowKind, id: rowId), let v = held.version, v != named, !draft.asRead {
-          throw QueueError.invalid(
-            message:
-              "the copy holds \(rowKind) \(rowId) at version \(v), not \(named); pass --as-read if the edit was made against \(named)"
-          )
+        // A version the copy holds; said to be read (`--as-read`), one the copy has held: from 1
+        // up to the one it holds. Never one the copy never showed (0, or past its own).
+        if let rowId, let held = try row(kind: rowKind, id: rowId), let v = held.version, v != named {
+          guard draft.asRead else {
+            throw QueueError.invalid(
+              message:
+                "the copy holds \(rowKind) \(rowId) at version \(v), not \(named); pass --as-read if the edit was made against \(named)"
+            )
+          }
+          guard (1...max(1, v)).contains(named), v > 0 else {
+            throw QueueError.invalid(
+              message: "the copy holds \(rowKind) \(rowId) at version \(v) and never showed version \(named), "
+                + "so no edit was read there")
+          }
         }
         baseVersion = named
       } else {

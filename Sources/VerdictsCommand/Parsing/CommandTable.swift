@@ -35,7 +35,9 @@ enum CommandTable {
 
   static let baseVersion = OptionSpec.value(
     "--version", "N", .integer(0...Int(Int32.max)),
-    help: "the version the write is made against (default: the copy's; 0 for the device's own unanswered create)")
+    help:
+      "the version the write is made against (default: the copy's, but items update needs it or --as-read; "
+      + "0 for the device's own unanswered create)")
 
   /// The root: `verdicts` alone runs the TUI.
   static let root = CommandSpec(
@@ -234,7 +236,9 @@ enum CommandTable {
         options: [
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties to write, a JSON object"),
           baseVersion,
-          .flag("--as-read", help: "the version named is the one the edit was read at"),
+          .flag(
+            "--as-read",
+            help: "the edit was read at the version named (one the copy has held), or without --version at the copy's"),
           .flag("--replace", help: "replace the properties whole instead of merging them"),
           .value("--type", "T", .shortName, help: "move the item to this type (sent only where it differs)"),
           .value("--tier", "T", .shortName, help: "move the item to this tier (sent only where it differs)"),

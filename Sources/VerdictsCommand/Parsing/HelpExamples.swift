@@ -41,6 +41,6 @@ enum HelpExamples {
       "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",
       "verdicts completion fish > ~/.config/fish/completions/verdicts.fish",
     ],
-    ["items", "update"]: ["verdicts items update note-1 --properties '{\"title\":\"Shopping\"}'"],
+    ["items", "update"]: ["verdicts items update note-1 --properties '{\"title\":\"Shopping\"}' --as-read"],
   ]
 }

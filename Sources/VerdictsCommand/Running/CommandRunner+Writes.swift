@@ -8,6 +8,13 @@ extension CommandRunner {
     // Everything that can be checked without the store is checked first, so bad input creates nothing.
     let upload = id == .blobsPut ? try readUpload() : nil
     // A write that takes the copy's version needs a copy that holds the row: a missing store holds none.
+    // An item update names the version its edit was read at: `--version N`, or `--as-read` for
+    // the version the copy shows (an update that names neither is refused before anything is stored).
+    if id == .itemsUpdate, !args.has("--version"), !args.flag("--as-read") {
+      throw QueueError.invalid(
+        message: "items update: name the version the edit was read at (--version N), "
+          + "or --as-read for the version the copy shows; nothing was queued")
+    }
     let takesCopyVersion = [.itemsUpdate, .itemsDelete, .edgesUpdate].contains(id) && !args.has("--version")
     do {
       try await withCopy(create: !takesCopyVersion) { copy in

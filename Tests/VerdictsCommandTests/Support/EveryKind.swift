@@ -10,7 +10,7 @@ enum EveryKind {
         .createItem,
         ["items", "create", "--type", "note", "--properties", "{\"title\":\"first\",\"n\":1}", "--id", "a1"]
       ),
-      (.updateItem, ["items", "update", "a1", "--properties", "{\"title\":\"second\"}"]),
+      (.updateItem, ["items", "update", "a1", "--properties", "{\"title\":\"second\"}", "--as-read"]),
       (.transitionItem, ["items", "transition", "a1", "--state", "archived"]),
       (.deleteItem, ["items", "delete", "a1"]),
       (.restoreItem, ["items", "restore", "a1"]),
