@@ -5,7 +5,11 @@ extension DrainPass {
   mutating func payOwed() async throws {
     guard let owed else { return }
     self.owed = nil
-    try await store.run { try owed.work($0) }
+    let tally = self.tally
+    try await store.run { db in
+      try owed.work(db)
+      db.oweDrainTally(tally)
+    }
     copy.hub.send(.answered(owed.verdict))
   }
 
@@ -70,8 +74,11 @@ extension DrainPass {
     // While the request is out: the store's work owed from the last visit, and the next plan.
     let owed = self.owed
     self.owed = nil
+    // Every verdict the report counts is stored once the owed work is done.
+    let tally = self.tally
     let ahead: Plan? = try await store.run { db in
       try owed?.work(db)
+      db.oweDrainTally(tally)
       guard let next, DrainPass.independent(next, of: w) else { return nil }
       return try DrainPass.plan(
         next, copyInstance: copyInstance, setAside: setAside, origin: origin, blobFolder: blobFolder,

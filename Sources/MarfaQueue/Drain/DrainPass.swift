@@ -15,6 +15,10 @@ struct DrainPass {
   /// `machine.report` in place: through a get/set property each append would copy the list.)
   var report: DrainReport { machine.report }
 
+  /// The report's counts for the pass's history row (nil when it keeps none), owed to the row
+  /// by the group's next commit once the verdicts they count are stored.
+  var tally: DrainTally? { drainNumber.map { DrainTally(number: $0, machine.report) } }
+
   /// The writes set aside in this pass.
   var setAside: Set<String> { Set(machine.setAside.keys) }
   /// How many verdict entries the report keeps listed (nil: every one).

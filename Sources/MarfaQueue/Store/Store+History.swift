@@ -39,6 +39,30 @@ extension SQLite {
       ])
   }
 
+  /// Owes `tally` to its drain's history row: written when the open group commits, with the
+  /// verdicts it counts, so a process that dies mid-drain (a hang-up, a signal, `kill -9`)
+  /// leaves a row that says what it answered up to its last commit. Nothing outside a group.
+  func oweDrainTally(_ tally: DrainTally?) {
+    guard let tally, groupStarted != nil else { return }
+    drainTallyOwed = tally
+  }
+
+  /// Writes the tally owed to a drain's row (``oweDrainTally(_:)``), inside the group about to commit.
+  func payDrainTally() throws {
+    guard let t = drainTallyOwed else { return }
+    drainTallyOwed = nil
+    let verdicts = JSONValue.object(t.verdicts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+    try query(
+      """
+      UPDATE drains SET answered = ?, held = ?, undelivered = ?, unsent = ?, unmade = ?, verdicts = ?
+        WHERE n = ? AND ended_ms IS NULL
+      """,
+      [
+        .int(t.answered), .int(t.held), .int(t.undelivered), .int(t.unsent), .int(t.unmade), .text(verdicts.text),
+        .int(t.number),
+      ])
+  }
+
   /// The kept drains, newest first: those begun at or after `since`, at most `limit`;
   /// `answering`: only drains that answered a write.
   func drainHistory(since: Date? = nil, limit: Int? = nil, answering: Bool = false) throws -> [DrainRecord] {
@@ -91,5 +115,25 @@ extension SQLite {
         damage: &found))
     note(found)
     return record
+  }
+}
+
+/// A running drain's counts so far, for its history row (``SQLite/oweDrainTally(_:)``).
+struct DrainTally: Sendable {
+  /// The drain's number in the history.
+  var number: Int
+  /// The report's counts (``DrainReport``).
+  var answered: Int
+  var held: Int
+  var undelivered: Int
+  var unsent: Int
+  var unmade: Int
+  /// How many writes reached each verdict, by wire name.
+  var verdicts: [String: Int]
+
+  init(number: Int, _ r: DrainReport) {
+    self.number = number
+    (answered, held, undelivered, unsent, unmade) = (r.answered, r.held, r.undelivered, r.unsent, r.unmade)
+    verdicts = r.verdictCounts
   }
 }

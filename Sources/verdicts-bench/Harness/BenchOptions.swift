@@ -39,7 +39,7 @@ struct BenchOptions {
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
     DrainBenchmark(), QueueingBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
-    FiftyWatchersBenchmark(),
+    FiftyWatchersBenchmark(), NeighbourBenchmark(),
   ]
 
   static var usage: String {

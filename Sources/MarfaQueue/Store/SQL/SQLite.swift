@@ -23,6 +23,9 @@ final class SQLite {
   /// Writes whose requests went out while the group was open, to be marked sent when it commits
   /// (``markSentByCommit(_:)``); emptied by every commit and rollback of the group.
   var sentMarksOwed: [String] = []
+  /// The open drain's counts as its stored verdicts come to, owed to its history row by the
+  /// group's next commit (``oweDrainTally(_:)``): one statement a commit, none a write.
+  var drainTallyOwed: DrainTally?
 
   /// A failure of SQLite itself, with its primary result code.
   struct Failure: Error, CustomStringConvertible {
@@ -311,11 +314,13 @@ final class SQLite {
     guard groupStarted != nil else { return }
     groupStarted = nil
     do {
+      try payDrainTally()
       try paySentMarks()
       try execute("COMMIT")
       commits += 1
     } catch let failure as Failure {
       sentMarksOwed = []
+      drainTallyOwed = nil
       try? execute("ROLLBACK")
       groupFailure = failure
       throw failure
@@ -330,11 +335,13 @@ final class SQLite {
       if groupStarted != nil {
         groupStarted = nil
         sentMarksOwed = []
+        drainTallyOwed = nil
         try? execute("ROLLBACK")
       }
       throw failure
     }
     try commitGroup()
+    drainTallyOwed = nil
   }
 
   /// Commits the open group and opens another once it has been open for ``groupSpan``, so other
