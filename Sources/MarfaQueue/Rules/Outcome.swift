@@ -29,6 +29,11 @@ enum Outcome: Sendable {
   static func classify(_ a: HTTPResponse, for write: QueuedWrite) -> Outcome {
     let status = a.status
     let success = (200..<300).contains(status)
+    // A redirect is refused whoever sent it and whatever contract it names: following it would
+    // send the write, and the key, where the person never pointed verdicts.
+    if (300..<400).contains(status) {
+      return .redirect(status: status, location: a.header("Location"))
+    }
     if !success && !a.namesAContract {
       return .environmental(
         status: status, text: a.failureText,
@@ -42,9 +47,6 @@ enum Outcome: Sendable {
       return .environmental(
         status: status, text: a.failureText, why: "the instance answered \(status)",
         rateLimited: HTTPStatus.isRateLimit(status))
-    }
-    if (300..<400).contains(status) {
-      return .redirect(status: status, location: a.header("Location"))
     }
     let parsed = JSONValue.parseKeepingMembers(a.body, replacingLoneSurrogates: true)
     let envelope = parsed?.value
@@ -94,7 +96,8 @@ enum Outcome: Sendable {
   ) -> Outcome {
     /// A 2xx that cannot be the write's answer, and why.
     func unusable(_ why: String) -> Outcome {
-      .counted("the instance's \(a.status) answer \(why); nothing of it was taken, and the write goes again under its key")
+      .counted(
+        "the instance's \(a.status) answer \(why); nothing of it was taken, and the write goes again under its key")
     }
     guard let json = parsed else { return unusable("could not be read (it is not JSON)") }
     guard case .object = json else { return unusable("could not be read (it is not a JSON object)") }
