@@ -123,7 +123,10 @@ import Testing
 
   @Test(arguments: [
     (Outcome.contractMismatch(served: "3"), DrainMachine.Action.fail(.contractMismatch(served: "3"), keepAnswer: true)),
-    (.redirect(status: 307, location: nil), .fail(.redirected(status: 307, location: nil), keepAnswer: false)),
+    (
+      .redirect(status: 307, location: nil),
+      .fail(.redirected(status: 307, location: nil, instance: ""), keepAnswer: false)
+    ),
   ])
   func anAnswerTheDrainCannotTakeFailsItCountingNothing(_ outcome: Outcome, _ expected: DrainMachine.Action) {
     let (m, action) = Self.after(outcome)

@@ -181,7 +181,7 @@ import Testing
       }
       #expect(w.verdict == nil && w.refusals == 0, "\(context)")
     case .redirect:
-      guard case .redirected(let status, _) = thrown else {
+      guard case .redirected(let status, _, _) = thrown else {
         Issue.record("\(context): wanted redirect, got \(String(describing: thrown))")
         return
       }

@@ -19,7 +19,7 @@ import Testing
     #expect(r.status == 200)
     #expect(r.header("X-Marfa-Contract") == "2")
     #expect(r.json["instance_id"].string == "00000000-0000-7000-8000-000000000000")
-    #expect(r.json["contract"].string == "2")
+    #expect(r.json["contract"].int == 2)
     #expect(r.json["features"].array == [])
     #expect(r.json["name"].string != nil && r.json["version"].string != nil)
   }

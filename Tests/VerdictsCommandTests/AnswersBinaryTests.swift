@@ -13,7 +13,7 @@ import Testing
 /// a kind the store holds that this build does not know, a drain stopped past its deadline.
 @Suite(.serialized) struct AnswersBinaryTests {
   /// The root as the instance the victim stores were filled from.
-  static let root = #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#
+  static let root = #"{"instance_id":"\#(Scenario.defaultInstanceId)","contract":2}"#
   static let contract = "X-Marfa-Contract: 2"
 
   /// A create's answer for `id`.

@@ -17,7 +17,9 @@ import Testing
     try RawServer { peer in
       while let head = peer.readHead() {
         if head.method == "GET", head.path == "/" {
-          peer.answer(200, headers: ["X-Marfa-Contract: 2"], body: #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#)
+          peer.answer(
+            200, headers: ["X-Marfa-Contract: 2"],
+            body: #"{"instance_id":"\#(Scenario.defaultInstanceId)","contract":2}"#)
           continue
         }
         peer.readBody(of: head)
@@ -77,7 +79,8 @@ import Testing
       while let head = peer.readHead() {
         if head.method == "GET", head.path == "/" {
           _ = peer.answer(
-            200, headers: ["X-Marfa-Contract: 2"], body: #"{"instance_id":"\#(Scenario.defaultInstanceId)"}"#)
+            200, headers: ["X-Marfa-Contract: 2"],
+            body: #"{"instance_id":"\#(Scenario.defaultInstanceId)","contract":2}"#)
           continue
         }
         peer.readBody(of: head)

@@ -144,8 +144,9 @@ import Testing
     (.noServer, "no_server", .usage),
     (.noStore(path: "/p"), "no_store", .usage),
     (.network(message: "m"), "network", .environment),
-    (.contractMismatch(served: "3"), "contract_mismatch", .environment),
-    (.redirected(status: 301, location: nil), "redirect", .environment),
+    (.contractMismatch(served: "3"), "contract_mismatch", .refused),
+    (.rootContractMismatch(served: nil, instance: "http://h"), "contract_mismatch", .refused),
+    (.redirected(status: 301, location: nil, instance: "http://h"), "redirect", .refused),
     (.storageFull(message: "m"), "storage_full", .environment),
     (.store(path: "/p", message: "m"), "store", .environment),
     (.closed, "closed", .environment),
@@ -169,6 +170,8 @@ import Testing
     if case .server(let status, let serverCode, _) = error {
       #expect(envelope["error"]?["server"]?["status"]?.intValue == status)
       #expect(envelope["error"]?["server"]?["code"]?.stringValue == serverCode)
+    } else if case .redirected(let status, _, _) = error {
+      #expect(envelope["error"]?["server"]?["status"]?.intValue == status)
     } else {
       #expect(envelope["error"]?["server"] == .null)
     }

@@ -153,7 +153,8 @@ struct DrainMachine: Sendable {
       // The drain throws; nothing is counted.
       return .fail(.contractMismatch(served: served), keepAnswer: true)
     case .redirect(let status, let location):
-      return .fail(.redirected(status: status, location: location), keepAnswer: false)
+      // The pass names the instance (``DrainPass/take(_:for:answer:now:)``).
+      return .fail(.redirected(status: status, location: location, instance: ""), keepAnswer: false)
     case .environmental(let status, let text, let why, let rateLimited):
       report.undelivered += 1
       environmentalFailures += 1

@@ -29,7 +29,7 @@ extension DrainPass {
 
     // Confirm the instance before anything is sent.
     do {
-      let root = try await copy.readRoot()
+      let root = try await copy.drainStop.readRoot(copy)
       if let copyInstance, root.instanceId != copyInstance {
         try await store.run { db in try db.expireCopy(reason: "instance_changed") }
         throw QueueError.copyExpired(reason: "instance_changed")

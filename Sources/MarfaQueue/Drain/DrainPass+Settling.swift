@@ -105,7 +105,10 @@ extension DrainPass {
       // The machine has set it aside (it failed in the last drain too) or ended the pass.
       if machine.setAside[w.id] != nil { setAsideWrites[w.id] = w }
       record(DrainPass.listing(w, nil))
-    case .fail(let error, let keepAnswer):
+    case .fail(var error, let keepAnswer):
+      if case .redirected(let status, let location, _) = error {
+        error = .redirected(status: status, location: location, instance: copy.server?.url ?? "the instance")
+      }
       if keepAnswer {
         try await store.run { db in
           try db.keepAnswer(answer, on: w.id)

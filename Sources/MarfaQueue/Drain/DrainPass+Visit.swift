@@ -21,6 +21,16 @@ extension DrainPass {
   /// follows nor depends on it, the visit ends at once: the next write goes out first, and this
   /// verdict is stored while it is out.
   mutating func visit(_ w0: QueuedWrite, next: QueuedWrite?, copyInstance: String?) async throws {
+    if copy.drainStop.asked {
+      // Stopped: nothing more goes. A write primed to go next is not marked sent.
+      try await payOwed()
+      if let primed, !primed.write.sent {
+        let id = primed.write.id
+        try await store.run { db in try db.unmarkSent(id) }
+      }
+      primed = nil
+      throw QueueError.canceled(answered: report.answered)
+    }
     let setAside = self.setAside
     let origin = server.url
     let blobFolder = store.blobFolder
@@ -130,6 +140,15 @@ extension DrainPass {
       return
     }
     let (id, copy) = (w.id, self.copy)
+    if case .redirect = outcome {
+      // The instance took nothing and nothing followed the redirect: the write is left as it was
+      // queued (not marked sent unless it already was, no attempt kept); the drain's record in
+      // the history says why it ended.
+      let wasSent = w.sent
+      try await store.run { db in if !wasSent { try db.unmarkSent(id) } }
+      try await take(outcome, for: w, answer: answerText, now: now)
+      return
+    }
     try await store.run { db in _ = try copy.keepingHistory { try db.recordAttempt(id, attempt) } }
     try await take(outcome, for: w, answer: answerText, now: now)
   }

@@ -10,6 +10,14 @@ extension Queue {
     try await drain(keepingVerdicts: nil)
   }
 
+  /// Ends the running drain (or the next to start) as soon as it can: a write whose request is
+  /// out keeps its answer, nothing more is sent, and a read of the root still under way is given
+  /// up at once. That drain throws ``QueueError/canceled(answered:)``, what it stored kept. Safe
+  /// from any thread (a signal handler's queue).
+  public func stopDrain() {
+    (try? copy)?.drainStop.ask()
+  }
+
   /// Drains as ``drain()`` does, the report listing only the last `limit` verdict entries
   /// (nil: every one) and counting the earlier ones in ``DrainReport/verdictsOmitted``: the
   /// pass's memory does not grow with the queue. The store keeps the last
@@ -20,6 +28,7 @@ extension Queue {
     let keeping = limit.map { max($0, DrainReport.keptVerdicts) }
     try copy.requireWriter()
     let (client, server) = try copy.client()
+    defer { copy.drainStop.reset() }
     return try await copy.drainGate.run {
       // A writer whose store file was deleted or replaced stops: its verdicts would go into a
       // file no other process sees, and a second writer may already be draining the new one.
@@ -42,6 +51,7 @@ extension Queue {
           }
         }
         if pass.report.verdictEntries > 0 { announceDrained() }
+        if case QueueError.canceled = error { throw QueueError.canceled(answered: pass.report.answered) }
         throw error
       }
       // A group that could not be committed, at any point of the pass, lost verdicts the report

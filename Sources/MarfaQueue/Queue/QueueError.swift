@@ -20,11 +20,14 @@ public enum QueueError: Error, Sendable, Hashable {
   case noServer
   /// An answer named another contract than the one this client is built for.
   case contractMismatch(served: String?)
+  /// The instance's root (`GET /`, read before the key is sent) named another contract in its
+  /// `contract` or its header, or none: nothing else was sent. `served` is what it named.
+  case rootContractMismatch(served: String?, instance: String)
   /// The instance's answers broke the contract in another way (a page cursor given again, more
   /// pages or rows than a fill takes); `what` says how, and how far the call got.
   case contractBroken(what: String)
-  /// The instance answered with a redirect, which is never followed.
-  case redirected(status: Int, location: String?)
+  /// The instance at `instance` answered with a redirect, which is never followed.
+  case redirected(status: Int, location: String?, instance: String)
   /// The store's disk is full.
   case storageFull(message: String)
   /// The file is not a store of this schema; nothing was changed.
@@ -43,6 +46,9 @@ public enum QueueError: Error, Sendable, Hashable {
   case invalid(message: String)
   /// The working copy was closed.
   case closed
+  /// The drain was stopped (``Queue/stopDrain()``: Ctrl-C, SIGTERM) after `answered` writes
+  /// were answered; nothing more was sent, and what was not answered stays queued.
+  case canceled(answered: Int)
 
   /// The stable snake_case code (the Marfa CLI's where one exists).
   public var code: String {
@@ -54,7 +60,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .copyExpired: return "copy_expired"
     case .noCursor: return "no_cursor"
     case .noServer: return "no_server"
-    case .contractMismatch, .contractBroken: return "contract_mismatch"
+    case .contractMismatch, .rootContractMismatch, .contractBroken: return "contract_mismatch"
     case .redirected: return "redirect"
     case .storageFull: return "storage_full"
     case .wrongSchema, .unknownSchema: return "wrong_schema"
@@ -64,6 +70,7 @@ public enum QueueError: Error, Sendable, Hashable {
     case .server: return "server"
     case .invalid: return "invalid"
     case .closed: return "closed"
+    case .canceled: return "canceled"
     }
   }
 
@@ -90,10 +97,15 @@ public enum QueueError: Error, Sendable, Hashable {
     case .noServer: return "no instance URL was given"
     case .contractMismatch(let served):
       return
-        "the instance answered with contract \(served ?? "none"), not 2; the write may have taken effect and will be sent again under its key"
+        "the instance answered with contract \(served ?? "none"), not \(HTTPClient.contract); the write may have taken effect and will be sent again under its key"
+    case .rootContractMismatch(let served, let instance):
+      let named = served.map { "contract \($0)" } ?? "no contract"
+      return
+        "the instance at \(instance) names \(named) in its root, and verdicts speaks contract \(HTTPClient.contract); nothing was sent to it, the key neither"
     case .contractBroken(let what): return "the instance broke the contract: \(what)"
-    case .redirected(let status, let location):
-      return "the instance answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
+    case .redirected(let status, let location, let instance):
+      return
+        "the instance at \(instance) answered \(status) redirecting to \(location ?? "nowhere it named"); redirects are not followed, and the queue is as it was"
     case .storageFull(let message): return "the store's disk is full: \(message)"
     case .wrongSchema(let path, let unsent):
       let count = unsent.map { ", holding \($0) write(s) not yet sent" } ?? ""
@@ -107,6 +119,9 @@ public enum QueueError: Error, Sendable, Hashable {
       return "the instance refused (\(status)\(code.map { " \($0)" } ?? "")): \(message ?? "no message")"
     case .invalid(let message): return message
     case .closed: return "the working copy is closed"
+    case .canceled(let answered):
+      return
+        "the drain was stopped: \(answered) write(s) answered before it; nothing more was sent, and the rest stay queued"
     }
   }
 }

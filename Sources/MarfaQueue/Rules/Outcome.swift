@@ -29,6 +29,11 @@ enum Outcome: Sendable {
   static func classify(_ a: HTTPResponse, for write: QueuedWrite) -> Outcome {
     let status = a.status
     let success = (200..<300).contains(status)
+    // A redirect is refused whoever sent it and whatever contract it names: following it would
+    // send the write, and the key, where the person never pointed verdicts.
+    if (300..<400).contains(status) {
+      return .redirect(status: status, location: a.header("Location"))
+    }
     if !success && !a.namesAContract {
       return .environmental(
         status: status, text: a.failureText,
@@ -42,9 +47,6 @@ enum Outcome: Sendable {
       return .environmental(
         status: status, text: a.failureText, why: "the instance answered \(status)",
         rateLimited: HTTPStatus.isRateLimit(status))
-    }
-    if (300..<400).contains(status) {
-      return .redirect(status: status, location: a.header("Location"))
     }
     let parsed = JSONValue.parseKeepingMembers(a.body, replacingLoneSurrogates: true)
     let envelope = parsed?.value

@@ -91,6 +91,13 @@ extension SQLite {
     try query("UPDATE queue SET sent = 1, waiting = 0 WHERE id = ?", [.text(id)])
   }
 
+  /// Takes back the mark ``markSent(_:)`` gave a write whose answer showed it was not taken (a
+  /// redirect, never followed): the queue is as it was before the drain sent it.
+  func unmarkSent(_ id: String) throws {
+    sentMarkPaid(id)
+    try query("UPDATE queue SET sent = 0 WHERE id = ?", [.text(id)])
+  }
+
   /// Marks the write sent by the time the open group commits (at once when none is open): a
   /// write whose request has already gone out, whose verdict, stored in the same group as a rule,
   /// marks it sent itself.

@@ -19,6 +19,8 @@ extension WorkingCopy {
   func fill(limits: FillLimits) async throws {
     try requireWriter()
     let (client, server) = try client()
+    // The root first, without the key: one on another contract leaves the copy as it was.
+    let root = try await readRoot()
     try await store.run { db in
       try db.transaction(durable: true) {
         try db.setMeta(.fill, FillState.underway.rawValue)
@@ -27,7 +29,6 @@ extension WorkingCopy {
         try db.dropStagedFillRows()
       }
     }
-    let root = try await readRoot()
     let head = try await readCursor(server: server, instanceId: root.instanceId)
     var progress = FillProgress()
     do {

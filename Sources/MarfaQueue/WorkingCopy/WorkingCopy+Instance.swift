@@ -43,15 +43,22 @@ extension WorkingCopy {
     var contract: String?
   }
 
-  /// Reads `GET /`; a network failure throws ``QueueError/network(message:)``.
+  /// Reads `GET /` without the key (the root is public, and the key goes to no instance before
+  /// its contract is known); a network failure throws ``QueueError/network(message:)``. A root
+  /// whose `contract` names another contract, or none, is refused
+  /// ``QueueError/rootContractMismatch(served:instance:)``, as is one whose header does.
   func readRoot() async throws -> Root {
     let (client, server) = try client()
     let response: HTTPResponse
     do {
-      response = try await client.send("GET", try Self.url(server, "/"), key: server.key)
+      response = try await client.send("GET", try Self.url(server, "/"), key: nil)
     } catch let e as TransportError {
       noteReachable(false)
       throw QueueError.network(message: e.message)
+    }
+    // A redirect is never followed, whoever sent it: the key would go where it points.
+    if (300..<400).contains(response.status) {
+      throw QueueError.redirected(status: response.status, location: response.header("Location"), instance: server.url)
     }
     if !response.namesAContract && !(200..<300).contains(response.status) {
       noteReachable(false)
@@ -59,10 +66,7 @@ extension WorkingCopy {
         message: "the root answered \(response.status) and named no contract (a proxy or gateway)")
     }
     guard response.namesOurContract else {
-      throw QueueError.contractMismatch(served: response.header("X-Marfa-Contract"))
-    }
-    if (300..<400).contains(response.status) {
-      throw QueueError.redirected(status: response.status, location: response.header("Location"))
+      throw QueueError.rootContractMismatch(served: response.header("X-Marfa-Contract"), instance: server.url)
     }
     guard (200..<300).contains(response.status) else {
       if HTTPStatus.isEnvironmental(response.status) {
@@ -73,11 +77,26 @@ extension WorkingCopy {
       throw QueueError.server(
         status: response.status, code: err?["code"]?.stringValue, message: err?["message"]?.stringValue)
     }
+    let named = response.json?["contract"]
+    guard let named, Self.isOurContract(named) else {
+      throw QueueError.rootContractMismatch(served: named.map(Self.contractText), instance: server.url)
+    }
     guard let id = response.json?["instance_id"]?.stringValue, !id.isEmpty else {
       throw QueueError.network(message: "the root did not say which instance it is")
     }
     noteReachable(true)
     return Root(instanceId: id, contract: response.header("X-Marfa-Contract"))
+  }
+
+  /// Whether a root's `contract` names this client's: the integer itself (or its decimal text).
+  static func isOurContract(_ value: JSONValue) -> Bool {
+    if let n = value.intValue { return String(n) == HTTPClient.contract }
+    return value.stringValue == HTTPClient.contract
+  }
+
+  /// A root's `contract` as the refusal names it.
+  static func contractText(_ value: JSONValue) -> String {
+    value.intValue.map(String.init) ?? value.stringValue ?? "null"
   }
 
   /// Tells the streams when reachability changes.

@@ -14,6 +14,8 @@ public final class WorkingCopy: Sendable {
   let reachability = Mutex<Bool?>(nil)
   let closed = Mutex(false)
   let clientBox = Mutex<HTTPClient?>(nil)
+  /// A stop asked of the running drain (``Queue/stopDrain()``).
+  let drainStop = DrainStop()
   let updateHolders = Mutex(UpdateHolders())
   /// Who listens for events on a reader's store files.
   let fileWatchers = StoreFileWatchers()

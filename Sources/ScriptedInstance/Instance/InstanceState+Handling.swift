@@ -198,11 +198,11 @@ extension InstanceState {
     }
   }
 
-  /// `GET /`: `{name, version, instance_id, contract, features}`.
+  /// `GET /`: `{name, version, instance_id, contract, features}`, the contract as the number it is.
   func rootBody(instanceId: String) -> ScriptedJSON {
     [
       "name": "scripted-instance", "version": "1.0.0", "instance_id": .string(instanceId),
-      "contract": .string(ScriptedInstance.contract), "features": [],
+      "contract": .number(Double(ScriptedInstance.contract) ?? 0), "features": [],
     ]
   }
 

@@ -19,6 +19,9 @@ enum CommandTable {
     .value(
       "--key-file", "PATH", help: "read the API key from the file's first line (the safe way, with MARFA_API_KEY)"),
     .flag("--json", help: "print one JSON value on stdout, and errors as a JSON envelope on stderr"),
+    .flag(
+      "--reader",
+      help: "open the store to read only: no writer role, no file made or changed (a missing store is no_store)"),
     .value("--theme", "NAME|FILE", help: "the TUI's theme (env VERDICTS_THEME)"),
     .flag("--no-color", help: "no colours (also NO_COLOR)"),
     .flag("--ascii", help: "ASCII glyphs only"),

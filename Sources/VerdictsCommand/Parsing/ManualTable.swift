@@ -97,7 +97,11 @@ enum ManualTable {
   /// Every exit status, in order.
   static let exitStatus: [ExitStatusEntry] = [
     ExitStatusEntry(code: .done, meaning: "done (a drain: whatever the verdicts)", errorCodes: []),
-    ExitStatusEntry(code: .refused, meaning: "refused by the instance", errorCodes: ["server"]),
+    ExitStatusEntry(
+      code: .refused,
+      meaning:
+        "refused by the instance, or refused to it: a root or an answer on another contract (or none), a redirect",
+      errorCodes: ["server", "contract_mismatch", "redirect"]),
     ExitStatusEntry(
       code: .usage, meaning: "a usage error, or no store",
       errorCodes: ["ambiguous", "usage", "no_store", "no_server"]),
@@ -105,10 +109,10 @@ enum ManualTable {
       code: .environment,
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
-        + "is still printed), the store's file or disk, a contract mismatch, a redirect, output that could not "
-        + "be written, /proc not mounted",
+        + "is still printed), a drain stopped by Ctrl-C or SIGTERM, the store's file or disk, output that could "
+        + "not be written, /proc not mounted",
       errorCodes: [
-        "network", "contract_mismatch", "redirect", "storage_full", "store", "closed", "io", "write_error", "no_proc",
+        "network", "canceled", "storage_full", "store", "closed", "io", "write_error", "no_proc",
       ]),
     ExitStatusEntry(
       code: .deviceRule,

@@ -73,6 +73,8 @@ public struct CommandContext: Sendable {
   /// up to ``creationWait`` while another process is making the store, ``writerWait`` while it
   /// holds one that exists (another command's whole run; a TUI holding it is reported soon).
   func open(create: Bool, talksToInstance: Bool = false) async throws -> WorkingCopy {
+    // `--reader`: whatever the command, the store is only read; one that changes it is refused.
+    if globals.reader { return try await openReader() }
     let server = talksToInstance ? try self.server(warnIfClear: true) : nil
     let store = URL(fileURLWithPath: globals.storePath)
     let started = Date()

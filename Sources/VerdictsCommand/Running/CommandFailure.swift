@@ -50,9 +50,15 @@ struct CommandFailure: Error, Sendable, Hashable {
     case .server(let status, let code, _):
       exit = .refused
       server = ServerPart(status: status, code: code, details: nil)
+    case .redirected(let status, _, _):
+      // Refused as the contract's command refuses it: exit 1, the 3xx as the server's part.
+      exit = .refused
+      server = ServerPart(status: status, code: nil, details: nil)
+    case .contractMismatch, .rootContractMismatch, .contractBroken:
+      exit = .refused
     case .noStore, .noServer, .ambiguousID:
       exit = .usage
-    case .network, .contractMismatch, .contractBroken, .redirected, .storageFull, .store, .closed:
+    case .network, .storageFull, .store, .closed, .canceled:
       exit = .environment
     case .readingHandle, .hydrationIncomplete, .copyExpired, .noCursor, .notFound, .unknownID, .rowNotFound,
       .wrongSchema, .unknownSchema, .invalid:

@@ -139,8 +139,12 @@ extension CommandRunner {
 
   func drain() async throws -> ExitCode {
     // Bounded: the command holds the last entries only, whatever the queue's size (docs/rules.md).
-    let report = try await withCopy(create: false, talksToInstance: true) {
-      try await $0.queue.drain(keepingVerdicts: DrainReport.keptVerdicts)
+    let report = try await withCopy(create: false, talksToInstance: true) { copy in
+      // Ctrl-C or SIGTERM ends the drain at once, what it did kept (exit 3 `canceled`); a second
+      // one ends the process without waiting on the write whose answer is still out.
+      let stop = DrainSignals.watch(copy.queue)
+      defer { stop.cancel() }
+      return try await copy.queue.drain(keepingVerdicts: DrainReport.keptVerdicts)
     }
     if json {
       context.printJSON(report.wireJSON)

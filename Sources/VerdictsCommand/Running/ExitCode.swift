@@ -2,12 +2,12 @@
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   /// Done.
   case done = 0
-  /// Refused by the instance.
+  /// Refused by the instance, or refused to it: another contract, a redirect.
   case refused = 1
   /// A usage error, or no store.
   case usage = 2
   /// The environment: the network, a drain that left writes undelivered or ended unavailable,
-  /// the store's disk, a contract mismatch, a redirect.
+  /// a drain stopped by a signal, the store's disk.
   case environment = 3
   /// A device rule: reading handle, incomplete or expired copy, no cursor, an unknown id,
   /// a foreign store, input the queue's rules refuse.

@@ -25,6 +25,8 @@ public struct GlobalOptions: Sendable, Hashable {
   public var keyOnCommandLine: Bool
   /// Whether output is JSON.
   public var json: Bool
+  /// `--reader`: the store is opened to read only (never the writer role, never a new file).
+  public var reader: Bool
   /// `--theme`, else `VERDICTS_THEME`.
   public var theme: String?
   /// `--no-color`, or `NO_COLOR` set and not empty.
@@ -54,6 +56,7 @@ public struct GlobalOptions: Sendable, Hashable {
     keyFile = parsed.globals["--key-file"].map { Self.expand($0, environment) }
     key = keyFromStandardInput || keyFile != nil ? nil : (keyArgument ?? env("MARFA_API_KEY"))
     json = parsed.globalFlags.contains("--json")
+    reader = parsed.globalFlags.contains("--reader")
     theme = parsed.globals["--theme"] ?? env("VERDICTS_THEME")
     noColor = parsed.globalFlags.contains("--no-color") || env("NO_COLOR") != nil
     // Outside a UTF-8 locale every byte printed is ASCII: UTF-8 bytes hold 0x80–0x9F, which an

@@ -105,10 +105,10 @@ struct HostileCase {
       named = !v.isEmpty
       ours = !v.isEmpty && v.allSatisfy { $0 == "2" }
     }
+    if (300..<400).contains(status) { return .redirect }
     if !success && !named { return .environmental(status: status) }
     if !ours { return .contractMismatch }
     if status >= 500 || [408, 425, 429].contains(status) { return .environmental(status: status) }
-    if (300..<400).contains(status) { return .redirect }
     if status == 401 { return .credentialStop }
     let code = meaning.code
     if status == 403 && meaning.validGrant { return .blocked(.credentialRefused) }

@@ -15,7 +15,7 @@ final class RawServerCopy {
   private(set) var queued: [QueuedWrite] = []
 
   /// The root answer's body (the instance the copy was filled from).
-  static let root = #"{"instance_id":"\#(Scenario.defaultInstanceId)","name":"raw"}"#
+  static let root = #"{"instance_id":"\#(Scenario.defaultInstanceId)","name":"raw","contract":2}"#
   /// The contract header every Marfa answer carries.
   static let contract = "X-Marfa-Contract: 2"
 
