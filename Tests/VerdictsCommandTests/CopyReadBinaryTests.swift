@@ -29,7 +29,7 @@ import Testing
     #expect(none.json == .array([]))
     let missing = try Binary.run(["items", "get", "nope", "--json"], store: t.store, home: t.path)
     #expect(missing.code == 4)
-    #expect(missing.stderr.contains("not_found"))
+    #expect(missing.stderr.contains("not_held"))
   }
 
   @Test func edgesAreListedFromTheirSourceAndToTheirTarget() throws {

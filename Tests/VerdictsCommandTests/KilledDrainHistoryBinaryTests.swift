@@ -50,7 +50,12 @@ import Testing
     #expect(row["answered"]?.intValue == stored, "history \(row), the store holds \(stored) answered")
     #expect((row["answered"]?.intValue ?? 0) >= applied, "history \(row), the instance answered \(applied)")
     #expect(row["verdict_counts"]?["accepted"]?.intValue == stored, "\(row)")
-    #expect(row["ended"]?.stringValue == "open" && row["ended_at"] == .null, "\(row)")
+    if signal == SIGINT || signal == SIGTERM {
+      // The drain heard these and ended itself, canceled, after the write in flight.
+      #expect(row["ended"]?.stringValue != "open", "\(row)")
+    } else {
+      #expect(row["ended"]?.stringValue == "open" && row["ended_at"] == .null, "\(row)")
+    }
   }
 
   @Test func aScreenHungUpMidDrainLeavesWhatItAnsweredInTheHistory() async throws {

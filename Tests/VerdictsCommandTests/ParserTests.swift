@@ -125,7 +125,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(["qeue"], .fails("did you mean queue?")),
     ParseCase(["bogus", "--help"], .fails("unknown command 'bogus'")),
     ParseCase(["items", "bogus"], .fails("unknown command 'bogus' for verdicts items")),
-    ParseCase(["items"], .fails("verdicts items needs a subcommand: create, update, delete, restore, transition")),
+    ParseCase(["items"], .fails("verdicts items needs a subcommand: get, list, create, update, delete, restore, transition")),
     ParseCase(["queue", "--bogus"], .fails("unknown option --bogus")),
     ParseCase(["queue", "-x"], .fails("unknown option -x")),
     ParseCase(["queue", "--jsn"], .fails("did you mean --json?")),
@@ -151,8 +151,8 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
       ["items", "create", "--type", "t", "--properties", "{}", "--version", "-1"],
       .fails("--version must be between 0 and")),
     ParseCase(
-      ["items", "create", "--type", "t", "--properties", "{}", "--source", "s"],
-      .fails("--source needs --source-id too")),
+      ["items", "create", "--type", "t", "--properties", "{}", "--source-id", "x"],
+      .fails("--source-id needs --source")),
     ParseCase(
       ["items", "transition", "i", "--state", "gone"],
       .fails("--state takes one of active, archived, trashed, not 'gone'")),
@@ -248,7 +248,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     #expect(HelpText.render(path: ["release"]).contains("usage: verdicts release (ID ... | --reason REASON)\n"))
     #expect(
       HelpText.render(path: ["items", "create"]).contains(
-        "usage: verdicts items create --type T --properties JSON [--id ID] [--source S --source-id X] [--tier T] [--version N]\n"
+        "usage: verdicts items create --type T --properties JSON [--id ID] [--source S] [--source-id X] [--tier T] [--tag TAG ...] [--version N]\n"
       ))
     #expect(HelpText.render(path: ["forget"]).contains("usage: verdicts forget [ID ...]\n"))
     #expect(HelpText.render(path: ["metadata", "merge"]).contains("usage: verdicts metadata merge ID --tag T ...\n"))

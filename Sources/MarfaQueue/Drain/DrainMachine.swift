@@ -146,8 +146,9 @@ struct DrainMachine: Sendable {
       countAnswered()
       return .countRefusal
     case .credentialStop(let refusal):
-      // Counted by the report's `stopped`, not as an answer (contract: the writes a credential
-      // stop parks are the exception to one count per write).
+      // The write that met the refusal was answered; the others the stop parks are the
+      // exception to one count per write (the report's `stopped` says them).
+      countAnswered()
       return .park(refusal)
     case .contractMismatch(let served):
       // The drain throws; nothing is counted.

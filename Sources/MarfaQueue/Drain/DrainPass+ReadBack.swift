@@ -3,8 +3,15 @@ extension DrainPass {
   mutating func readBack(_ w: QueuedWrite) async throws {
     let kind = w.kind.rowKind
     guard let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId), w.kind != .uploadBlob else { return }
+    var wait: Int?
+    defer {
+      if let wait {
+        machine.report.retryAfterSeconds = min(
+          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
+      }
+    }
     do {
-      let read = try await copy.readRow(kind: kind, id: rowId)
+      let read = try await copy.readRow(kind: kind, id: rowId, retryAfter: &wait)
       try await store.run { db in
         switch read {
         case .row(let row): try db.takeRow(kind: kind, row)

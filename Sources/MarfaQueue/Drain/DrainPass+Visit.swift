@@ -112,7 +112,9 @@ extension DrainPass {
       // that succeeded keeps none (``WriteAttempt``), so it is not made for one.
       if !outcome.succeeded { failureText = response.failureText }
     } catch let e as TransportError {
-      outcome = .environmental(status: e.status, text: e.message, why: e.message, rateLimited: false)
+      // No answer at all: the pass says the instance could not be reached, and how.
+      let why = e.status == nil ? "the instance could not be reached: \(e.message)" : e.message
+      outcome = .environmental(status: e.status, text: e.message, why: why, rateLimited: false)
     }
     let took = ContinuousClock.now - clock
     let attempt = WriteAttempt(

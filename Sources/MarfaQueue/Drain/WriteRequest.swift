@@ -70,6 +70,11 @@ struct WriteRequest: Sendable {
       path = "/blobs"
       sendsKey = false
       contentType = w.body["mime_type"]?.stringValue ?? "application/octet-stream"
+      // A type no header can carry makes no request: the write is counted, as the contract
+      // counts a request that cannot be made, and never sent.
+      guard !contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+        throw QueueError.invalid(message: "the upload's type holds a line break, so no request can carry it")
+      }
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
       // The bytes are checked against their hash before they go, never followed through a
       // link; what is sent is the very file checked (its device, inode and size).

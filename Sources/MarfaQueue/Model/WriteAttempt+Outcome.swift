@@ -34,7 +34,7 @@ extension WriteAttempt {
     case .environmental(let failed, let failure, let why, _):
       status = status ?? failed
       said = failure ?? text ?? why
-      result = status != nil ? .failed : Self.transportResult(why)
+      result = status != nil ? .failed : Self.transportResult(failure ?? why)
     case .contractMismatch(let served):
       result = .failed
       said = "the answer named another contract (\(served ?? "none"))"

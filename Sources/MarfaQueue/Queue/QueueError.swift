@@ -53,7 +53,8 @@ public enum QueueError: Error, Sendable, Hashable {
   /// The stable snake_case code (the Marfa CLI's where one exists).
   public var code: String {
     switch self {
-    case .notFound, .unknownID, .rowNotFound: return "not_found"
+    case .notFound, .unknownID: return "not_found"
+    case .rowNotFound: return "not_held"
     case .ambiguousID: return "ambiguous"
     case .readingHandle: return "reading_handle"
     case .hydrationIncomplete: return "hydration_incomplete"

@@ -118,6 +118,13 @@ extension WorkingCopy {
   ///
   /// - Throws: ``QueueError/network(message:)`` when it could not be read for the network's reasons.
   func readRow(kind: RowKind, id: String) async throws -> RowRead {
+    var wait: Int?
+    return try await readRow(kind: kind, id: id, retryAfter: &wait)
+  }
+
+  /// ``readRow(kind:id:)``, passing on the wait (`Retry-After`, whole seconds) its answer asked
+  /// for, whoever gave it: the drain's report passes the longest on.
+  func readRow(kind: RowKind, id: String, retryAfter: inout Int?) async throws -> RowRead {
     let (client, server) = try client()
     let encoded =
       id.percentEncoded(keeping: PercentEncodingSet.pathAllowed.subtracting("/?#"))
@@ -131,6 +138,7 @@ extension WorkingCopy {
     } catch let e as TransportError {
       throw QueueError.network(message: e.message)
     }
+    retryAfter = response.retryAfterSeconds
     guard response.namesAContract else {
       throw QueueError.network(message: "the read was answered \(response.status) without naming a contract")
     }

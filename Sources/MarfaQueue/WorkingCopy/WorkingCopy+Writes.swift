@@ -39,10 +39,12 @@ extension WorkingCopy {
   ) async throws -> QueuedWrite {
     try Self.requireNonEmpty(type, "the type")
     try Self.requireObject(properties, "properties")
-    if (source == nil) != (sourceId == nil) {
-      throw QueueError.invalid(message: "a natural key needs both --source and --source-id")
+    // A source alone names where the item comes from; with a source id it is a natural key,
+    // which names the row itself (no id is minted for it).
+    if sourceId != nil, source == nil {
+      throw QueueError.invalid(message: "a source id needs its source (--source)")
     }
-    let naturalKey = source != nil
+    let naturalKey = source != nil && sourceId != nil
     let itemId = id ?? (naturalKey ? nil : Identifiers.uuid7())
     let rowId = itemId ?? "\(source ?? "")/\(sourceId ?? "")"
     var members: [(String, JSONValue)] = []
@@ -50,10 +52,8 @@ extension WorkingCopy {
     members.append(("type", .string(type)))
     members.append(("properties", properties))
     if let tier { members.append(("tier", .string(tier))) }
-    if let source, let sourceId {
-      members.append(("source", .string(source)))
-      members.append(("source_id", .string(sourceId)))
-    }
+    if let source { members.append(("source", .string(source))) }
+    if let sourceId { members.append(("source_id", .string(sourceId))) }
     if let version { members.append(("version", .int(version))) }
     let body = JSONValue.object(members)
     return try await enqueue(

@@ -222,7 +222,7 @@ enum CommandTable {
           .value("--type", "T", .shortName, required: true, help: "the item's type"),
           .value("--properties", "JSON", .jsonObject, required: true, help: "the properties, a JSON object"),
           .value("--id", "ID", .segment, help: "the item's id (default: a minted UUIDv7)"),
-          .value("--source", "S", .shortName, help: "the natural key's source (with --source-id)"),
+          .value("--source", "S", .shortName, help: "the item's source; with --source-id, a natural key"),
           .value(
             "--source-id", "X", .name(maxBytes: ValueKind.sourceIdLimit),
             help: "the natural key's id within the source (with --source)"),
@@ -232,7 +232,7 @@ enum CommandTable {
             help: "a tag, queued as a write of its own after the create (repeat for more)"),
           baseVersion,
         ],
-        constraints: [.together(["--source", "--source-id"])]),
+        constraints: [.needs("--source-id", "--source")]),
       CommandSpec(
         name: "update", summary: "queue an item update (conflict=auto)", id: .itemsUpdate,
         positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],

@@ -118,10 +118,11 @@ enum ManualTable {
       code: .deviceRule,
       meaning:
         "a device rule: a reading handle, an incomplete or expired copy, no cursor, an id the queue doesn't hold, "
+        + "a row the copy doesn't hold, "
         + "a file that is not a store of this schema, input the queue's rules refuse",
       errorCodes: [
-        "reading_handle", "hydration_incomplete", "copy_expired", "no_cursor", "not_found", "wrong_schema", "invalid",
-        "undo_refused",
+        "reading_handle", "hydration_incomplete", "copy_expired", "no_cursor", "not_found", "not_held", "wrong_schema",
+        "invalid", "undo_refused",
       ]),
     ExitStatusEntry(
       code: .credential, meaning: "the credential: a drain stopped by a refused key (its report is still printed)",
