@@ -52,6 +52,18 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     var closing = false
     /// The multi handle is gone: nothing may be handed over any more.
     var gone = false
+    /// A wakeup could not be given: libcurl made its multi handle without the pair of sockets
+    /// a wakeup writes to (descriptors were short at the time), so the thread looks at its inbox
+    /// every ``CurlDriver/blindTurnMs`` instead of sleeping until woken.
+    var wakeupLost = false
+  }
+
+  /// How often the thread looks at its inbox when wakeups cannot reach it.
+  static let blindTurnMs: Int32 = 20
+
+  /// Wakes the driver's thread; notes when the wakeup could not be given. Called under the inbox's lock.
+  private func wake(_ box: inout Inbox) {
+    if ccurl_multi_wakeup(multi) != CURLM_OK { box.wakeupLost = true }
   }
 
   /// The multi handle (`CURLM *`).
@@ -123,7 +135,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
       guard !box.closing, !box.gone else { return false }
       if !here {
         box.adding.append(transfer)
-        ccurl_multi_wakeup(multi)
+        wake(&box)
       }
       return true
     }
@@ -146,7 +158,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     let taken = inbox.withLock { box -> Bool in
       guard !box.gone else { return false }
       box.jobs.append(job)
-      if !here { ccurl_multi_wakeup(multi) }
+      if !here { wake(&box) }
       return true
     }
     if !taken { runAfterClose(job) }
@@ -166,7 +178,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     inbox.withLock { box in
       guard !box.gone else { return }
       box.cancelling.append(transfer)
-      ccurl_multi_wakeup(multi)
+      wake(&box)
     }
   }
 
@@ -175,7 +187,7 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     inbox.withLock { box in
       guard !box.gone else { return }
       box.closing = true
-      ccurl_multi_wakeup(multi)
+      wake(&box)
     }
   }
 
@@ -243,8 +255,11 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
         let untilDeadline = CurlTransfer.milliseconds(nearest - now) + 1
         waitMs = Int32(max(1, min(Int64(Self.turnMs), untilDeadline)))
       }
-      // A task's work that came meanwhile (an answer just handed over) runs without a wait.
-      if inbox.withLock({ !$0.jobs.isEmpty }) { waitMs = 0 }
+      // A task's work that came meanwhile (an answer just handed over) runs without a wait; with
+      // wakeups lost, the inbox is looked at every few milliseconds.
+      let (hasJobs, blind) = inbox.withLock { (!$0.jobs.isEmpty, $0.wakeupLost) }
+      if blind { waitMs = min(waitMs, Self.blindTurnMs) }
+      if hasJobs { waitMs = 0 }
       waitBegan = ContinuousClock.now
       waitAllowed = .milliseconds(waitMs)
       ccurl_multi_poll(multi, nil, 0, waitMs, nil)
