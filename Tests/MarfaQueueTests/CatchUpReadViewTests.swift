@@ -31,3 +31,23 @@ import Testing
     #expect((response as? HTTPURLResponse)?.statusCode == 400)
   }
 }
+
+/// A catch-up takes the rows the stream brings, with the edits still pending on them laid back
+/// over: a dead edit stays visible (a release may yet send it) over a newer row from elsewhere.
+@Suite struct CatchUpPendingWriteTests {
+  @Test func aDeadEditStaysVisibleOverANewerRowACatchUpBrings() async throws {
+    let h = try await DrainHarness(
+      items: [SeedItem(id: "n1", type: "note", properties: ["title": "held", "body": "held"])],
+      rules: [ScriptRule(.route("PATCH", "/items/n1"), answers: [.unreadable2xx], repeatsLast: true)])
+    let w = try await h.copy.updateItem(id: "n1", properties: .object([("body", .string("still mine"))]))
+    for _ in 0..<QueueLimits.ceiling { _ = try await h.copy.queue.drain() }
+    #expect(try await h.write(w.id).verdict == .dead)
+    #expect(h.instance.edit(ConcurrentEdit(itemId: "n1", properties: ["title": "new elsewhere"])))
+    let applied = try await h.copy.catchUp()
+    #expect(applied == 1)
+    let row = try await h.copy.item(id: "n1")
+    #expect(row?["properties"]?["title"] == .string("new elsewhere"))
+    #expect(row?["properties"]?["body"] == .string("still mine"))
+    #expect(row?["version"] == .int(2))
+  }
+}

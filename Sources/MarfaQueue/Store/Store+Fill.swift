@@ -83,8 +83,39 @@ extension SQLite {
     try query("UPDATE queue SET instance_id = ? WHERE instance_id IS NULL", [.text(instanceId)])
   }
 
-  /// Whether a write with no verdict names the item (its row then keeps the copy's values).
-  func hasUnansweredWrite(item id: String) throws -> Bool {
-    !(try ids("SELECT id FROM queue WHERE item_id = ? AND verdict IS NULL LIMIT 1", [.text(id)]).isEmpty)
+  /// Takes a row a catch-up brought, keeping what the queue still holds over it: a row the
+  /// device's own create has not landed yet stays as the copy has it, a later row the copy holds
+  /// is kept, and the edits still pending on it (unanswered, blocked or dead: a release may yet
+  /// send them) are laid back over the instance's row, in the order they were queued.
+  func takeRowUnderPendingWrites(kind: RowKind, _ row: JSONValue) throws {
+    guard let id = row["id"]?.stringValue else { return }
+    let column = kind == .edge ? "edge_id" : "item_id"
+    let pending = "(verdict IS NULL OR verdict IN ('\(VerdictName.blocked.rawValue)', '\(VerdictName.dead.rawValue)'))"
+    let create: WriteKind = kind == .edge ? .createEdge : .createItem
+    let update: WriteKind = kind == .edge ? .updateEdge : .updateItem
+    let creates = try ids(
+      "SELECT id FROM queue WHERE \(column) = ? AND kind = \(create.sql) AND \(pending) LIMIT 1", [.text(id)])
+    if !creates.isEmpty { return }
+    if let held = try self.row(kind: kind, id: id), let mine = held.version, let theirs = row["version"]?.intValue,
+      mine > theirs
+    {
+      return
+    }
+    var edits: [JSONValue] = []
+    try query(
+      "SELECT payload FROM queue WHERE \(column) = ? AND kind = \(update.sql) AND \(pending) ORDER BY seq",
+      [.text(id)]
+    ) { r in if let p = r.text(0).flatMap(JSONValue.parse) { edits.append(p) } }
+    guard !edits.isEmpty else { return try takeRow(kind: kind, row) }
+    var props = row["properties"] ?? .object([])
+    for edit in edits {
+      let carried = edit["properties"] ?? .object([])
+      if edit["properties_mode"]?.stringValue == "replace" {
+        props = carried
+      } else {
+        for (k, v) in carried.objectValue ?? [] { props = props.setting(k, v) }
+      }
+    }
+    try takeRow(kind: kind, row.setting("properties", props))
   }
 }

@@ -196,7 +196,10 @@ extension WorkingCopy {
   ///
   /// A `catchup_too_old` frame expires the copy: a drain then throws
   /// `copyExpired(reason: "catchup_too_old")`, and the queue is kept until a fill.
-  public func catchUp() async throws {
+  ///
+  /// Returns how many item and edge events it applied.
+  @discardableResult
+  public func catchUp() async throws -> Int {
     try requireWriter()
     let (_, server) = try client()
     let (cursor, instance, readView) = try await store.run { db in
@@ -236,20 +239,27 @@ extension WorkingCopy {
     if last?.type == "stream_incomplete" {
       throw QueueError.network(message: "the instance could not finish the catch-up")
     }
-    try await store.run { db in
+    let applied = try await store.run { db in
       try db.transaction(durable: false) {
         var newCursor = cursor
+        var applied = 0
         for frame in frames {
-          if let item = frame.json?["item"], let id = item["id"]?.stringValue {
-            // Rows beneath waiting writes keep the copy's values laid over them.
-            if try !db.hasUnansweredWrite(item: id) { try db.takeRow(kind: .item, item) }
+          // Each row the stream brings, with the writes still pending on it laid back over it.
+          if let item = frame.json?["item"], item["id"]?.stringValue != nil {
+            try db.takeRowUnderPendingWrites(kind: .item, item)
+            applied += 1
+          } else if let edge = frame.json?["edge"], edge["id"]?.stringValue != nil {
+            try db.takeRowUnderPendingWrites(kind: .edge, edge)
+            applied += 1
           }
           if let id = frame.id { newCursor = id }
           if let c = frame.json?["cursor"]?.stringValue { newCursor = c }
         }
         try db.setMeta(.cursor, newCursor)
+        return applied
       }
     }
     hub.send(.refreshed(.caughtUp))
+    return applied
   }
 }

@@ -185,14 +185,15 @@ extension CommandRunner {
   }
 
   func catchUp() async throws -> ExitCode {
-    let status = try await withCopy(create: false, talksToInstance: true) { copy in
-      try await copy.catchUp()
-      return try await copy.status()
+    let (applied, status) = try await withCopy(create: false, talksToInstance: true) { copy in
+      let applied = try await copy.catchUp()
+      return (applied, try await copy.status())
     }
     if json {
-      context.printJSON(StatusText.json(status))
+      // The status object, with how many events the catch-up applied.
+      context.printJSON(StatusText.json(status).setting("applied", .int(applied)))
     } else {
-      context.print("caught up; cursor \(context.visible(status.cursor ?? "none"))")
+      context.print("caught up; \(applied) event(s) applied; cursor \(context.visible(status.cursor ?? "none"))")
     }
     return .done
   }
