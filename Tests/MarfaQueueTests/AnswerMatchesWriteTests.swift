@@ -150,19 +150,30 @@ import Testing
     #expect(n2?.version == 1, "the other row was taken: \(String(describing: n2))")
   }
 
-  @Test func aNaturalKeyCreateAnsweredWithAnotherSourceIdIsNoVerdict() async throws {
+  @Test func aNaturalKeyCreateLandsOnTheRowTheAnswerNamesAndTheWritesQueuedOnItFollow() async throws {
+    // An upsert: the instance answers with the row the natural key names, under its own id.
     let answer =
-      #"{"item":{"id":"srv-9","type":"note","version":4,"source":"crm","source_id":"other","properties":{}}}"#
-    let h = try await DrainHarness(rules: [.once(.route("POST", .exact("/items")), .status(200, body: answer))])
+      #"{"item":{"id":"srv-9","type":"note","version":4,"source":"crm","source_id":"mine","properties":{}}}"#
+    let h = try await DrainHarness(
+      rules: [
+        .once(.route("POST", .exact("/items")), .status(200, body: answer)),
+        .once(
+          .route("PATCH", .exact("/items/srv-9")),
+          .status(200, body: #"{"item":{"id":"srv-9","type":"note","version":5,"properties":{"a":1}}}"#)),
+      ])
     let w = try await h.copy.createItem(type: "note", properties: .object([]), source: "crm", sourceId: "mine")
-    _ = try await h.copy.queue.drain()
-    let after = try await h.write(w.id)
-    #expect(after.verdict == nil && after.refusals == 1)
-    let attempt = try await h.copy.queue.attempts(of: w.id).list.first
-    #expect(attempt?.text?.contains("source id 'other'") == true, "\(String(describing: attempt))")
-    #expect(try await h.copy.store.run { try $0.row(kind: .item, id: "srv-9") } == nil)
-    // The instance's own answer for the same key is taken: its id differs, its natural key does not.
-    _ = try await h.copy.queue.drain()
+    let placeholder = try #require(w.itemId)
+    let edit = try await h.copy.updateItem(id: placeholder, properties: .object([("a", .int(1))]), version: 0)
+    let report = try await h.copy.queue.drain()
     #expect(try await h.write(w.id).verdict == .accepted)
+    #expect(report.verdicts.first?.itemId == "srv-9", "\(report)")
+    // The copy holds the row the answer named, not the placeholder.
+    #expect(try await h.copy.item(id: "srv-9") != nil)
+    #expect(try await h.copy.item(id: placeholder) == nil)
+    // The edit queued on the placeholder followed the create onto that row and its version.
+    let sent = try await h.write(edit.id)
+    #expect(sent.itemId == "srv-9")
+    #expect(sent.verdict == .accepted)
+    #expect(h.requests("PATCH", "/items/srv-9").count == 1)
   }
 }

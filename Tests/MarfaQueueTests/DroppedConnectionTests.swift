@@ -99,7 +99,7 @@ import Testing
     #expect(w.lastFailure?.status == nil, "\(drop.rawValue): no whole answer came, so no status")
     let text = w.lastFailure?.text ?? ""
     #expect(text.hasPrefix("the connection was dropped ("), "\(drop.rawValue): \(text)")
-    #expect(report.unavailable == text, "\(drop.rawValue)")
+    #expect(report.unavailable == "the instance could not be reached: \(text)", "\(drop.rawValue)")
 
     let posts = setup.posts
     #expect(posts.count == 1, "\(drop.rawValue): sent once, never again on a fresh connection: \(posts)")
@@ -135,7 +135,7 @@ import Testing
     let report = try await setup.copy.queue.drain()
     #expect(report.answered == 0)
     #expect(report.undelivered == 2, "the write the drop met and the one after it, untried")
-    #expect(report.unavailable == Self.sentence)
+    #expect(report.unavailable == "the instance could not be reached: \(Self.sentence)")
     let met = try await setup.write(w0.id)
     #expect(met.verdict == nil)
     #expect(met.refusals == 0)
@@ -167,7 +167,7 @@ import Testing
     let report = try await h.copy.queue.drain()
     #expect(report.answered == 0)
     #expect(report.undelivered == 1)
-    #expect(report.unavailable == Self.sentence)
+    #expect(report.unavailable == "the instance could not be reached: \(Self.sentence)")
     let met = try await h.write(w.id)
     #expect(met.verdict == nil)
     #expect(met.environmentalStreak == 1)

@@ -22,9 +22,9 @@ extension DrainPass {
   /// instead of three (re-read, readiness, mark).
   ///
   /// `known` is the write as the pass's batch read it. Until its turn, a pass changes an
-  /// unanswered write only by answering it (its verdict) or by moving it onto a create's version
-  /// (its version and body), so only those are read again, and the whole write only when it
-  /// moved: no body parsed twice.
+  /// unanswered write only by answering it (its verdict), by moving it onto an answer (its
+  /// version and body) or onto the row a natural key landed on (its item), so only those are read
+  /// again, and the whole write only when it moved: no body parsed twice.
   static func plan(
     _ known: QueuedWrite, copyInstance: String?, setAside: Set<String>, origin: String, blobFolder: String,
     marking: Bool = true, in db: SQLite
@@ -33,7 +33,7 @@ extension DrainPass {
     // the plan runs in one trip to the store).
     guard let standing = try db.plannedStanding(of: known.id), !standing.answered else { return .gone }
     let w: QueuedWrite
-    if standing.baseVersion == known.baseVersion {
+    if standing.baseVersion == known.baseVersion && standing.itemId == known.itemId {
       w = known
     } else {
       guard let moved = try db.write(id: known.id), moved.verdict == nil else { return .gone }

@@ -1,8 +1,11 @@
 extension DrainPass {
-  /// Stores a verdict reached in this pass and lists it in the report.
+  /// Stores a verdict reached in this pass and lists it in the report (a create that landed on
+  /// the row its natural key names is listed under that row).
   mutating func settle(_ w: QueuedWrite, _ settled: Settlement) async throws {
     try await store.run { db in try DrainPass.store(w, settled, in: db) }
-    listSettled(w, settled.verdict, replayed: settled.replayed)
+    var listed = w
+    if w.kind == .createItem, let landed = settled.row?.value["id"]?.stringValue { listed.itemId = landed }
+    listSettled(listed, settled.verdict, replayed: settled.replayed)
   }
 
   /// Stores a verdict: the write's row, its failure cleared, the row the answer carried, and the
@@ -13,6 +16,13 @@ extension DrainPass {
         id: w.id, verdict: settled.verdict, sent: settled.sent, answer: settled.answer, now: settled.now,
         replayed: settled.replayed, clearFailure: settled.clearsFailure)
       if let row = settled.row {
+        var w = w
+        // A create that landed under another id than the one queued (a natural key): it and the
+        // writes queued on its placeholder name the row it landed on from now on.
+        if w.kind == .createItem, let id = row.value["id"]?.stringValue, id != w.itemId {
+          try db.land(w, on: id)
+          w.itemId = id
+        }
         try db.takeRow(kind: w.kind.rowKind, row.value, text: row.text)
         // The edits behind it move onto its answer where it holds what they read
         // (``SQLite/moveOntoAnswer(_:row:)``); behind a conflicted one nothing moves.
@@ -22,13 +32,6 @@ extension DrainPass {
             try db.moveOntoAnswer(w, row: row.value)
           }
         default: break
-        }
-        // A create that landed under another id than the one queued (a natural key): the
-        // writes queued on its placeholder version move onto the row it landed on.
-        if w.kind == .createItem, let id = row.value["id"]?.stringValue, id != w.itemId,
-          let version = row.value["version"]?.intValue
-        {
-          try db.moveOntoAnsweredCreate(item: id, version: version)
         }
       }
     }

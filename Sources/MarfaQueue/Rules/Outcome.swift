@@ -123,16 +123,11 @@ enum Outcome: Sendable {
       guard let item = json["item"], item["id"]?.stringValue != nil else {
         return unusable("carried no item, as \(kindWords) must")
       }
-      if w.kind == .createItem, w.body["id"] == nil, let source = w.body["source"]?.stringValue,
-        let sourceId = w.body["source_id"]?.stringValue
+      if w.kind == .createItem, w.body["id"] == nil, w.body["source"]?.stringValue != nil,
+        w.body["source_id"]?.stringValue != nil
       {
-        // A natural key names the row by its source and source id; the instance gives the id.
-        guard item["source"]?.stringValue == source, item["source_id"]?.stringValue == sourceId else {
-          let named = [item["source"], item["source_id"]].map { $0?.stringValue.map(Self.quoted) ?? "none" }
-          return unusable(
-            "was about the row of source \(named[0]) and source id \(named[1]), not this write's natural key (\(Self.quoted(source)), \(Self.quoted(sourceId)))"
-          )
-        }
+        // A natural key names the row; the instance says which row it is (an upsert answers
+        // under that row's own id and fields): the copy moves onto it (``SQLite/land(_:on:)``).
       } else if let other = another("item", named: item["id"], expected: w.body["id"]?.stringValue ?? w.itemId) {
         return other
       }

@@ -48,10 +48,12 @@ extension SQLite {
 
   /// Whether the write still has no verdict, with what a pass may change of an unanswered write
   /// (its version and body, when a create before it was answered); nil when it is gone.
-  func standing(of id: String) throws -> (answered: Bool, baseVersion: Int?)? {
-    var out: (Bool, Int?)?
-    try query("SELECT verdict, base_version FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self) { r in
-      out = (r.text(.verdict) != nil, r.int(.baseVersion))
+  func standing(of id: String) throws -> (answered: Bool, baseVersion: Int?, itemId: String?)? {
+    var out: (Bool, Int?, String?)?
+    try query(
+      "SELECT verdict, base_version, item_id FROM queue WHERE id = ?", [.text(id)], reading: QueueColumn.self
+    ) { r in
+      out = (r.text(.verdict) != nil, r.int(.baseVersion), r.text(.itemId))
     }
     return out
   }
@@ -184,6 +186,31 @@ extension SQLite {
         ])
     }
     return ids
+  }
+
+  /// Moves a create carrying a natural key onto the row the instance answered it with: the write
+  /// and every write queued on its placeholder id (`source/source_id`) name that row from now on
+  /// (an edge's ends in its body too), and the placeholder row leaves the copy.
+  func land(_ w: QueuedWrite, on id: String) throws {
+    guard let placeholder = w.itemId, placeholder != id else { return }
+    try query("UPDATE queue SET item_id = ? WHERE item_id = ?", [.text(id), .text(placeholder)])
+    try query("UPDATE queue SET target_id = ? WHERE target_id = ?", [.text(id), .text(placeholder)])
+    let edges = try ids(
+      """
+      SELECT id FROM queue WHERE kind = \(WriteKind.createEdge.sql)
+        AND (json_extract(payload, '$.source_id') = ? OR json_extract(payload, '$.target_id') = ?)
+      """, [.text(placeholder), .text(placeholder)])
+    for edge in edges {
+      // The checksum follows the change only for a payload that was intact.
+      let intact = try payloadDamage(of: edge) == nil
+      for end in ["source_id", "target_id"] {
+        try query(
+          "UPDATE queue SET payload = json_set(payload, '$.\(end)', ?) WHERE id = ? AND json_extract(payload, '$.\(end)') = ?",
+          [.text(id), .text(edge), .text(placeholder)])
+      }
+      if intact { try takePayloadChecksum(of: edge) }
+    }
+    try dropRow(kind: .item, id: placeholder)
   }
 
   /// Moves writes queued against a create's version 0 onto the version its answer gave.

@@ -36,19 +36,21 @@ extension SQLite {
   /// What the drain's plan reads of a write before it goes, in one statement: whether it has a
   /// verdict, its base version, and why its payload cannot be trusted (nil: intact, or queued
   /// before checksums were kept). Nil when the write is gone.
-  func plannedStanding(of id: String) throws -> (answered: Bool, baseVersion: Int?, damage: String?)? {
+  func plannedStanding(of id: String) throws -> (
+    answered: Bool, baseVersion: Int?, itemId: String?, damage: String?
+  )? {
     guard keepsPayloadChecksums() else {
-      return try standing(of: id).map { ($0.answered, $0.baseVersion, nil) }
+      return try standing(of: id).map { ($0.answered, $0.baseVersion, $0.itemId, nil) }
     }
-    var out: (Bool, Int?, String?)?
+    var out: (Bool, Int?, String?, String?)?
     try query(
-      "SELECT verdict, base_version, payload, payload_sha FROM queue WHERE id = ?", [.text(id)],
+      "SELECT verdict, base_version, item_id, payload, payload_sha FROM queue WHERE id = ?", [.text(id)],
       reading: QueueColumn.self
     ) { r in
       let answered = r.text(.verdict) != nil
       // A write with a verdict is not sent: its payload is not checked.
       let damage = answered ? nil : SQLite.payloadDamage(payload: r.text(.payload), checksum: r.text(.payloadSha))
-      out = (answered, r.int(.baseVersion), damage)
+      out = (answered, r.int(.baseVersion), r.text(.itemId), damage)
     }
     return out
   }
