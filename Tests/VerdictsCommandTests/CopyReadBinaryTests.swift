@@ -7,14 +7,20 @@ import Testing
 /// `items get`, `items list`, `edges list`, `edges to`: the copy's rows as a local read shows
 /// them, through the built binary, without the writer role or an instance.
 @Suite(.serialized) struct CopyReadBinaryTests {
-  @Test func aLocalReadShowsTheFilledRowWithAnUnansweredEditLaidOver() throws {
+  /// A store filled from a scripted instance holding the note `n1` (title "held", version 1).
+  static func filled() throws -> (ScriptedInstance, TempFolder) {
     let instance = ScriptedInstance(
       scenario: Scenario(name: "t", items: [SeedItem(id: "n1", type: "note", properties: ["title": "held"])]))
     let url = try instance.start()
-    defer { instance.stop() }
     let t = TempFolder()
     let e = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
     #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
+    return (instance, t)
+  }
+
+  @Test func aLocalReadShowsTheFilledRowWithAnUnansweredEditLaidOver() throws {
+    let (instance, t) = try Self.filled()
+    defer { instance.stop() }
     let before = try Binary.run(["items", "get", "n1", "--json"], store: t.store, home: t.path)
     #expect(before.code == 0, "\(before)")
     #expect(before.json?["version"] == .number(1))
@@ -54,13 +60,8 @@ import Testing
   }
 
   @Test func anItemUpdateThatNamesNoVersionIsRefusedAndNothingIsQueued() throws {
-    let instance = ScriptedInstance(
-      scenario: Scenario(name: "t", items: [SeedItem(id: "n1", type: "note", properties: ["title": "held"])]))
-    let url = try instance.start()
+    let (instance, t) = try Self.filled()
     defer { instance.stop() }
-    let t = TempFolder()
-    let e = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k1"]
-    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
     let bare = try Binary.run(
       ["--json", "items", "update", "n1", "--properties", #"{"title":"x"}"#], store: t.store, home: t.path)
     #expect(bare.code == 4, "\(bare)")

@@ -82,6 +82,11 @@ final class CurlDriver: TaskExecutor, @unchecked Sendable {
     self.multi = multi
     // Up to 4 connections to one host, as the URLSession client allowed.
     ccurl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 4)
+    // Whether wakeups can reach the thread, known before it first waits: libcurl makes the
+    // multi handle without its wakeup sockets when descriptors are short, and a thread that
+    // learned so only at a later wakeup could already be in a long wait. (A wakeup given here
+    // ends the thread's first wait at once.)
+    if ccurl_multi_wakeup(multi) != CURLM_OK { inbox.withLock { $0.wakeupLost = true } }
     guard DetachedThread.tryStart(name: name, { [self] in loop() }) == 0 else {
       inbox.withLock { $0.gone = true }
       ccurl_multi_cleanup(multi)
