@@ -13,9 +13,17 @@
 /// (on the answer's version they would assert that value over another device's); a whole
 /// (`properties_mode: replace`) edit carries everything, as it must.
 extension SQLite {
+  /// Whether the store keeps what edits read: a store an earlier build made and that could not be
+  /// upgraded (read-only, a full disk) does not. Asked once a connection, once seen.
+  func keepsEditReads() -> Bool {
+    if editReadsSeen { return true }
+    editReadsSeen = (try? query("SELECT id FROM edit_reads LIMIT 0")) != nil
+    return editReadsSeen
+  }
+
   /// Keeps the properties an edit was made against (``StoreSchema/editReads``).
   func keepEditRead(_ id: String, properties: JSONValue) throws {
-    guard (try? scalar("SELECT count(*) FROM sqlite_master WHERE name = 'edit_reads'")) == 1 else { return }
+    guard keepsEditReads() else { return }
     try query("INSERT OR REPLACE INTO edit_reads (id, properties) VALUES (?, ?)", [.text(id), .text(properties.text)])
   }
 
@@ -26,18 +34,11 @@ extension SQLite {
     guard let version = row["version"]?.intValue else { return [] }
     let edge = w.kind.rowKind == .edge
     guard let rowId = edge ? w.edgeId : w.itemId, let seq = try seq(of: w.id) else { return [] }
-    let kinds: [WriteKind] = edge ? [.updateEdge, .deleteEdge] : [.updateItem, .deleteItem]
     let answered = row["properties"] ?? .object([])
     var behind: [(id: String, kind: String, payload: String, base: Int?, read: String?)] = []
-    let reads = (try? scalar("SELECT count(*) FROM sqlite_master WHERE name = 'edit_reads'")) == 1
-    let readColumn = reads ? "(SELECT properties FROM edit_reads r WHERE r.id = q.id)" : "NULL"
+    let sql = Self.behindAnswerSQL[edge ? 1 : 0][keepsEditReads() ? 1 : 0]
     try query(
-      """
-      SELECT id, kind, payload, base_version, \(readColumn) FROM queue q
-      WHERE \(edge ? "edge_id" : "item_id") = ? AND seq > ? AND sent = 0 AND verdict IS NULL
-        AND kind IN (\(WriteKind.sqlList(kinds)))
-      ORDER BY seq
-      """, [.text(rowId), .int(seq)]
+      sql, [.text(rowId), .int(seq)]
     ) { r in
       if let id = r.text(0), let kind = r.text(1), let payload = r.text(2) {
         behind.append((id, kind, payload, r.int(3), r.text(4)))
@@ -70,6 +71,21 @@ extension SQLite {
       moved.append(b.id)
     }
     return moved
+  }
+
+  /// The unsent, unanswered edits and deletes of a row behind a write, in send order, with what
+  /// each read: by `[item 0 | edge 1][reads kept 0 | 1]`. Made once: they run for every answer
+  /// that carries a row (a statement is found by its text's address).
+  static let behindAnswerSQL: [[String]] = [false, true].map { edge in
+    let kinds: [WriteKind] = edge ? [.updateEdge, .deleteEdge] : [.updateItem, .deleteItem]
+    return ["NULL", "(SELECT properties FROM edit_reads r WHERE r.id = q.id)"].map { read in
+      """
+      SELECT id, kind, payload, base_version, \(read) FROM queue q
+      WHERE \(edge ? "edge_id" : "item_id") = ? AND seq > ? AND sent = 0 AND verdict IS NULL
+        AND kind IN (\(WriteKind.sqlList(kinds)))
+      ORDER BY seq
+      """
+    }
   }
 
   /// Whether two property values are the same, an absent one read as null.

@@ -20,6 +20,8 @@ final class SQLite {
   /// Whether this connection has seen the queue's `payload_sha` column: once there it stays
   /// (nothing drops it), so a drain asks the file once, not before every write.
   var payloadChecksumsSeen = false
+  /// Whether the store was seen to keep what edits read (``SQLite/keepsEditReads()``).
+  var editReadsSeen = false
   /// Writes whose requests went out while the group was open, to be marked sent when it commits
   /// (``markSentByCommit(_:)``); emptied by every commit and rollback of the group.
   var sentMarksOwed: [String] = []
