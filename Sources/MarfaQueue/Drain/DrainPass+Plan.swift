@@ -83,6 +83,8 @@ extension DrainPass {
   /// Whether the write may go now (``Readiness/of(follows:dependsOn:setAside:gate:)``), with
   /// what it follows and depends on read on the store's queue.
   static func readiness(_ w: QueuedWrite, setAside: Set<String>, in db: SQLite) throws -> Readiness {
-    try Readiness.of(follows: w.follows, dependsOn: w.dependsOn, setAside: setAside) { try db.gate($0) }
+    try Readiness.of(
+      follows: w.follows, dependsOn: w.dependsOn, setAside: setAside, adds: [.addTag, .createEdge].contains(w.kind)
+    ) { try db.gate($0) }
   }
 }

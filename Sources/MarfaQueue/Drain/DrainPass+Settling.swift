@@ -1,10 +1,10 @@
 extension DrainPass {
   /// Stores a verdict reached in this pass and lists it in the report (a create that landed on
   /// the row its natural key names is listed under that row).
-  mutating func settle(_ w: QueuedWrite, _ settled: Settlement) async throws {
+  mutating func settle(_ w: QueuedWrite, _ settled: Settlement, listedOn row: String? = nil) async throws {
     try await store.run { db in try DrainPass.store(w, settled, in: db) }
     var listed = w
-    if w.kind == .createItem, let landed = settled.row?.value["id"]?.stringValue { listed.itemId = landed }
+    if w.kind == .createItem, let landed = settled.row?.value["id"]?.stringValue ?? row { listed.itemId = landed }
     listSettled(listed, settled.verdict, replayed: settled.replayed)
   }
 
@@ -74,6 +74,15 @@ extension DrainPass {
     case .settle(let verdict, let row, let replayed):
       try await settle(w, Settlement(verdict: verdict, now: now, answer: answer, replayed: replayed, row: row))
     case .settleAndReadBack(let refusal):
+      // A create refused onto the row its natural key names (another device's): listed under
+      // that row, and the copy moves onto it once a read finds it.
+      if let theirs = DrainPass.landingRow(of: w, answer: answer) {
+        try await settle(w, Settlement(verdict: .refused(refusal), now: now, answer: answer), listedOn: theirs)
+        if case .unreached(let why) = try await land(w, on: theirs) {
+          tell(.readBackFailed(why: "the row a refused create's natural key names could not be read: \(why)"))
+        }
+        return
+      }
       try await settle(w, Settlement(verdict: .refused(refusal), now: now, answer: answer))
       try await readBack(w)
     case .blockSource(let source, let refusal):

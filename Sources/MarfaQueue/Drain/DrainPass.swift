@@ -66,6 +66,7 @@ struct DrainPass {
     machine.report.startedAt = Timestamp.now()
     guard let start = try await preflight() else { return machine.report }
     guard try await readOwedRows(start.owed, pending: start.pending) else { return machine.report }
+    guard try await landOwed(pending: start.pending) else { return machine.report }
     // The pass's bookkeeping commits in groups (docs/architecture.md, "The store's interface"); Queue.drain commits the last one.
     try await store.run { try $0.beginGroup() }
     try await beginProgress(total: start.pending)

@@ -78,14 +78,15 @@ struct WriteRequest: Sendable {
       guard let hash = w.blob else { throw QueueError.invalid(message: "the upload names no bytes") }
       // The bytes are checked against their hash before they go, never followed through a
       // link; what is sent is the very file checked (its device, inode and size).
-      switch BlobFolder(path: blobFolder).check(hash) {
+      let file = BlobFolder.hex(of: hash)
+      switch BlobFolder(path: blobFolder).check(file) {
       case .missing:
         throw WriteRequest.BytesMissing(hash: hash)
       case .damaged(let why):
         throw WriteRequest.BytesDamaged(hash: hash, why: why)
       case .intact(let identity, let size):
         body = []
-        bodyFile = BodyFile(path: blobFolder + "/" + hash, size: size, identity: identity)
+        bodyFile = BodyFile(path: blobFolder + "/" + file, size: size, identity: identity)
       }
     }
   }

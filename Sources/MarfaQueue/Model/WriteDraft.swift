@@ -13,6 +13,8 @@ struct WriteDraft: Sendable {
   var needsVersion: Bool = false
   /// Whether a named version that is not the copy's was read by the caller (`--as-read`).
   var asRead: Bool = false
+  /// Writes this one waits on besides those its row gives it (a file item on its upload).
+  var waitsOn: [String] = []
   /// Builds the body once the base version is known.
   var body: @Sendable (_ baseVersion: Int?) -> JSONValue
   /// The row the write lays on the copy, if it makes or changes one.

@@ -166,7 +166,9 @@ enum Outcome: Sendable {
       }
     case .uploadBlob:
       guard json["hash"] != nil else { return unusable("carried no hash, as an upload's answer must") }
-      if let other = another("blob", named: json["hash"], expected: w.blob) { return other }
+      // Named `sha256:<hex>` as the contract names bytes; an earlier build's bare hex is the same name.
+      let named = json["hash"]?.stringValue.map { JSONValue.string(BlobFolder.hex(of: $0)) } ?? json["hash"]
+      if let other = another("blob", named: named, expected: w.blob.map(BlobFolder.hex(of:))) { return other }
     }
     if let resolution = json["conflict_resolution"], case .object = resolution {
       let fields = resolution["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -17,8 +17,20 @@ enum Readiness: Sendable, Equatable {
     /// What the store holds as the kind when this build does not know it (``kind`` is then a placeholder).
     var unknownKind: String? = nil
 
+    /// A refused create's standing with the row its natural key names (``Landing``).
+    var landing: Landing? = nil
+
     /// The kind's name for a reason: the wire name, or `unreadable:<stored>`.
     var kindName: String { unknownKind.map(QueuedWrite.unreadableName) ?? kind.wireName }
+  }
+
+  /// A refused create whose natural key names a row the instance holds (another device's).
+  enum Landing: Sendable, Equatable {
+    /// The read of that row is still owed: what waits on the create waits on the read.
+    case owed
+    /// The copy moved onto that row: what only adds to it (a tag, an edge) goes there; what would
+    /// take from it is refused, as it was made against this device's row.
+    case landed
   }
 
   /// The readiness of a write that follows `follows` and depends on `dependsOn`.
@@ -30,8 +42,12 @@ enum Readiness: Sendable, Equatable {
   ///   refused or dead, it refuses this one unsent: `the <kind> it waits for was <verdict>`,
   ///   `<kind>` the wire name.
   /// - A write the queue no longer holds holds nothing.
+  ///
+  /// A refused create whose landing is owed holds what depends on it; once landed, it frees a
+  /// write that only adds (`adds`) and refuses the rest.
   static func of(
-    follows: String?, dependsOn: [String], setAside: Set<String>, gate: (String) throws -> Gate?
+    follows: String?, dependsOn: [String], setAside: Set<String>, adds: Bool = false,
+    gate: (String) throws -> Gate?
   ) rethrows -> Readiness {
     if let f = follows, let g = try gate(f) {
       if setAside.contains(f) || g.verdict == nil { return .held }
@@ -43,6 +59,12 @@ enum Readiness: Sendable, Equatable {
       switch g.verdict {
       case nil, .blocked?:
         return .held
+      case .refused? where g.landing == .owed:
+        return .held
+      case .refused? where g.landing == .landed:
+        if adds { continue }
+        return .refusedWith(
+          "the \(g.kindName) it waits for was refused: its natural key names another device's row, which this write would change")
       case .refused?, .dead?:
         return .refusedWith("the \(g.kindName) it waits for was \(g.verdict!.rawValue)")
       case .accepted?, .merged?, .conflicted?:

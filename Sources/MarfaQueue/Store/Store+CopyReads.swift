@@ -45,4 +45,45 @@ extension SQLite {
       return body
     }
   }
+
+  /// The row a natural key names: the copy's item under that source and source id, else the row
+  /// of a create of this device's still outstanding under it; nil when neither is there.
+  func rowNamed(source: String, sourceId: String) throws -> String? {
+    let held = try ids(
+      """
+      SELECT id FROM rows WHERE kind = 'item' AND json_extract(body, '$.source') = ?
+        AND json_extract(body, '$.source_id') = ? ORDER BY id LIMIT 1
+      """, [.text(source), .text(sourceId)])
+    if let id = held.first { return id }
+    return try ids(
+      """
+      SELECT item_id FROM queue WHERE kind = \(WriteKind.createItem.sql) AND \(SQLite.outstanding())
+        AND json_extract(payload, '$.source') = ? AND json_extract(payload, '$.source_id') = ?
+      ORDER BY seq DESC LIMIT 1
+      """, [.text(source), .text(sourceId)]
+    ).first
+  }
+
+  /// The tags a read shows on an item: those its tag and metadata writes give it, in the order
+  /// queued, each write the instance took or has not refused (a refused one changed nothing).
+  func tagsShown(item: String) throws -> [String] {
+    let kinds = WriteKind.sqlList([.addTag, .removeTag, .replaceMetadata, .mergeMetadata])
+    var tags: [String] = []
+    try query(
+      """
+      SELECT kind, tag, payload FROM queue WHERE item_id = ? AND kind IN (\(kinds))
+        AND (verdict IS NULL OR verdict NOT IN ('refused', 'dead')) ORDER BY seq
+      """, [.text(item)]
+    ) { r in
+      let named = r.text(2).flatMap(JSONValue.parse)?["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
+      switch WriteKind(rawValue: r.text(0) ?? "") {
+      case .addTag?, .mergeMetadata?:
+        for tag in (r.text(1).map { [$0] } ?? named) where !tags.contains(tag) { tags.append(tag) }
+      case .removeTag?: tags.removeAll { $0 == r.text(1) }
+      case .replaceMetadata?: tags = named
+      default: break
+      }
+    }
+    return tags
+  }
 }

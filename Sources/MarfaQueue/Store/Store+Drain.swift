@@ -9,7 +9,10 @@ extension SQLite {
   /// The row reads an earlier drain owes (a refused write's row that could not be read back):
   /// the write's id, the row's kind and id.
   func owedReadBacks() throws -> [(id: String, kind: RowKind, rowId: String)] {
-    try rows("SELECT \(ReadBackColumn.all) FROM read_backs", [], reading: ReadBackColumn.self) {
+    try rows(
+      "SELECT \(ReadBackColumn.all) FROM read_backs WHERE kind <> '\(SQLite.landingKind)'", [],
+      reading: ReadBackColumn.self
+    ) {
       (
         id: $0.text(.id) ?? "", kind: $0.text(.kind).flatMap(RowKind.init(rawValue:)) ?? .item,
         rowId: $0.text(.rowId) ?? ""
@@ -22,6 +25,25 @@ extension SQLite {
     try query(
       "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, ?, ?)",
       [.text(id), .text(kind.rawValue), .text(rowId)])
+  }
+
+  /// What `read_backs` names a landing owed by: the read of the row a refused create's natural key
+  /// names, which the copy moves onto once it reads it.
+  static let landingKind = "landing"
+
+  /// The landings earlier drains owe: the refused create's id and the row its natural key names.
+  func owedLandings() throws -> [(id: String, rowId: String)] {
+    try rows(
+      "SELECT \(ReadBackColumn.all) FROM read_backs WHERE kind = '\(SQLite.landingKind)'", [],
+      reading: ReadBackColumn.self
+    ) { (id: $0.text(.id) ?? "", rowId: $0.text(.rowId) ?? "") }
+  }
+
+  /// Owes the read of the row a refused create's natural key names (``owedLandings()``).
+  func oweLanding(_ id: String, on rowId: String) throws {
+    try query(
+      "INSERT OR REPLACE INTO read_backs (id, kind, row_id) VALUES (?, '\(SQLite.landingKind)', ?)",
+      [.text(id), .text(rowId)])
   }
 
   /// The owed read of the write's row was made.
@@ -77,7 +99,26 @@ extension SQLite {
         kind: WriteKind(rawValue: r.text(.kind) ?? "") ?? .createItem,
         unknownKind: WriteKind(rawValue: r.text(.kind) ?? "") == nil ? r.text(.kind) ?? "" : nil)
     }
+    if out?.verdict == .refused, out?.kind == .createItem { out?.landing = try landing(of: id) }
     return out
+  }
+
+  /// Where a refused create stands with the row its natural key names: its read still owed, or
+  /// the copy moved onto that row (the create now names the row its refusal named); nil for any
+  /// other refused create.
+  func landing(of id: String) throws -> Readiness.Landing? {
+    if try scalar("SELECT count(*) FROM read_backs WHERE id = ? AND kind = '\(SQLite.landingKind)'", [.text(id)])
+      ?? 0 > 0
+    {
+      return .owed
+    }
+    let landed =
+      try scalar(
+        """
+        SELECT count(*) FROM queue WHERE id = ? AND json_valid(answer)
+          AND json_extract(answer, '$.current.id') = item_id
+        """, [.text(id)]) ?? 0
+    return landed > 0 ? .landed : nil
   }
 
   /// Marks the write held behind another.

@@ -34,7 +34,8 @@ extension SQLite {
     let column = edge ? "edge_id" : "item_id"
     return try ids(
       """
-      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND \(SQLite.outstanding())
+      SELECT id FROM queue WHERE \(column) = ? AND kind = ? AND (\(SQLite.outstanding())
+        OR id IN (SELECT id FROM read_backs WHERE kind = '\(SQLite.landingKind)'))
       ORDER BY seq DESC LIMIT 1
       """, [.text(id), .text(kind)]
     ).first
@@ -65,7 +66,7 @@ extension SQLite {
     for part in [draft.itemId, draft.edgeId, draft.targetId, draft.tag, draft.namespace].compactMap({ $0 }) {
       if let problem = WriteRequest.segmentProblem(part) { throw QueueError.invalid(message: problem) }
     }
-    var depends: [String] = []
+    var depends: [String] = draft.waitsOn
     switch draft.kind {
     case .createItem, .uploadBlob:
       break

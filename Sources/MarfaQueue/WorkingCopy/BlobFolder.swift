@@ -16,6 +16,14 @@ struct BlobFolder {
   /// The folder's path (`<resolved store path>.blobs`).
   let path: String
 
+  /// What an upload names its bytes by, as the contract does: `sha256:` and the 64 lowercase hex
+  /// digits of their SHA-256.
+  static func name(hex: String) -> String { "sha256:" + hex }
+
+  /// The hex digits a name of bytes carries (``name(hex:)``), which is the file's name in the
+  /// folder; a name of an earlier build (bare hex) is its own.
+  static func hex(of name: String) -> String { name.hasPrefix("sha256:") ? String(name.dropFirst(7)) : name }
+
   /// What a check of one file of the folder found.
   enum Check: Equatable {
     /// Nothing under that name (or no folder).

@@ -58,16 +58,17 @@ extension WorkingCopy {
         size += n
       }
       guard Glibc.fsync(target) == 0 else { throw Self.writeFailure(errno, path: blobs.path + "/" + incoming) }
+      guard size > 0 else {
+        throw QueueError.invalid(
+          message: "\(path) is empty: the instance holds no empty blob, so nothing was queued")
+      }
     } catch {
       unlinkat(folder, incoming, 0)
       throw error
     }
     let hash = hasher.finishHex()
     try Self.keep(blobs, incoming: incoming, as: hash, in: folder, store: store.path)
-    let body = JSONValue.object([
-      ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(size)),
-    ])
-    return try await enqueue(WriteDraft(kind: .uploadBlob, blob: hash, body: { _ in body }))
+    return try await enqueueUpload(hex: hash, mimeType: mimeType)
   }
 
   /// Opens (making it if need be) the store's blob folder as the store's own; a folder that is

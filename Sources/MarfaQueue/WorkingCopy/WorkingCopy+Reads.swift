@@ -3,7 +3,10 @@
 extension WorkingCopy {
   /// The item with this id as the copy shows it, or nil when the copy holds none.
   public func item(id: String) async throws -> JSONValue? {
-    try await store.run { db in try db.copyRows(.item, .id(id)).first }
+    try await store.run { db in
+      guard let row = try db.copyRows(.item, .id(id)).first else { return nil }
+      return row.setting("tags", .array(try db.tagsShown(item: id).map(JSONValue.string)))
+    }
   }
 
   /// The items the copy holds, in id order: of one type when `type` is given, in one state when

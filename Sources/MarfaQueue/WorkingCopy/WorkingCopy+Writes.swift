@@ -37,18 +37,36 @@ extension WorkingCopy {
     type: String, properties: JSONValue, id: String? = nil, source: String? = nil, sourceId: String? = nil,
     tier: String? = nil, version: Int? = nil
   ) async throws -> QueuedWrite {
+    try await createItem(
+      type: type, properties: properties, id: id, source: source, sourceId: sourceId, tier: tier, version: version,
+      waitingOn: [])
+  }
+
+  /// ``createItem(type:properties:id:source:sourceId:tier:version:)``, waiting on `waitingOn` too.
+  func createItem(
+    type: String, properties: JSONValue, id: String?, source: String?, sourceId: String?, tier: String?,
+    version: Int?, waitingOn: [String]
+  ) async throws -> QueuedWrite {
     try Self.requireNonEmpty(type, "the type")
     try Self.requireObject(properties, "properties")
-    // A source alone names where the item comes from; with a source id it is a natural key,
-    // which names the row itself (no id is minted for it).
+    // A source alone names where the item comes from; with a source id it is a natural key.
     if sourceId != nil, source == nil {
       throw QueueError.invalid(message: "a source id needs its source (--source)")
     }
     let naturalKey = source != nil && sourceId != nil
-    let itemId = id ?? (naturalKey ? nil : Identifiers.uuid7())
-    let rowId = itemId ?? "\(source ?? "")/\(sourceId ?? "")"
+    // The create's row is shown under an id minted here (or the one named). With a natural key
+    // the id is not sent: the instance resolves the key, and the copy moves onto the row it names.
+    let rowId = id ?? Identifiers.uuid7()
+    // A natural key naming a row the copy holds (or a create still waiting under it) shows the
+    // new row at that row's tier, where the create names none: the upsert leaves the tier as it is.
+    var keyedTier: String?
+    if tier == nil, naturalKey, let source, let sourceId {
+      keyedTier = try await store.run { db in
+        try db.rowNamed(source: source, sourceId: sourceId).flatMap { try db.row(kind: .item, id: $0)?.body["tier"] }
+      }?.stringValue
+    }
     var members: [(String, JSONValue)] = []
-    if let itemId { members.append(("id", .string(itemId))) }
+    if id != nil || !naturalKey { members.append(("id", .string(rowId))) }
     members.append(("type", .string(type)))
     members.append(("properties", properties))
     if let tier { members.append(("tier", .string(tier))) }
@@ -56,10 +74,13 @@ extension WorkingCopy {
     if let sourceId { members.append(("source_id", .string(sourceId))) }
     if let version { members.append(("version", .int(version))) }
     let body = JSONValue.object(members)
+    var shown: [(String, JSONValue)] = [("id", .string(rowId)), ("type", .string(type)), ("properties", properties)]
+    if let shownTier = tier ?? keyedTier { shown.append(("tier", .string(shownTier))) }
+    let laid = JSONValue.object(shown)
     return try await enqueue(
       WriteDraft(
-        kind: .createItem, itemId: rowId, namedVersion: version, body: { _ in body },
-        layRow: { _ in .object([("id", .string(rowId)), ("type", .string(type)), ("properties", properties)]) }))
+        kind: .createItem, itemId: rowId, namedVersion: version, waitsOn: waitingOn, body: { _ in body },
+        layRow: { _ in laid }))
   }
 
   /// Queues an item update (`conflict=auto`), made against the copy's version unless one is named.
@@ -105,13 +126,21 @@ extension WorkingCopy {
   public func deleteItem(id: String, version: Int? = nil) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the item id")
     return try await enqueue(
-      WriteDraft(kind: .deleteItem, itemId: id, namedVersion: version, needsVersion: true, body: { _ in .object([]) }))
+      WriteDraft(
+        kind: .deleteItem, itemId: id, namedVersion: version, needsVersion: true, body: { _ in .object([]) },
+        layRow: Self.layState("trashed")))
   }
 
   /// Queues a restore of a trashed item.
   public func restoreItem(id: String) async throws -> QueuedWrite {
     try Self.requireNonEmpty(id, "the item id")
-    return try await enqueue(WriteDraft(kind: .restoreItem, itemId: id, body: { _ in .object([]) }))
+    return try await enqueue(
+      WriteDraft(kind: .restoreItem, itemId: id, body: { _ in .object([]) }, layRow: Self.layState("active")))
+  }
+
+  /// Lays a state on the row the copy shows (a delete shows it in the bin until its answer).
+  static func layState(_ state: String) -> @Sendable (JSONValue?) -> JSONValue? {
+    { shown in shown?.setting("state", .string(state)) }
   }
 
   /// The states an item can be moved to.
@@ -124,7 +153,9 @@ extension WorkingCopy {
       throw QueueError.invalid(message: "unknown state \(state); one of \(Self.itemStates.joined(separator: ", "))")
     }
     return try await enqueue(
-      WriteDraft(kind: .transitionItem, itemId: id, body: { _ in .object([("state", .string(state))]) }))
+      WriteDraft(
+        kind: .transitionItem, itemId: id, body: { _ in .object([("state", .string(state))]) },
+        layRow: Self.layState(state)))
   }
 
   /// Queues an edge create; the edge id is minted unless one is named.
@@ -215,6 +246,9 @@ extension WorkingCopy {
   public func putBlob(_ bytes: [UInt8], mimeType: String) async throws -> QueuedWrite {
     try requireWriter()
     try Self.requireNonEmpty(mimeType, "the MIME type")
+    guard !bytes.isEmpty else {
+      throw QueueError.invalid(message: "an upload needs bytes: the instance holds no empty blob; nothing was queued")
+    }
     let hash = SHA256.hex(bytes)
     let blobs = BlobFolder(path: store.blobFolder)
     let folder = try Self.ownFolder(blobs, store: store.path)
@@ -237,9 +271,14 @@ extension WorkingCopy {
       throw error
     }
     try Self.keep(blobs, incoming: incoming, as: hash, in: folder, store: store.path)
-    let body = JSONValue.object([
-      ("hash", .string(hash)), ("mime_type", .string(mimeType)), ("size_bytes", .int(bytes.count)),
-    ])
-    return try await enqueue(WriteDraft(kind: .uploadBlob, blob: hash, body: { _ in body }))
+    return try await enqueueUpload(hex: hash, mimeType: mimeType)
+  }
+
+  /// Queues the upload of bytes kept beside the store under `hex`: named `sha256:<hex>`, its
+  /// payload the bytes' name and type and nothing else (the bytes are never in the store).
+  func enqueueUpload(hex: String, mimeType: String) async throws -> QueuedWrite {
+    let name = BlobFolder.name(hex: hex)
+    let body = JSONValue.object([("hash", .string(name)), ("mime_type", .string(mimeType))])
+    return try await enqueue(WriteDraft(kind: .uploadBlob, blob: name, body: { _ in body }))
   }
 }

@@ -103,7 +103,8 @@ extension InstanceState {
     }
     if request.method == "GET" && segments.first == "events" { return eventsReply(request) }
     if request.method == "GET" && segments.count == 2 && segments[0] == "blobs" {
-      guard let blob = model.blobs[segments[1]] else {
+      let named = segments[1].hasPrefix("sha256:") ? segments[1] : "sha256:" + segments[1]
+      guard let blob = model.blobs[named] else {
         return .response(Self.http(.error(404, "blob_not_found", "No blob \(segments[1])")))
       }
       return .response(HTTPResponse(status: 200, headers: [("Content-Type", blob.mimeType)], body: blob.bytes))

@@ -32,9 +32,10 @@ extension MarfaModel {
     return .ok(["extensions": .object(item.extensions)])
   }
 
-  /// `POST /blobs`: the bytes kept under their SHA-256; answers 201 `{hash, mime_type, size_bytes}`.
+  /// `POST /blobs`: the bytes kept under their SHA-256; answers 201 `{hash, mime_type, size_bytes}`,
+  /// `hash` named as the contract names bytes, `sha256:<hex>`.
   mutating func putBlob(_ bytes: [UInt8], mimeType: String) -> ModelAnswer {
-    let hash = SHA256.hex(bytes)
+    let hash = "sha256:" + SHA256.hex(bytes)
     blobs[hash] = Blob(mimeType: mimeType, bytes: bytes)
     return .ok(
       ["hash": .string(hash), "mime_type": .string(mimeType), "size_bytes": .number(Double(bytes.count))], status: 201)

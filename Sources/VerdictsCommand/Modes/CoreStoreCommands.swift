@@ -116,7 +116,7 @@ enum CoreStoreCommands {
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
-      .blobsPut:
+      .blobsPut, .itemsAttach, .itemsAdd:
       throw QueueError.readingHandle(
         reason: "this is a Marfa core store, which verdicts only reads; queue writes through the app that owns it "
           + "(or `marfa device --db \(context.globals.storePath) …`)")

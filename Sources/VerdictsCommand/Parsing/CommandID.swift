@@ -12,6 +12,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case metadataReplace, metadataMerge
   case extensionsWrite, extensionsDelete
   case blobsPut
+  case itemsAttach, itemsAdd
   case hold
   case completion, complete, manual
 
@@ -20,7 +21,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
-      .blobsPut, .fill:
+      .blobsPut, .itemsAttach, .itemsAdd, .fill:
       return true
     default:
       return false

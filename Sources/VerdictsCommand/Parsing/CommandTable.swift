@@ -234,6 +234,20 @@ enum CommandTable {
         ],
         constraints: [.needs("--source-id", "--source")]),
       CommandSpec(
+        name: "attach", summary: "queue a file attached to an item: an upload, a file item, an attached-to edge",
+        id: .itemsAttach,
+        positionals: [
+          PositionalSpec("ID", .required, .segment, help: "the item the file is attached to"),
+          PositionalSpec("FILE", .required, help: "the file"),
+        ],
+        options: fileOptions),
+      CommandSpec(
+        name: "add", summary: "queue a file as an item of its own: an upload and a file item", id: .itemsAdd,
+        positionals: [PositionalSpec("FILE", .required, help: "the file")],
+        options: fileOptions + [
+          .value("--tag", "TAG", .segment, repeatable: true, help: "a tag, queued as a write of its own (repeat for more)")
+        ]),
+      CommandSpec(
         name: "update", summary: "queue an item update (conflict=auto)", id: .itemsUpdate,
         positionals: [PositionalSpec("ID", .required, .segment, help: "the item")],
         options: [
@@ -259,6 +273,14 @@ enum CommandTable {
           .value("--state", "S", .choice(WorkingCopy.itemStates), required: true, help: "the state to move it to")
         ]),
     ])
+
+  /// What a file added or attached is called, typed and where it goes.
+  static let fileOptions: [OptionSpec] = [
+    .value("--mime", "M", .shortName, help: "the MIME type (default: from the file's extension)"),
+    .value("--title", "T", help: "the file item's title (default: the file's name)"),
+    .value("--type", "T", .shortName, help: "the file item's type (default: core.file.image for an image, else core.file)"),
+    .value("--tier", "T", .shortName, help: "the file item's tier"),
+  ]
 
   static let edges = CommandSpec(
     name: "edges", summary: "queue edge writes, read the copy's edges", id: nil,

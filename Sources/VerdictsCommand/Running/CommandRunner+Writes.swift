@@ -33,6 +33,41 @@ extension CommandRunner {
     return .done
   }
 
+  /// `items attach` and `items add`: the file's upload, its file item and (attached) the edge to
+  /// the item, printed as `{upload, item, edge}` for an attachment and as a list for a file added
+  /// on its own (its tags after the two).
+  func queueFile(_ id: CommandID) async throws -> ExitCode {
+    let upload = try readUpload()
+    let options = WorkingCopy.FileOptions(
+      mimeType: upload.mime, title: args.string("--title"), type: args.string("--type"), tier: args.string("--tier"),
+      tags: args.strings("--tag"))
+    try await withCopy(create: true) { copy in
+      if id == .itemsAttach {
+        let writes = try await copy.attach(file: upload.path, to: args.string("ID") ?? "", options)
+        if json {
+          var members: [(String, JSONValue)] = [("upload", queued(writes.upload)), ("item", queued(writes.item))]
+          if let edge = writes.edge { members.append(("edge", queued(edge))) }
+          context.printJSON(.object(members))
+        } else {
+          for w in [writes.upload, writes.item] + (writes.edge.map { [$0] } ?? []) { printQueued(w) }
+        }
+      } else {
+        let writes = try await copy.addFile(upload.path, options)
+        let all = [writes.upload, writes.item] + writes.tags
+        if json { context.printJSON(.array(all.map(queued))) } else { for w in all { printQueued(w) } }
+      }
+    }
+    if let failure = context.output.outFailure {
+      throw CommandFailure(output: failure, note: "the writes are queued all the same (verdicts queue lists them)")
+    }
+    return .done
+  }
+
+  /// A queued write's wire JSON as `queue --json` lists it (with its attempts, none yet).
+  func queued(_ w: QueuedWrite) -> JSONValue {
+    WriteAttempts().wireMembers.reduce(w.wireJSON) { $0.setting($1.0, $1.1) }
+  }
+
   /// Queues the write the command names.
   func enqueue(_ id: CommandID, on copy: WorkingCopy, upload: (path: String, mime: String)?) async throws
     -> QueuedWrite
@@ -84,7 +119,7 @@ extension CommandRunner {
   /// yet), or a sentence.
   func printQueued(_ w: QueuedWrite) {
     if json {
-      context.printJSON(WriteAttempts().wireMembers.reduce(w.wireJSON) { $0.setting($1.0, $1.1) })
+      context.printJSON(queued(w))
       return
     }
     let text = WriteText(ascii: context.globals.ascii)
@@ -107,6 +142,10 @@ extension CommandRunner {
         exit: .usage)
     }
     let mime = args.string("--mime") ?? Self.mimeType(forExtension: path.lastPathPart.pathExtension)
+    guard info.st_size > 0 else {
+      throw QueueError.invalid(
+        message: "\(context.visible(path)) is empty: the instance holds no empty blob, so nothing was queued")
+    }
     return (path, mime)
   }
 
@@ -125,6 +164,10 @@ extension CommandRunner {
     case "svg": return "image/svg+xml"
     case "pdf": return "application/pdf"
     case "zip": return "application/zip"
+    case "epub": return "application/epub+zip"
+    case "docx": return "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    case "xlsx": return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    case "pptx": return "application/vnd.openxmlformats-officedocument.presentationml.presentation"
     default: return "application/octet-stream"
     }
   }

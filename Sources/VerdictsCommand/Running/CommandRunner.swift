@@ -55,6 +55,8 @@ struct CommandRunner {
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,
       .blobsPut:
       return try await queueWrite(id)
+    case .itemsAttach, .itemsAdd:
+      return try await queueFile(id)
     }
   }
 
