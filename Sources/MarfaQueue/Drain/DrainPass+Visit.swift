@@ -126,7 +126,10 @@ extension DrainPass {
     {
       let settlement = Settlement(verdict: verdict, now: now, answer: answerText, replayed: replayed, row: row)
       let keeper = self.copy
-      let settled = DrainPass.listing(w, verdict, replayed: replayed)
+      var listed = w
+      // A create that landed on the row its natural key names is listed under that row.
+      if w.kind == .createItem, let landed = row?.value["id"]?.stringValue { listed.itemId = landed }
+      let settled = DrainPass.listing(listed, verdict, replayed: replayed)
       // Listed in the report now, sent to the streams once stored.
       machine.report.list(settled, keeping: keeping)
       self.owed = (

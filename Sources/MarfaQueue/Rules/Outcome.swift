@@ -153,6 +153,9 @@ enum Outcome: Sendable {
       }
       row = carried("edge", edge)
     case .replaceMetadata, .mergeMetadata, .addTag, .removeTag:
+      // A sidecar door's answer carries the metadata whole, or (the contract's fixtures do) nothing:
+      // an empty object is the door's plain "done". Anything else it carries must be the metadata.
+      if json["metadata"] == nil, json.objectValue?.isEmpty == true { break }
       guard case .object = json["metadata"] ?? .null else {
         return unusable("carried no metadata, as \(kindWords) must")
       }
