@@ -51,11 +51,18 @@ extension SQLite {
     }
     guard let item else { return nil }
     let edgeWrite = WriteKind.sqlOneOf("kind", WriteKind.allCases.filter(\.isEdgeWrite))
+    // A create carrying the natural key of the row the copy holds is a write to that row too.
     return try ids(
       """
-      SELECT id FROM queue WHERE item_id = ? AND NOT \(edgeWrite)
-        AND \(SQLite.outstanding(orRefused: true)) ORDER BY seq DESC LIMIT 1
-      """, [.text(item)]
+      SELECT id FROM (
+        SELECT id, seq FROM queue WHERE item_id = ? AND NOT \(edgeWrite) AND \(SQLite.outstanding(orRefused: true))
+        UNION ALL
+        SELECT q.id, q.seq FROM queue q JOIN rows r ON r.kind = 'item' AND r.id = ?
+        WHERE q.kind = \(WriteKind.createItem.sql) AND q.item_id <> r.id AND \(SQLite.outstanding("q", orRefused: true))
+          AND json_extract(q.payload, '$.source') = json_extract(r.body, '$.source')
+          AND json_extract(q.payload, '$.source_id') = json_extract(r.body, '$.source_id')
+      ) ORDER BY seq DESC LIMIT 1
+      """, [.text(item), .text(item)]
     ).first
   }
 
@@ -81,7 +88,17 @@ extension SQLite {
     }
     let follows: String?
     switch draft.kind {
-    case .createItem, .uploadBlob, .createEdge: follows = nil
+    case .createItem:
+      // A create carrying a natural key goes after the writes still waiting on the row it names.
+      let body = draft.body(nil)
+      if body["id"] == nil, let source = body["source"]?.stringValue,
+        let sourceId = body["source_id"]?.stringValue, let named = try rowNamed(source: source, sourceId: sourceId)
+      {
+        follows = try writeAhead(item: named, edge: nil)
+      } else {
+        follows = nil
+      }
+    case .uploadBlob, .createEdge: follows = nil
     case .updateEdge, .deleteEdge: follows = try writeAhead(item: nil, edge: draft.edgeId)
     default: follows = try writeAhead(item: draft.itemId, edge: nil)
     }
