@@ -210,7 +210,7 @@ import Testing
     #expect((response as? HTTPURLResponse)?.statusCode == 201)
     let answer = ScriptedJSONBox(bytes: Array(data))
     #expect(answer["size_bytes"].int == bytes.count)
-    #expect(answer["hash"].string == SHA256.hex(bytes))
+    #expect(answer["hash"].string == "sha256:" + SHA256.hex(bytes))
   }
 
   @Test func urlSessionWritesAndReadsJSON() async throws {

@@ -69,17 +69,19 @@ import Testing
     #expect(deleted.text == #"{"extensions":{}}"#)
   }
 
-  @Test func blobsAreNamedByTheSHA256OfTheirBytes() throws {
+  @Test func blobsAreNamedSha256AndTheHexOfTheirBytesAndReadUnderEitherName() throws {
     let h = try Harness()
     let c = try RawConnection(port: h.port)
     c.send("POST /blobs HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc")
     let r = try c.readResponse()
     #expect(r.status == 201)
-    #expect(r.json["hash"].string == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(r.json["hash"].string == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     #expect(r.json["mime_type"].string == "text/plain")
     #expect(r.json["size_bytes"].int == 3)
     let read = try h.send("GET", "/blobs/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     #expect(read.text == "abc")
+    let named = try h.send("GET", "/blobs/sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(named.text == "abc")
   }
 
   @Test func typesAreListedWithTheirMergePolicies() throws {

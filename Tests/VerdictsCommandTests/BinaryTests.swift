@@ -58,8 +58,10 @@ import Testing
     // Each write has its own id and its own key.
     #expect(Set(writes.compactMap { $0["id"]?.stringValue }).count == writes.count)
     #expect(Set(writes.compactMap { $0["idempotency_key"]?.stringValue }).count == writes.count)
-    // The upload's bytes sit beside the store, named by their hash.
-    let hash = try #require(writes.last?["blob"]?.stringValue)
+    // The upload names its bytes `sha256:<hex>`; they sit beside the store, named by the hex.
+    let name = try #require(writes.last?["blob"]?.stringValue)
+    #expect(name.hasPrefix("sha256:"))
+    let hash = String(name.dropFirst("sha256:".count))
     #expect(FileManager.default.contents(atPath: folder.store + ".blobs/" + hash) == Data("hello".utf8))
     #expect(writes.last?["body"]?["mime_type"]?.stringValue == "text/plain")
   }

@@ -18,6 +18,36 @@ import Testing
     return (instance, t)
   }
 
+  @Test func itemsAttachPrintsItsThreeWritesAndItemsAddItsUploadFileItemAndTags() throws {
+    let (instance, t) = try Self.filled()
+    defer { instance.stop() }
+    let file = t.file("scan.pdf")
+    try Data("%PDF".utf8).write(to: URL(fileURLWithPath: file))
+    let attached = try Binary.run(["items", "attach", "n1", file, "--json"], store: t.store, home: t.path)
+    #expect(attached.code == 0, "\(attached)")
+    #expect(attached.json?["upload"]?["kind"] == .string("upload_blob"))
+    #expect(attached.json?["item"]?["kind"] == .string("create_item"))
+    #expect(attached.json?["edge"]?["kind"] == .string("create_edge"))
+    let added = try Binary.run(
+      ["items", "add", file, "--title", "Scan", "--tag", "home", "--json"], store: t.store, home: t.path)
+    #expect(added.code == 0, "\(added)")
+    #expect(
+      added.json?.arrayValue?.compactMap { $0["kind"]?.stringValue } == ["upload_blob", "create_item", "add_tag"])
+    let item = added.json?.arrayValue?[1]["item_id"]?.stringValue ?? ""
+    let shown = try Binary.run(["items", "get", item, "--json"], store: t.store, home: t.path)
+    #expect(shown.json?["properties"]?["title"] == .string("Scan"))
+    #expect(shown.json?["properties"]?["mime_type"] == .string("application/pdf"))
+    // Nothing is queued for an item the copy does not hold, nor for an empty file.
+    let nowhere = try Binary.run(["items", "attach", "nope", file, "--json"], store: t.store, home: t.path)
+    #expect(nowhere.code != 0 && nowhere.stderr.contains("not_found"), "\(nowhere)")
+    let empty = t.file("empty.txt")
+    try Data().write(to: URL(fileURLWithPath: empty))
+    let refused = try Binary.run(["items", "add", empty, "--json"], store: t.store, home: t.path)
+    #expect(refused.code != 0 && refused.stderr.contains("invalid"), "\(refused)")
+    let queued = try Binary.run(["queue", "--json"], store: t.store, home: t.path)
+    #expect(queued.json?.arrayValue?.count == 6)
+  }
+
   @Test func aLocalReadShowsTheFilledRowWithAnUnansweredEditLaidOver() throws {
     let (instance, t) = try Self.filled()
     defer { instance.stop() }

@@ -126,7 +126,8 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     ParseCase(["bogus", "--help"], .fails("unknown command 'bogus'")),
     ParseCase(["items", "bogus"], .fails("unknown command 'bogus' for verdicts items")),
     ParseCase(
-      ["items"], .fails("verdicts items needs a subcommand: get, list, create, update, delete, restore, transition")),
+      ["items"],
+      .fails("verdicts items needs a subcommand: get, list, create, attach, add, update, delete, restore, transition")),
     ParseCase(["queue", "--bogus"], .fails("unknown option --bogus")),
     ParseCase(["queue", "-x"], .fails("unknown option -x")),
     ParseCase(["queue", "--jsn"], .fails("did you mean --json?")),

@@ -30,10 +30,13 @@ import Testing
     }
 
     /// The SHA-256 of `file`, as `blobs put` names it (put in a store of its own).
+    /// The hex digits of the bytes' name (`sha256:<hex>`), which name their file beside the store.
     func hash(of file: String) throws -> String {
       let scratch = t.file("scratch-\(UUID().uuidString).store")
       let put = try Binary.run(["--json", "blobs", "put", file], store: scratch, home: t.path)
-      return try #require(put.json?["blob"]?.stringValue, "\(put)")
+      let name = try #require(put.json?["blob"]?.stringValue, "\(put)")
+      #expect(name.hasPrefix("sha256:"))
+      return String(name.dropFirst("sha256:".count))
     }
 
     /// The queue's writes.
@@ -114,11 +117,13 @@ import Testing
       queued.append((id, try #require(put.json?["blob"]?.stringValue)))
     }
     let blobs = p.store + ".blobs/"
-    try FileManager.default.removeItem(atPath: blobs + queued[0].hash)
-    #expect(symlink(p.secret, blobs + queued[0].hash) == 0)
+    // Each upload names its bytes `sha256:<hex>`; their file beside the store is named by the hex.
+    func file(_ name: String) -> String { blobs + String(name.dropFirst("sha256:".count)) }
+    try FileManager.default.removeItem(atPath: file(queued[0].hash))
+    #expect(symlink(p.secret, file(queued[0].hash)) == 0)
     #expect(
-      FileManager.default.createFile(atPath: blobs + queued[1].hash, contents: Data("upload number 9\n".utf8)))
-    try FileManager.default.removeItem(atPath: blobs + queued[2].hash)
+      FileManager.default.createFile(atPath: file(queued[1].hash), contents: Data("upload number 9\n".utf8)))
+    try FileManager.default.removeItem(atPath: file(queued[2].hash))
     instance.clearRequests()
     let drain = try await Binary.runOff(["--json", "drain"], store: p.store, home: p.t.path, environment: env)
     #expect(drain.json?["unsent"] == .int(3), "\(drain)")
@@ -140,8 +145,8 @@ import Testing
     #expect(show.stdout.contains("are not the bytes queued"), "\(show)")
     #expect(p.contents(p.secret) == Planting.secretText)
     // Once the right bytes are back, the write is released and sent: those bytes, once.
-    try FileManager.default.removeItem(atPath: blobs + queued[0].hash)
-    try FileManager.default.copyItem(atPath: p.t.file("up1.txt"), toPath: blobs + queued[0].hash)
+    try FileManager.default.removeItem(atPath: file(queued[0].hash))
+    try FileManager.default.copyItem(atPath: p.t.file("up1.txt"), toPath: file(queued[0].hash))
     let release = try await Binary.runOff(["--json", "release", queued[0].id], store: p.store, home: p.t.path)
     #expect(release.json == .int(1), "\(release)")
     let again = try await Binary.runOff(["--json", "drain"], store: p.store, home: p.t.path, environment: env)

@@ -33,7 +33,8 @@ extension DrainPass {
     var wait: Int?
     defer {
       if let wait {
-        machine.report.retryAfterSeconds = min(DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
+        machine.report.retryAfterSeconds = min(
+          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
       }
     }
     let read: WorkingCopy.RowRead

@@ -64,7 +64,8 @@ enum Readiness: Sendable, Equatable {
       case .refused? where g.landing == .landed:
         if adds { continue }
         return .refusedWith(
-          "the \(g.kindName) it waits for was refused: its natural key names another device's row, which this write would change")
+          "the \(g.kindName) it waits for was refused: its natural key names another device's row, which this write would change"
+        )
       case .refused?, .dead?:
         return .refusedWith("the \(g.kindName) it waits for was \(g.verdict!.rawValue)")
       case .accepted?, .merged?, .conflicted?:

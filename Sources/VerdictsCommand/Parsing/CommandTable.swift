@@ -245,7 +245,8 @@ enum CommandTable {
         name: "add", summary: "queue a file as an item of its own: an upload and a file item", id: .itemsAdd,
         positionals: [PositionalSpec("FILE", .required, help: "the file")],
         options: fileOptions + [
-          .value("--tag", "TAG", .segment, repeatable: true, help: "a tag, queued as a write of its own (repeat for more)")
+          .value(
+            "--tag", "TAG", .segment, repeatable: true, help: "a tag, queued as a write of its own (repeat for more)")
         ]),
       CommandSpec(
         name: "update", summary: "queue an item update (conflict=auto)", id: .itemsUpdate,
@@ -278,7 +279,8 @@ enum CommandTable {
   static let fileOptions: [OptionSpec] = [
     .value("--mime", "M", .shortName, help: "the MIME type (default: from the file's extension)"),
     .value("--title", "T", help: "the file item's title (default: the file's name)"),
-    .value("--type", "T", .shortName, help: "the file item's type (default: core.file.image for an image, else core.file)"),
+    .value(
+      "--type", "T", .shortName, help: "the file item's type (default: core.file.image for an image, else core.file)"),
     .value("--tier", "T", .shortName, help: "the file item's tier"),
   ]
 
