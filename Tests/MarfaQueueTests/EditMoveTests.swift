@@ -111,4 +111,40 @@ import Testing
     #expect(w.baseVersion == 7)
     #expect(w.body["version"] == .int(7))
   }
+
+  @Test func aDeleteBehindACreateAnsweredAsARepeatStaysUnconfirmedAndIsRefusedUnsent() async throws {
+    // The instance took this create long ago and another device has edited the row since: the
+    // repeat's answer is the row as it stands, which confirms nothing the delete was made against.
+    let repeated =
+      #"{"item":{"id":"c1","type":"note","version":2,"state":"active","properties":{"title":"edited elsewhere"}},"metadata":{"item_id":"c1","tags":[],"extensions":{}},"acknowledged":true}"#
+    let h = try await DrainHarness(rules: [.once(.route("POST", .exact("/items")), .status(200, body: repeated))])
+    _ = try await h.note("mine", id: "c1")
+    let fresh = try await h.note("fresh", id: "c2")
+    let gone = try await h.copy.deleteItem(id: "c1")
+    let goneToo = try await h.copy.deleteItem(id: "c2")
+    _ = try await h.copy.queue.drain()
+    let refused = try await h.write(gone.id)
+    guard case .refused(let why)? = refused.verdict else {
+      Issue.record("the delete was not refused: \(refused)")
+      return
+    }
+    #expect(why.reason.contains("no confirmed server version"), "\(why)")
+    #expect(h.requests("DELETE", "/items/c1").isEmpty)
+    // The witness: behind a create answered for the first time, the delete goes on its version.
+    #expect(try await h.write(fresh.id).verdict == .accepted)
+    #expect(try await h.write(goneToo.id).verdict == .accepted)
+    #expect(h.requests("DELETE", "/items/c2").count == 1)
+  }
+
+  @Test func anEditBehindACreateAnsweredAsARepeatGoesOnTheVersionTheCreateMade() async throws {
+    let repeated =
+      #"{"item":{"id":"c1","type":"note","version":3,"state":"active","properties":{"title":"edited elsewhere"}},"metadata":{"item_id":"c1","tags":[],"extensions":{}},"acknowledged":true}"#
+    let h = try await DrainHarness(rules: [.once(.route("POST", .exact("/items")), .status(200, body: repeated))])
+    _ = try await h.note("mine", id: "c1")
+    let edit = try await h.copy.updateItem(id: "c1", properties: .object([("body", .string("mine"))]), version: 0)
+    _ = try await h.copy.queue.drain()
+    let sent = try #require(h.requests("PATCH", "/items/c1").first)
+    #expect(JSONValue.parse(String(decoding: sent.body, as: UTF8.self))?["version"] == .int(1))
+    #expect(try await h.write(edit.id).baseVersion == 1)
+  }
 }

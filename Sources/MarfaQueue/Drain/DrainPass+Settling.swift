@@ -25,11 +25,11 @@ extension DrainPass {
         }
         try db.takeRow(kind: w.kind.rowKind, row.value, text: row.text)
         // The edits behind it move onto its answer where it holds what they read
-        // (``SQLite/moveOntoAnswer(_:row:)``); behind a conflicted one nothing moves.
+        // (``SQLite/moveOntoAnswer(_:row:replayed:)``); behind a conflicted one nothing moves.
         switch settled.verdict {
         case .accepted, .merged:
           if [.createItem, .updateItem, .createEdge, .updateEdge].contains(w.kind) {
-            try db.moveOntoAnswer(w, row: row.value)
+            try db.moveOntoAnswer(w, row: row.value, replayed: settled.replayed)
           }
         default: break
         }

@@ -30,7 +30,7 @@ extension SQLite {
   /// Moves the unsent edits and deletes of the answered write's row queued behind it onto the
   /// row the answer gave (see the type's summary); returns the ids it moved.
   @discardableResult
-  func moveOntoAnswer(_ w: QueuedWrite, row: JSONValue) throws -> [String] {
+  func moveOntoAnswer(_ w: QueuedWrite, row: JSONValue, replayed: Bool = false) throws -> [String] {
     guard let version = row["version"]?.intValue else { return [] }
     let edge = w.kind.rowKind == .edge
     guard let rowId = edge ? w.edgeId : w.itemId, let seq = try seq(of: w.id) else { return [] }
@@ -46,6 +46,19 @@ extension SQLite {
     }
     var moved: [String] = []
     for b in behind where b.base != version {
+      // A create answered as a repeat (the instance took it long ago) answers with the row as it
+      // stands, which may hold another device's changes: a delete made against the create's own
+      // content confirms nothing there and stays on its placeholder, refused unsent by the drain.
+      let isDelete = b.kind == WriteKind.deleteItem.rawValue || b.kind == WriteKind.deleteEdge.rawValue
+      if replayed, w.kind == .createItem || w.kind == .createEdge {
+        // An edit of the create's own content goes on the version the create made (1), where the
+        // instance merges it over what was written since, never on the row as it stands.
+        guard !isDelete, (b.base ?? 0) == 0, var payload = JSONValue.parse(b.payload) else { continue }
+        payload = payload.setting("version", .int(1))
+        try move(b.id, version: 1, payload: payload)
+        moved.append(b.id)
+        continue
+      }
       let isEdit = b.kind == WriteKind.updateItem.rawValue || b.kind == WriteKind.updateEdge.rawValue
       guard var payload = JSONValue.parse(b.payload) else { continue }
       if isEdit {

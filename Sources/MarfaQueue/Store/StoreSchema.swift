@@ -200,7 +200,7 @@ enum StoreSchema {
   /// older store gets it when a writer opens it; writes that left before were not kept.
   /// What an unanswered edit was made against: the properties the copy showed its row with
   /// when it was queued. A drain moves the edit onto the answer to an edit ahead of it only where
-  /// that answer holds what it read (``SQLite/moveOntoAnswer(_:row:)``). Kept while the write is
+  /// that answer holds what it read (``SQLite/moveOntoAnswer(_:row:replayed:)``). Kept while the write is
   /// in the queue; a write put back by an undo has none, and goes on the version it holds.
   static let editReads = """
     CREATE TABLE edit_reads (id TEXT PRIMARY KEY, properties TEXT NOT NULL) WITHOUT ROWID;
