@@ -12,7 +12,7 @@ public enum RowName: Sendable, Hashable {
   case namespace(String)
   /// A tag.
   case tag(String)
-  /// A blob's hash, its first 12 characters.
+  /// A blob's hash, the first 12 of its hex digits.
   case blob(String)
 
   /// The rows named by these fields, in order.
@@ -24,7 +24,7 @@ public enum RowName: Sendable, Hashable {
     if let itemId { names.append(.item(itemId, target: targetId)) }
     if let namespace { names.append(.namespace(namespace)) }
     if let tag { names.append(.tag(tag)) }
-    if let blob { names.append(.blob(String(blob.prefix(12)))) }
+    if let blob { names.append(.blob(String(BlobFolder.hex(of: blob).prefix(12)))) }
     return names
   }
 
