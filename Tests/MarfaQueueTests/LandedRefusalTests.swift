@@ -109,4 +109,18 @@ import Testing
     #expect(try await h.write(tag.id).verdict == .accepted)
     #expect(try await h.write(tag.id).refusals == 0)
   }
+
+  @Test func aCreateCarryingTheNaturalKeyOfAHeldRowIsOrderedWithThatRowsWrites() async throws {
+    let h = try await DrainHarness(
+      items: [SeedItem(id: "k1", type: "note", tier: "feed", source: "notes", sourceId: "k.md")])
+    let edit = try await h.copy.updateItem(id: "k1", properties: .object([("a", .int(1))]), version: 1)
+    let create = try await h.copy.createItem(
+      type: "note", properties: .object([]), source: "notes", sourceId: "k.md")
+    // The create goes after the row's edit still waiting, and is shown at that row's tier.
+    #expect(create.follows == edit.id)
+    #expect(try await h.copy.item(id: create.itemId ?? "")?["tier"] == .string("feed"))
+    // An edit of the row queued after it goes after the create, which the instance lands there.
+    let later = try await h.copy.updateItem(id: "k1", properties: .object([("b", .int(2))]), version: 1)
+    #expect(later.follows == create.id)
+  }
 }
