@@ -13,6 +13,10 @@ extension WorkingCopy {
   /// watcher never stands in a writer's way. A record whose writer closed cleanly says
   /// ``WriterRecord/State/closed``; one whose writer died without closing says
   /// ``WriterRecord/State/gone``.
+  /// The writer role as a command that wants it would find it now, asked without taking it: a
+  /// reader's `status` says whether the role is free without standing in a drain's way.
+  package func writerRoleOnOffer() -> Handle { store.roleOnOffer() }
+
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
     // The lock is asked before and after the record is read. A writer that closes writes its

@@ -46,10 +46,13 @@ enum HistoryText {
 
   /// Why it ended: `finished`, `unavailable: …`, `stopped: …`, `failed: …`, with the retry-after.
   static func ending(_ d: DrainRecord, ascii: Bool) -> String {
-    var text =
-      d.ending == .open
-      ? (d.endedAt == nil ? "no end (running, or its process ended first)" : "open")
-      : d.ending.rawValue
+    var text: String
+    switch d.ending {
+    case .open: text = d.endedAt == nil ? "running" : "open"
+    case .cutShort:
+      text = "cut short: its process\(d.pid > 0 ? " (pid \(d.pid))" : "") ended first (killed, crashed or the machine stopped); counts to its last commit"
+    default: text = d.ending.rawValue
+    }
     if let why = d.why, !why.isEmpty { text += ": " + Sanitizer.clean(why, ascii: ascii) }
     if let wait = d.retryAfterSeconds { text += " (retry after \(wait) s)" }
     return text

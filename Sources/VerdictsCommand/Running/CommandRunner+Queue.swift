@@ -5,8 +5,11 @@ import VerdictsUI
 /// The commands that read and act on the queue.
 extension CommandRunner {
   func status() async throws -> ExitCode {
-    let (status, last, answering) = try await withCopy(create: false) { copy in
-      let status = try await copy.status()
+    // Read without taking the writer role, even for a moment: a drain started in the same
+    // instant must find it free. The role is told as a writer's open would find it.
+    let (status, last, answering) = try await withReader { copy in
+      var status = try await copy.status()
+      if status.kind.isOwned { status.handle = copy.writerRoleOnOffer() }
       let last = try await copy.history(limit: 1).first
       let answering =
         last.map { $0.answered > 0 } == true ? last : try await copy.history(limit: 1, answering: true).first
