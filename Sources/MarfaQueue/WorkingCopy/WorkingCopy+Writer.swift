@@ -5,6 +5,10 @@ import FoundationEssentials
 #endif
 
 extension WorkingCopy {
+  /// The writer role as a command that wants it would find it now, asked without taking it: a
+  /// reader's `status` says whether the role is free without standing in a drain's way.
+  package func writerRoleOnOffer() -> Handle { store.roleOnOffer() }
+
   /// Who holds the store's writer role and what it is doing, as it published it, with whether
   /// it is still there (``WriterRecord/state``); nil when no writer ever published one and none
   /// holds the role now.
@@ -13,10 +17,6 @@ extension WorkingCopy {
   /// watcher never stands in a writer's way. A record whose writer closed cleanly says
   /// ``WriterRecord/State/closed``; one whose writer died without closing says
   /// ``WriterRecord/State/gone``.
-  /// The writer role as a command that wants it would find it now, asked without taking it: a
-  /// reader's `status` says whether the role is free without standing in a drain's way.
-  package func writerRoleOnOffer() -> Handle { store.roleOnOffer() }
-
   public func writer() async throws -> WriterRecord? {
     try checkOpen()
     // The lock is asked before and after the record is read. A writer that closes writes its

@@ -50,7 +50,8 @@ enum HistoryText {
     switch d.ending {
     case .open: text = d.endedAt == nil ? "running" : "open"
     case .cutShort:
-      text = "cut short: its process\(d.pid > 0 ? " (pid \(d.pid))" : "") ended first (killed, crashed or the machine stopped); counts to its last commit"
+      let process = d.pid > 0 ? "its process (pid \(d.pid))" : "its process"
+      text = "cut short: \(process) ended first (killed, crashed or the machine stopped); counts to its last commit"
     default: text = d.ending.rawValue
     }
     if let why = d.why, !why.isEmpty { text += ": " + Sanitizer.clean(why, ascii: ascii) }
