@@ -55,6 +55,9 @@ enum CommandTable {
           .value(
             "--from", "now|ID", .shortName,
             help: "with --plain: list no write first (now), or only the writes queued after ID (default: every write)"),
+          .value(
+            "--filter", "TERMS",
+            help: "with --plain: only the writes this filter matches, as the TUI's / (writer and drain lines stay)"),
         ]),
       CommandSpec(
         name: "demo", summary: "scripted instance + fresh store + the tour scenario + the TUI", id: .demo,
@@ -80,7 +83,7 @@ enum CommandTable {
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
           .value(
             "--filter", "TERMS",
-            help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
+            help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N body:T, -term"),
           .value(
             "--sort", "ORDER", .choice(PaneOrder.allCases.map(\.title)),
             help: "as the TUI's s: sent (default), newest, age, streak, reason, kind"),
