@@ -69,7 +69,8 @@ import Testing
         == "unknown filter field 'reasn' in 'reasn:x' (did you mean reason?); the fields are reason, kind, status, verdict, row, streak, body"
     )
     #expect(
-      WriteFilter.problem(in: "colour:red")?.hasSuffix("the fields are reason, kind, status, verdict, row, streak, body")
+      WriteFilter.problem(in: "colour:red")?.hasSuffix(
+        "the fields are reason, kind, status, verdict, row, streak, body")
         == true)
     #expect(WriteFilter.problem(in: "colour:red")?.contains("did you mean") == false)
   }
