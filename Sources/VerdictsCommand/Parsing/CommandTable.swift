@@ -153,9 +153,10 @@ enum CommandTable {
         ],
         discussion: """
           Holds the tool's version, the store (kind, path, schema, size, fill, instance), the writer, the counts per
-          pane and per blocked reason, every blocked, dead and refused write with its last failure, the last drain's
-          report and the writes departed in the last 7 days. Never a key, a credential or a URL's userinfo; at most
-          1 MB, saying what it left out. Reads the store only: safe on a store another process writes.
+          pane and per blocked reason, the blocked, dead and refused writes grouped with a count and 3 examples each
+          (with their last failure), the last drain's report and the writes departed in the last 7 days. Never a key,
+          a credential or a URL's userinfo; at most 100 KB, saying what it left out. Reads the store only: safe on a
+          store another process writes.
           """),
       CommandSpec(
         name: "config", summary: "the files the TUI reads at start", id: nil,
