@@ -70,14 +70,16 @@ extension VerdictsApp {
       return (try? await source.write(w.id)) ?? w
     }
     /// Prints that the writes left (the log's gone writes; when comparing, those printed before).
-    func leave(_ ids: [String], time: String, departures: [String: Departure] = [:]) {
+    func leave(_ ids: [String], time: String, departures: [String: Departure] = [:]) async {
       // Under a filter, only the writes it let through are said to leave.
       for id in ids where filter == nil || printed(id) != nil {
         if streams { memory.forget(id) } else { known[id] = nil }
+        // The archive says how it left and who took it out (one read a departure).
+        let departed = try? await source.departedWrite(id)
         emit(
           json
-            ? PlainJSON.gone(id, departure: departures[id], time: time, ascii: ascii)
-            : PlainFormatter.gone(id, time: time, ascii: ascii))
+            ? PlainJSON.gone(id, departure: departures[id] ?? departed?.departure, time: time, ascii: ascii)
+            : PlainFormatter.gone(id, time: time, ascii: ascii, departed: departed))
       }
       if !streams {
         let left = Set(ids)
@@ -117,7 +119,7 @@ extension VerdictsApp {
           gone.append(id)
         } catch {}
       }
-      leave(gone, time: clock())
+      await leave(gone, time: clock())
     }
     func compare() async {
       if let since = mark {
@@ -128,7 +130,7 @@ extension VerdictsApp {
           while let changed = try await source.changed(since: from) {
             let time = clock()
             for w in changed.writes { show(await withBody(w), time: time) }
-            leave(changed.gone, time: time, departures: changed.departures)
+            await leave(changed.gone, time: time, departures: changed.departures)
             mark = changed.mark
             guard changed.more else { return }
             from = changed.mark
