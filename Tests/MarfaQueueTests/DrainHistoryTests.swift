@@ -68,6 +68,24 @@ import Testing
     #expect(d.endedAt != nil)
   }
 
+  @Test func aDrainThatFailsBeforeAnyAnswerStillTellsTheScreensToReadAgain() async throws {
+    let h = try await DrainHarness()
+    _ = try await h.note()
+    h.instance.switchInstance(to: "22222222-0000-7000-8000-000000000000", keepData: true)
+    let changes = h.copy.changes()
+    let heard = Task { () -> Bool in
+      for await change in changes where change == .refreshed(.drained) { return true }
+      return false
+    }
+    await #expect(throws: QueueError.self) { _ = try await h.copy.queue.drain() }
+    let timeout = Task {
+      try await Task.sleep(nanoseconds: 3_000_000_000)
+      heard.cancel()
+    }
+    #expect(await heard.value, "no refresh after a drain that failed")
+    timeout.cancel()
+  }
+
   @Test func aDrainWithNoEndWhoseProcessNoLongerHoldsTheRoleIsReadCutShort() async throws {
     let h = try await DrainHarness()
     // The live writer names itself; the drain's row names another process.

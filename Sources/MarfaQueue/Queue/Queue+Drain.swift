@@ -62,7 +62,9 @@ extension Queue {
             try db.transaction(durable: false) { try db.endDrainRecord(n, soFar, endedAt: Date(), end: end) }
           }
         }
-        if pass.report.verdictEntries > 0 { announceDrained() }
+        // Whatever it stored (a write marked sent, the copy expired by an instance switch, the
+        // history row), the screens re-read: a failed drain leaves none stale.
+        announceDrained()
         if case QueueError.canceled = error { throw QueueError.canceled(answered: pass.report.answered) }
         throw error
       }
@@ -80,7 +82,7 @@ extension Queue {
             }
           }
         }
-        if report.verdictEntries > 0 { announceDrained() }
+        announceDrained()
         throw error
       }
       var done = report
