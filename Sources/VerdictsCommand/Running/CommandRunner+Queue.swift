@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 import VerdictsUI
 
@@ -45,7 +46,12 @@ extension CommandRunner {
     } else if drains.isEmpty {
       context.print(since == nil ? "no drain kept yet" : "no drain kept since \(Timestamp.text(since!))")
     } else {
-      context.output.out(HistoryText.render(drains, ascii: context.globals.ascii))
+      // Whole lines for a pipe; cut to the terminal's width on one, why each ended last.
+      let width = isatty(STDOUT_FILENO) == 1 ? TerminalSize.read()?.width : nil
+      context.output.out(
+        args.flag("--wide")
+          ? HistoryText.render(drains, ascii: context.globals.ascii)
+          : HistoryText.renderNarrow(drains, width: width, ascii: context.globals.ascii))
     }
     return .done
   }
