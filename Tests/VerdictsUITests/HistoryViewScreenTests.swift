@@ -64,6 +64,17 @@ import Testing
     #expect(!text.contains("\u{1b}"))
   }
 
+  @Test func aReleasedWriteWithEarlierAttemptsIsNotSaidNeverSent() {
+    var w = Self.nightWrite
+    w.verdict = nil
+    w.sent = false
+    let text = ScreenTests.detail(w)
+    #expect(text.contains("not under its present key (its attempts below came before)"), "\(text)")
+    #expect(!text.contains("not yet"))
+    w.attempts = nil
+    #expect(ScreenTests.detail(w).contains("not yet"))
+  }
+
   @Test func theDetailsScrollingReachesTheAttemptsAt80x24() {
     var s = Fixtures.state(width: 80, height: 24, focus: .answered)
     _ = s.handle(.loaded(QueuePage(pane: .answered, offset: 0, writes: [Self.nightWrite], total: 1)))
