@@ -103,7 +103,8 @@ enum CommandTable {
             "--since", "TIME",
             help: "only drains begun since TIME: 2026-12-01T02:00:00Z, a day (2026-12-01, UTC), or 30m, 12h, 7d ago"),
           .value("--limit", "N", .integer(1...DrainRecord.kept), help: "at most N drains (default: every one kept)"),
-          .flag("--wide", help: "every column: who ran it, each count, the verdicts, writes a second (about 200 columns)"),
+          .flag(
+            "--wide", help: "every column: who ran it, each count, the verdicts, writes a second (about 200 columns)"),
         ]),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
