@@ -34,7 +34,9 @@ extension WorkingCopy {
           """))
     }
     guard let held else { return }
-    for name in names where !held.contains(name) { unlinkat(folder, name, 0) }
+    // A write may name its bytes `sha256:<hex>` (the contract's naming) or by the hex alone.
+    let heldNames = Set(held.map { $0.hasPrefix("sha256:") ? String($0.dropFirst("sha256:".count)) : $0 })
+    for name in names where !heldNames.contains(name) { unlinkat(folder, name, 0) }
   }
 
   /// The names in the blob folder that are a SHA-256 in hex (an upload's bytes).
