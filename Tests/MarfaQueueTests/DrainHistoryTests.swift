@@ -68,12 +68,82 @@ import Testing
     #expect(d.endedAt != nil)
   }
 
-  @Test func aDrainWhoseProcessEndedFirstStaysOpen() async throws {
+  @Test func aDrainThatFailsBeforeAnyAnswerStillTellsTheScreensToReadAgain() async throws {
     let h = try await DrainHarness()
+    _ = try await h.note()
+    h.instance.switchInstance(to: "22222222-0000-7000-8000-000000000000", keepData: true)
+    let changes = h.copy.changes()
+    let heard = Task { () -> Bool in
+      for await change in changes where change == .refreshed(.drained) { return true }
+      return false
+    }
+    await #expect(throws: QueueError.self) { _ = try await h.copy.queue.drain() }
+    let timeout = Task {
+      try await Task.sleep(nanoseconds: 3_000_000_000)
+      heard.cancel()
+    }
+    #expect(await heard.value, "no refresh after a drain that failed")
+    timeout.cancel()
+  }
+
+  @Test func aDrainWithNoEndWhoseProcessNoLongerHoldsTheRoleIsReadCutShort() async throws {
+    let h = try await DrainHarness()
+    // The live writer names itself; the drain's row names another process.
+    await h.copy.describeWriter(program: "verdicts", mode: "drain", publish: true)
     let n = try await h.copy.store.run { db in try db.beginDrainRecord(startedAt: Date(), writer: nil) }
     let d = try #require(try await h.copy.history().first)
     #expect(d.number == n)
+    #expect(d.ending == .cutShort && d.endedAt == nil)
+    // The store keeps it open: only the reading tells it was cut short.
+    let stored = try await h.copy.store.run { try $0.drainHistory(since: nil, limit: 1, answering: false) }
+    #expect(stored.first?.ending == .open)
+  }
+
+  @Test func aDrainWithNoEndRunByTheLiveWriterIsReadOpen() async throws {
+    let h = try await DrainHarness()
+    await h.copy.describeWriter(program: "verdicts", mode: "drain", publish: true)
+    let writer = try await h.copy.writer()
+    _ = try await h.copy.store.run { db in try db.beginDrainRecord(startedAt: Date(), writer: writer) }
+    let d = try #require(try await h.copy.history().first)
     #expect(d.ending == .open && d.endedAt == nil)
+  }
+
+  @Test func aDrainWithNoEndIsReadCutShortOnceTheWriterRoleIsFree() async throws {
+    let store = TestStore()
+    let copy = try await store.open()
+    await copy.describeWriter(program: "verdicts", mode: "drain", publish: true)
+    let writer = try await copy.writer()
+    _ = try await copy.store.run { db in try db.beginDrainRecord(startedAt: Date(), writer: writer) }
+    copy.close()
+    let reader = try await WorkingCopy.openReader(store: store.url)
+    defer { reader.close() }
+    #expect(try await reader.history().first?.ending == .cutShort)
+  }
+
+  @Test func aDrainStoppedByItsCallerIsKeptInterruptedWithWhoAsked() async throws {
+    let h = try await DrainHarness()
+    h.instance.writeDelay = 0.05
+    for i in 0..<20 { _ = try await h.note("n\(i)") }
+    let queue = h.copy.queue
+    Task {
+      try await Task.sleep(nanoseconds: 200_000_000)
+      queue.stopDrain(because: "stopped by SIGTERM")
+    }
+    await #expect(throws: QueueError.self) { _ = try await queue.drain() }
+    let d = try #require(try await h.copy.history().first)
+    #expect(d.ending == .interrupted)
+    #expect(d.why == "stopped by SIGTERM")
+    #expect(d.answered > 0 && d.answered < 20, "\(d)")
+    #expect(d.endedAt != nil)
+  }
+
+  @Test func writesASecondCountOnlyTheWritesAnswered() {
+    let t0 = Date()
+    let d = DrainRecord(
+      number: 1, startedAt: t0, endedAt: t0.addingTimeInterval(2), answered: 10, held: 91, undelivered: 5_914)
+    #expect(d.writesPerSecond == 5)
+    let none = DrainRecord(number: 2, startedAt: t0, endedAt: t0.addingTimeInterval(2), undelivered: 5_914)
+    #expect(none.writesPerSecond == nil)
   }
 
   @Test func theStoreKeepsTheLast500DrainsNewestFirst() async throws {
@@ -103,7 +173,7 @@ import Testing
     #expect(all.map(\.ending) == [.finished, .unavailable])
     #expect(try await h.copy.history(answering: true).map(\.number) == [all[0].number])
     #expect(try await h.copy.history(since: Date().addingTimeInterval(60)).isEmpty)
-    #expect(try await h.copy.history(since: Date().addingTimeInterval(-60)).count == 2)
+    #expect(try await h.copy.history(since: Date().addingTimeInterval(-3_600)).count == 2)
   }
 
   @Test func aStoreOfAnEarlierBuildGetsTheTablesWhenAWriterOpensIt() async throws {

@@ -66,10 +66,11 @@ import Testing
     #expect(throws: WriteFilterProblem.self) { try WriteFilter.parse("reasn:x") }
     #expect(
       WriteFilter.problem(in: "row:tour-* -reasn:x")
-        == "unknown filter field 'reasn' in 'reasn:x' (did you mean reason?); the fields are reason, kind, status, verdict, row, streak"
+        == "unknown filter field 'reasn' in 'reasn:x' (did you mean reason?); the fields are reason, kind, status, verdict, row, streak, body"
     )
     #expect(
-      WriteFilter.problem(in: "colour:red")?.hasSuffix("the fields are reason, kind, status, verdict, row, streak")
+      WriteFilter.problem(in: "colour:red")?.hasSuffix(
+        "the fields are reason, kind, status, verdict, row, streak, body")
         == true)
     #expect(WriteFilter.problem(in: "colour:red")?.contains("did you mean") == false)
   }
@@ -113,5 +114,33 @@ import Testing
       }
       #expect(Set(fromStore) == Set(everyPane.filter(f.matches).map(\.id)), "\(text)")
     }
+  }
+
+  @Test func bodyFindsAWriteByWhatItsBodySaysInTheStoreAndInSwift() async throws {
+    let t = TestStore()
+    let copy = try await t.open()
+    defer { copy.close() }
+    for i in 4_998..<5_003 {
+      _ = try await copy.createItem(type: "note", properties: .object([("title", .string("w\(i)"))]))
+    }
+    let page = try await copy.queue.page(.waiting, offset: 0, limit: 10, filter: "body:w5000")
+    #expect(page.total == 1)
+    #expect(page.writes.first?.body["properties"]?["title"]?.stringValue == "w5000")
+    let all = try await copy.queue.all()
+    #expect(all.filter(WriteFilter("body:W5000")!.matches).map(\.id) == page.writes.map(\.id))
+    #expect(try await copy.queue.page(.waiting, offset: 0, limit: 10, filter: "-body:w5000").total == 4)
+    #expect(try WriteFilter.parse("body:x") != nil)
+  }
+
+  @Test func statusFindsTheWriteThatMetARefusedKeyNotTheWritesParkedBehindIt() async throws {
+    let h = try await DrainHarness(rules: [.once(.write("w-401"), .unauthorized)])
+    _ = try await h.note("first")
+    _ = try await h.note("met", id: "w-401")
+    _ = try await h.note("parked")
+    _ = try await h.copy.queue.drain()
+    let blocked = try await h.copy.queue.page(.blocked, offset: 0, limit: 10, filter: nil)
+    #expect(blocked.total == 2)
+    let met = try await h.copy.queue.page(.blocked, offset: 0, limit: 10, filter: "status:401")
+    #expect(met.writes.map(\.itemId) == ["w-401"])
   }
 }

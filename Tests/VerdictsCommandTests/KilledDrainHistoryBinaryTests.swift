@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGKILL])
-  func aDrainKilledMidPassLeavesWhatItAnsweredInTheHistory(_ signal: Int32) async throws {
+  func aDrainKilledMidPassLeavesWhatItAnsweredAndHowItEndedInTheHistory(_ signal: Int32) async throws {
     let victim = try await DrainVictim(writes: 30)
     victim.instance.writeDelay = Self.delay
     let drain = try victim.spawnDrain()
@@ -50,11 +50,28 @@ import Testing
     #expect(row["answered"]?.intValue == stored, "history \(row), the store holds \(stored) answered")
     #expect((row["answered"]?.intValue ?? 0) >= applied, "history \(row), the instance answered \(applied)")
     #expect(row["verdict_counts"]?["accepted"]?.intValue == stored, "\(row)")
-    if signal == SIGINT || signal == SIGTERM {
-      // The drain heard these and ended itself, canceled, after the write in flight.
-      #expect(row["ended"]?.stringValue != "open", "\(row)")
+    if signal == SIGKILL {
+      // Nothing could be written at the end: the reading tells that its process ended first.
+      #expect(row["ended"]?.stringValue == "cut_short" && row["ended_at"] == .null, "\(row)")
     } else {
-      #expect(row["ended"]?.stringValue == "open" && row["ended_at"] == .null, "\(row)")
+      // The drain heard these and ended itself after the write in flight, naming the signal.
+      let name = DrainSignalsNames.name(signal)
+      #expect(row["ended"]?.stringValue == "interrupted", "\(row)")
+      #expect(row["why"]?.stringValue == "stopped by \(name)", "\(row)")
+      let status = try Binary.run(["status"], store: victim.store, home: victim.folder.path)
+      let last = status.stdout.split(separator: "\n").first { $0.hasPrefix("last drain") } ?? ""
+      #expect(last.contains("interrupted: stopped by \(name)") && !last.contains("never"), "\(status.stdout)")
+    }
+  }
+
+  /// The words each signal is named by in a drain's row.
+  enum DrainSignalsNames {
+    static func name(_ signal: Int32) -> String {
+      switch signal {
+      case SIGINT: return "SIGINT (Ctrl-C)"
+      case SIGHUP: return "SIGHUP (the terminal or the session closed)"
+      default: return "SIGTERM"
+      }
     }
   }
 

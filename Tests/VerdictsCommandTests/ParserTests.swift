@@ -256,6 +256,9 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     #expect(HelpText.render(path: ["metadata", "merge"]).contains("usage: verdicts metadata merge ID --tag T ...\n"))
     #expect(HelpText.render(path: ["items"]).contains("usage: verdicts items COMMAND\n"))
     #expect(HelpText.render(path: []).contains("usage: verdicts [COMMAND]\n"))
+    // Someone with the package alone is led to the demo first; a command's help is not.
+    #expect(HelpText.render(path: []).contains("new here? run 'verdicts demo'"))
+    #expect(!HelpText.render(path: ["status"]).contains("new here?"))
   }
 
   @Test func aUsageFailureNamesTheCommandAndItsHelp() {

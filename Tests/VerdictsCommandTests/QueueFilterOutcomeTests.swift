@@ -45,7 +45,7 @@ import Testing
     #expect(r.stdout.isEmpty)
     #expect(
       r.stderr.hasPrefix("verdicts: queue: unknown filter field 'reasn' in 'reasn:x' (did you mean reason?)"), "\(r)")
-    #expect(r.stderr.contains("the fields are reason, kind, status, verdict, row, streak"), "\(r)")
+    #expect(r.stderr.contains("the fields are reason, kind, status, verdict, row, streak, body"), "\(r)")
     let json = try Binary.run(["--json", "queue", "--filter", "-reasn:x"], store: t.store, home: t.path)
     #expect(json.code == 2 && json.errorCode == "usage", "\(json)")
     let value = try Binary.run(["queue", "--filter", "status:abc"], store: t.store, home: t.path)

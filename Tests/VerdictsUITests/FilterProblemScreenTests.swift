@@ -19,7 +19,7 @@ import Testing
     #expect(s.filter == applied)
     let problem = try! #require(s.filterProblem)
     #expect(problem.contains("unknown filter field 'reasn'") && problem.contains("did you mean reason?"))
-    #expect(problem.contains("reason, kind, status, verdict, row, streak"))
+    #expect(problem.contains("reason, kind, status, verdict, row, streak, body"))
     let text = Renderer.render(s).text
     #expect(text.contains("unknown filter field"), "\(text)")
     // The prompt is still the bottom line, the problem above it.

@@ -45,7 +45,9 @@ import Testing
         number: 12, startedAt: t0, endedAt: t0.addingTimeInterval(0.2), program: "verdicts", mode: "tui", pid: 4100,
         host: "dev", undelivered: 36, unmade: 1, ending: .unavailable,
         why: "an answer 502 named no contract (a proxy or gateway), so it was taken as the network's"),
-      DrainRecord(number: 11, startedAt: t0.addingTimeInterval(-60), program: "app", mode: "library", pid: 99),
+      DrainRecord(
+        number: 11, startedAt: t0.addingTimeInterval(-60), program: "app", mode: "library", pid: 99, answered: 7,
+        ending: .cutShort),
     ]
   }
 
@@ -60,6 +62,17 @@ import Testing
     #expect(ScreenTests.detail(Self.nightWrite, scroll: 10).contains("2 earlier attempt(s) counted"))
     // The instance's text reaches the screen only as visible text.
     #expect(!text.contains("\u{1b}"))
+  }
+
+  @Test func aReleasedWriteWithEarlierAttemptsIsNotSaidNeverSent() {
+    var w = Self.nightWrite
+    w.verdict = nil
+    w.sent = false
+    let text = ScreenTests.detail(w)
+    #expect(text.contains("not under its present key (its attempts below came before)"), "\(text)")
+    #expect(!text.contains("not yet"))
+    w.attempts = nil
+    #expect(ScreenTests.detail(w).contains("not yet"))
   }
 
   @Test func theDetailsScrollingReachesTheAttemptsAt80x24() {
@@ -96,7 +109,7 @@ import Testing
     Golden.check("history-160x48", text)
     #expect(text.contains("#14") && text.contains("unavailable") && text.contains("retry after 30 s"))
     #expect(text.contains("40 answered") && text.contains("finished"))
-    #expect(text.contains("no end"), "a drain whose process ended first")
+    #expect(text.contains("cut short · 7 answered"), "a drain whose process ended first")
     #expect(text.contains("writes/s, oldest to newest"))
   }
 

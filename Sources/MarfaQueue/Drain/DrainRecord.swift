@@ -13,6 +13,13 @@ public struct DrainRecord: Sendable, Hashable {
     case stopped
     /// It ended with an error of its own (a full disk, the store replaced, a broken contract).
     case failed
+    /// It was asked to stop (Ctrl-C, SIGTERM, SIGHUP, the screen's stop) and did: what it
+    /// answered before is kept, nothing more was sent (``DrainRecord/why`` says who asked).
+    case interrupted
+    /// Its process ended before the drain did (killed, crashed, the machine stopped): the counts
+    /// are those of its last commit. Never stored: told on reading a record with no end whose
+    /// process no longer holds the writer role.
+    case cutShort = "cut_short"
     /// It has no end: it runs now, or its process ended before it did.
     case open
   }
@@ -80,11 +87,13 @@ public struct DrainRecord: Sendable, Hashable {
   /// Every write it came to.
   package var cameTo: Int { answered + held + undelivered + unsent + unmade }
 
-  /// Writes it came to per second, from start to end; nil without an end or in its first moment.
+  /// Writes answered per second, from start to end: only writes that were sent and answered
+  /// count (a write held, undelivered or never sent is not a write a second); nil without an
+  /// end, in its first moment, or when it answered none.
   public var writesPerSecond: Double? {
-    guard let endedAt else { return nil }
+    guard let endedAt, answered > 0 else { return nil }
     let span = endedAt.timeIntervalSince(startedAt)
     guard span >= 0.001 else { return nil }
-    return Double(cameTo) / span
+    return Double(answered) / span
   }
 }

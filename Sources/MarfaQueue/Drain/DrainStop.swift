@@ -3,12 +3,15 @@ import FoundationEssentials
 /// A stop asked of the copy's drain (``Queue/stopDrain()``): the pass sends nothing more, and a
 /// read of the root still under way (nothing of the queue sent yet) is given up at once.
 final class DrainStop: Sendable {
-  private let state = Mutex<(asked: Bool, rootRead: Task<WorkingCopy.Root, any Error>?)>((false, nil))
+  private let state = Mutex<(asked: Bool, reason: String?, rootRead: Task<WorkingCopy.Root, any Error>?)>(
+    (false, nil, nil))
 
-  /// Asks the stop, and gives up the root read under way.
-  func ask() {
+  /// Asks the stop, saying who asked when known (the first reason given is kept), and gives up
+  /// the root read under way.
+  func ask(because reason: String?) {
     let reading = state.withLock { s -> Task<WorkingCopy.Root, any Error>? in
       s.asked = true
+      if s.reason == nil { s.reason = reason }
       return s.rootRead
     }
     reading?.cancel()
@@ -16,6 +19,9 @@ final class DrainStop: Sendable {
 
   /// Whether a stop was asked since the last drain ended.
   var asked: Bool { state.withLock { $0.asked } }
+
+  /// Who asked the stop, when the asker said.
+  var reason: String? { state.withLock { $0.reason } }
 
   /// Reads the root in a task the stop can cancel; a read given up for the stop throws
   /// ``QueueError/canceled(answered:)``.
@@ -36,5 +42,5 @@ final class DrainStop: Sendable {
   }
 
   /// Forgets the stop once a drain ended.
-  func reset() { state.withLock { $0 = (false, nil) } }
+  func reset() { state.withLock { $0 = (false, nil, nil) } }
 }

@@ -19,10 +19,12 @@ public enum WriteKind: String, Sendable, Hashable, CaseIterable, Codable {
   /// The contract's snake_case name.
   public var wireName: String { rawValue }
 
-  /// Whether a refused write of this kind keeps its content until discarded.
+  /// Whether a refused write of this kind keeps its content until discarded: a body a person
+  /// wrote, or an upload's bytes.
   package var carriesContent: Bool {
     switch self {
-    case .createItem, .updateItem, .replaceMetadata, .mergeMetadata, .writeExtension, .createEdge, .updateEdge:
+    case .createItem, .updateItem, .replaceMetadata, .mergeMetadata, .writeExtension, .createEdge, .updateEdge,
+      .uploadBlob:
       return true
     default:
       return false

@@ -15,7 +15,13 @@ extension Queue {
   /// up at once. That drain throws ``QueueError/canceled(answered:)``, what it stored kept. Safe
   /// from any thread (a signal handler's queue).
   public func stopDrain() {
-    (try? copy)?.drainStop.ask()
+    (try? copy)?.drainStop.ask(because: nil)
+  }
+
+  /// Stops the running drain as ``stopDrain()`` does, saying who asked ("SIGINT (Ctrl-C)", "the
+  /// screen's stop"): the drain's history row keeps it as why it was interrupted.
+  package func stopDrain(because reason: String) {
+    (try? copy)?.drainStop.ask(because: reason)
   }
 
   /// Drains as ``drain()`` does, the report listing only the last `limit` verdict entries
@@ -45,12 +51,20 @@ extension Queue {
         try? await store.endGroup()
         if let ended { try? await store.run { db in try db.setMeta(.writer, ended) } }
         if let n = pass.drainNumber {
-          let (soFar, why) = (pass.report, (error as? QueueError)?.message ?? String(describing: error))
+          let soFar = pass.report
+          let end: (DrainRecord.Ending, String)
+          if case QueueError.canceled = error {
+            end = (.interrupted, copy.drainStop.reason ?? "a stop was asked")
+          } else {
+            end = (.failed, (error as? QueueError)?.message ?? String(describing: error))
+          }
           try? await store.run { db in
-            try db.transaction(durable: false) { try db.endDrainRecord(n, soFar, endedAt: Date(), failure: why) }
+            try db.transaction(durable: false) { try db.endDrainRecord(n, soFar, endedAt: Date(), end: end) }
           }
         }
-        if pass.report.verdictEntries > 0 { announceDrained() }
+        // Whatever it stored (a write marked sent, the copy expired by an instance switch, the
+        // history row), the screens re-read: a failed drain leaves none stale.
+        announceDrained()
         if case QueueError.canceled = error { throw QueueError.canceled(answered: pass.report.answered) }
         throw error
       }
@@ -63,10 +77,12 @@ extension Queue {
         if let n = pass.drainNumber {
           let why = (error as? QueueError)?.message ?? String(describing: error)
           try? await store.run { db in
-            try db.transaction(durable: false) { try db.endDrainRecord(n, report, endedAt: Date(), failure: why) }
+            try db.transaction(durable: false) {
+              try db.endDrainRecord(n, report, endedAt: Date(), end: (.failed, why))
+            }
           }
         }
-        if report.verdictEntries > 0 { announceDrained() }
+        announceDrained()
         throw error
       }
       var done = report

@@ -22,7 +22,10 @@ extension Queue {
         return taken
       }
     }
-    if !taken.isEmpty { hub.send(.refreshed(.forgotten)) }
+    if !taken.isEmpty {
+      hub.send(.refreshed(.forgotten))
+      await (try? copy)?.sweepBlobs()
+    }
     return taken
   }
 }

@@ -145,7 +145,10 @@ public struct Queue: Sendable {
     let by = departingBy
     let taken = try await store.run { db in try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by) }
     }
-    if !taken.isEmpty { hub.send(.refreshed(.forgotten)) }
+    if !taken.isEmpty {
+      hub.send(.refreshed(.forgotten))
+      await (try? copy)?.sweepBlobs()
+    }
     return taken
   }
 
@@ -156,7 +159,10 @@ public struct Queue: Sendable {
     let n = try await store.run { db in
       try db.transaction(durable: true) { try db.takeClearable(ids: nil, by: by).count }
     }
-    if n > 0 { hub.send(.refreshed(.forgotten)) }
+    if n > 0 {
+      hub.send(.refreshed(.forgotten))
+      await (try? copy)?.sweepBlobs()
+    }
     return n
   }
 
@@ -167,7 +173,10 @@ public struct Queue: Sendable {
     let n = try await store.run { db in
       try db.transaction(durable: true) { try db.takeClearable(ids: ids, by: by).count }
     }
-    if n > 0 { hub.send(.refreshed(.forgotten)) }
+    if n > 0 {
+      hub.send(.refreshed(.forgotten))
+      await (try? copy)?.sweepBlobs()
+    }
     return n
   }
 
@@ -182,7 +191,10 @@ public struct Queue: Sendable {
     try copy.requireWriter()
     let by = departingBy
     let done = try await store.run { db in try db.transaction(durable: true) { try db.discard(id, by: by) } }
-    if done { hub.send(.refreshed(.forgotten)) }
+    if done {
+      hub.send(.refreshed(.forgotten))
+      await (try? copy)?.sweepBlobs()
+    }
     return done
   }
 

@@ -1,8 +1,13 @@
 /// A filter as a person types it, over the panes and `queue --filter`: plain words match a
 /// substring of the id, kind, rows, reason, verdict, status or failure text; field terms match
 /// one field: `reason:key_spent`, `kind:create_item`, `status:502`, `verdict:refused` (or
-/// `waiting`), `row:tour-*` (`*` any run of characters), `streak:>=2` (`>`, `>=`, `<`, `<=`, `=`);
-/// a leading `-` negates a term. Every term must hold.
+/// `waiting`), `row:tour-*` (`*` any run of characters), `streak:>=2` (`>`, `>=`, `<`, `<=`, `=`),
+/// `body:w5000` (a substring of the write's body as queued); a leading `-` negates a term. Every
+/// term must hold.
+///
+/// In the store, `status:N` also finds a write any of whose kept attempts was answered N (the
+/// write that met a 401 is blocked, with no failure of its own to match); the attempts are the
+/// store's, so a write read without them matches on its last failure alone.
 ///
 /// A word `name:value` whose name is letters only is a field term: ``parse(_:)`` refuses one
 /// whose field it does not know (`reasn:x`), or whose value the field cannot take (`status:abc`),
@@ -19,6 +24,7 @@ public struct WriteFilter: Sendable, Hashable {
     case verdict(String)
     case row(String)
     case streak(Comparison, Int)
+    case body(String)
   }
 
   /// How `streak:` compares.
@@ -30,7 +36,7 @@ public struct WriteFilter: Sendable, Hashable {
   let terms: [(negated: Bool, term: Term)]
 
   /// The field names a term may start with, as ``parse(_:)`` names them when it refuses one.
-  public static let fields = ["reason", "kind", "status", "verdict", "row", "streak"]
+  public static let fields = ["reason", "kind", "status", "verdict", "row", "streak", "body"]
 
   /// The filter a typed text means; nil for an empty one. A word ``parse(_:)`` would refuse is
   /// read as plain text.
@@ -132,6 +138,7 @@ public struct WriteFilter: Sendable, Hashable {
     case "status": return Int(value).map(Term.status) ?? .text(word)
     case "verdict": return .verdict(value.lowercased())
     case "row", "rows": return .row(value)
+    case "body": return .body(value)
     case "streak":
       for c in Comparison.allCases where value.hasPrefix(c.rawValue) {
         return Int(value.dropFirst(c.rawValue.count)).map { .streak(c, $0) } ?? .text(word)
@@ -139,6 +146,12 @@ public struct WriteFilter: Sendable, Hashable {
       return Int(value).map { .streak(.equal, $0) } ?? .text(word)
     default: return .text(word)
     }
+  }
+
+  /// Whether a term reads the write's body (`body:`): a caller holding only summaries reads
+  /// the write whole first.
+  public var looksAtBodies: Bool {
+    terms.contains { if case .body = $0.term { return true } else { return false } }
   }
 
   /// Whether a write passes every term.
@@ -162,6 +175,7 @@ public struct WriteFilter: Sendable, Hashable {
     case .status(let s): return w.lastFailure?.status == s
     case .verdict(let v): return v == "waiting" ? w.verdict == nil : w.verdict?.wireName == v
     case .row(let pattern): return rows.contains { Self.glob(pattern, $0) }
+    case .body(let t): return w.body.text.lowercased().contains(t.lowercased())
     case .streak(let c, let n):
       let s = w.environmentalStreak
       switch c {
@@ -188,11 +202,11 @@ public struct WriteFilter: Sendable, Hashable {
   }
 
   /// The SQL condition over the store's queue table and its values.
-  func sql() -> (String, [SQLValue]) {
+  func sql(attempts: Bool = true) -> (String, [SQLValue]) {
     var clauses: [String] = []
     var values: [SQLValue] = []
     for (negated, term) in terms {
-      let (c, v) = Self.sql(term)
+      let (c, v) = Self.sql(term, attempts: attempts)
       clauses.append(negated ? "NOT COALESCE(\(c), 0)" : "COALESCE(\(c), 0)")
       values += v
     }
@@ -206,7 +220,7 @@ public struct WriteFilter: Sendable, Hashable {
         .replacing("_", with: "\\_") + "%")
   }
 
-  static func sql(_ term: Term) -> (String, [SQLValue]) {
+  static func sql(_ term: Term, attempts: Bool) -> (String, [SQLValue]) {
     let rowColumns = ["item_id", "edge_id", "tag", "namespace"]
     switch term {
     case .text(let t):
@@ -220,7 +234,13 @@ public struct WriteFilter: Sendable, Hashable {
       )
     case .reason(let r): return ("(lower(reason) = ?)", [.text(r)])
     case .kind(let k): return ("(kind = ?)", [.text(k)])
-    case .status(let s): return ("(last_failure_status = ?)", [.int(s)])
+    case .status(let s) where !attempts: return ("(last_failure_status = ?)", [.int(s)])
+    case .status(let s):
+      return (
+        "(last_failure_status = ? OR EXISTS (SELECT 1 FROM attempts WHERE attempts.write_id = queue.id AND attempts.status = ?))",
+        [.int(s), .int(s)]
+      )
+    case .body(let t): return ("(payload LIKE ? ESCAPE '\\')", [like(t)])
     case .verdict(let v): return v == "waiting" ? ("(verdict IS NULL)", []) : ("(verdict = ?)", [.text(v)])
     case .row(let pattern):
       let glob = pattern.replacing("[", with: "[[]").replacing("?", with: "[?]")

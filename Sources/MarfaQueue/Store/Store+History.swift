@@ -22,10 +22,13 @@ extension SQLite {
     return try scalar("SELECT max(n) FROM drains")
   }
 
-  /// Ends a drain's row with what its report came to (`failure`: the error it ended with).
-  func endDrainRecord(_ n: Int, _ report: DrainReport, endedAt: Date, failure: String? = nil) throws {
+  /// Ends a drain's row with what its report came to; `end`, when given, is how it ended instead
+  /// of what the report says (an error: `failed`; a stop asked: `interrupted`), with its words.
+  func endDrainRecord(
+    _ n: Int, _ report: DrainReport, endedAt: Date, end: (ending: DrainRecord.Ending, why: String)? = nil
+  ) throws {
     var (ending, why) = DrainRecord.ending(of: report)
-    if let failure { (ending, why) = (.failed, failure) }
+    if let end { (ending, why) = (end.ending, end.why) }
     let verdicts = JSONValue.object(report.verdictCounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
     try query(
       """

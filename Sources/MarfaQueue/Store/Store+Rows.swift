@@ -186,13 +186,21 @@ extension SQLite {
       instead: "the pane's writes are counted instead")
   }
 
-  /// The WHERE clause (and its values) that picks one pane under a substring filter.
-  static func paneFilter(_ pane: QueuePane, _ filter: String?) -> (String, [SQLValue]) {
+  /// Whether `filter`'s `status:` terms may look in the attempts: asked of the schema only when
+  /// the filter names a status.
+  func attemptsFor(_ filter: String?) throws -> Bool {
+    guard filter?.lowercased().contains("status:") == true else { return true }
+    return try hasAttempts()
+  }
+
+  /// The WHERE clause (and its values) that picks one pane under a substring filter, in a
+  /// store that keeps attempts or not (`status:` looks in them when it does).
+  static func paneFilter(_ pane: QueuePane, _ filter: String?, attempts: Bool) -> (String, [SQLValue]) {
     var whereClause = "pane = ?"
     var values: [SQLValue] = [.int(pane.rawValue)]
     // Plain words and field terms (`reason:key_spent`, `-kind:add_tag`, …): ``WriteFilter``.
     if let parsed = WriteFilter(filter) {
-      let (clause, terms) = parsed.sql()
+      let (clause, terms) = parsed.sql(attempts: attempts)
       whereClause += " AND " + clause
       values += terms
     }
@@ -203,7 +211,7 @@ extension SQLite {
   func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder = .sendOrder) throws
     -> QueuePage
   {
-    let (whereClause, values) = SQLite.paneFilter(pane, filter)
+    let (whereClause, values) = SQLite.paneFilter(pane, filter, attempts: try attemptsFor(filter))
     // Unfiltered, the pane's size is kept; a filter counts what it matches.
     let total: Int
     if filter?.isEmpty ?? true, try hasPaneCounts() {
@@ -241,7 +249,7 @@ extension SQLite {
   /// Where a write sits: its pane and its index there under the filter and `order`, or nil.
   func position(of id: String, filter: String?, order: PaneOrder = .sendOrder) throws -> (QueuePane, Int)? {
     guard let seq = try seq(of: id), let w = try write(id: id) else { return nil }
-    let (clause, values) = SQLite.paneFilter(w.pane, filter)
+    let (clause, values) = SQLite.paneFilter(w.pane, filter, attempts: try attemptsFor(filter))
     guard try scalar("SELECT count(*) FROM queue WHERE \(clause) AND id = ?", values + [.text(id)]) == 1 else {
       return nil
     }

@@ -86,6 +86,23 @@ final class Store: @unchecked Sendable {
     StoreFileLock.isHeld(fileIdentity) || WriterLock.isHeld(lockPath: lockPath)
   }
 
+  /// The role an open for writing would get now, found without taking anything: `.writer` when
+  /// no process holds the role and the lock file beside the store could be used, else why this
+  /// process would read. A reader asks it, so that reading never stands in a writer's way.
+  func roleOnOffer() -> Handle {
+    if handle == .writer { return .writer }
+    if writerIsLive() { return .reader(reason: StoreLock.heldReason(lockPath)) }
+    // A missing lock file is one a writer would make; asking never makes it.
+    var st = stat()
+    guard lstat(lockPath, &st) == 0 else { return .writer }
+    do {
+      Glibc.close(try Store.openLock(realPath, storePath: path, creating: false))
+    } catch {
+      return .reader(reason: (error as? QueueError)?.message ?? String(describing: error))
+    }
+    return .writer
+  }
+
   /// What others could change of the store's files, said once when it was opened
   /// (``StoreExposure``).
   private(set) var warnings: [String] = []
@@ -201,7 +218,7 @@ final class Store: @unchecked Sendable {
   /// Opens the lock file beside the store (`real` is the store's resolved path), never through
   /// a symbolic link, and only if it is a regular file of this user's; a file system that
   /// refuses it, or a lock file that is not the store's own, is a store failure.
-  private static func openLock(_ real: String, storePath: String, creating: Bool) throws -> Int32 {
+  static func openLock(_ real: String, storePath: String, creating: Bool) throws -> Int32 {
     let lockPath = real + ".lock"
     let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
     guard fd >= 0 else {

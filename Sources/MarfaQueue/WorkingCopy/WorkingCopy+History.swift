@@ -4,9 +4,27 @@ extension WorkingCopy {
   /// The drains the store keeps (the last ``DrainRecord/kept``), newest first: those begun at
   /// or after `since`, at most `limit`; `answering`: only those that answered a write.
   /// Empty for a store of an earlier build no writer has opened since.
+  ///
+  /// A drain with no end is told ``DrainRecord/Ending/cutShort`` (its process ended first:
+  /// killed, crashed, the machine stopped; the counts are those of its last commit) unless it
+  /// may still run: the newest drain, while a live writer holds the role and its record names
+  /// that drain's process (or names none).
   public func history(since: Date? = nil, limit: Int? = nil, answering: Bool = false) async throws -> [DrainRecord] {
     try checkOpen()
-    return try await store.run { try $0.drainHistory(since: since, limit: limit, answering: answering) }
+    let held = store.writerIsLive()
+    let live = held ? try await writer() : nil
+    let records = try await store.run { try $0.drainHistory(since: since, limit: limit, answering: answering) }
+    return records.map { record in
+      guard record.ending == .open, record.endedAt == nil else { return record }
+      var running = held && record.number == records.first?.number
+      if running, let live, live.state == .live, live.pid > 0 {
+        running = Int(live.pid) == record.pid && live.host == record.host
+      }
+      if running { return record }
+      var cut = record
+      cut.ending = .cutShort
+      return cut
+    }
   }
 
   /// Whether drains keep each write's attempts and a history row (on unless a measurement turns

@@ -5,6 +5,10 @@ import FoundationEssentials
 #endif
 
 extension WorkingCopy {
+  /// The writer role as a command that wants it would find it now, asked without taking it: a
+  /// reader's `status` says whether the role is free without standing in a drain's way.
+  package func writerRoleOnOffer() -> Handle { store.roleOnOffer() }
+
   /// Who holds the store's writer role and what it is doing, as it published it, with whether
   /// it is still there (``WriterRecord/state``); nil when no writer ever published one and none
   /// holds the role now.

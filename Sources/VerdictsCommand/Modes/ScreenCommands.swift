@@ -53,6 +53,11 @@ enum ScreenCommands {
     if context.arguments.flag("--wait"), !(try await waitForStore(context)) { return .done }
     let from = context.arguments.string("--from")
     if from != nil, !plain { throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from needs --plain")) }
+    if context.arguments.string("--filter") != nil, !plain {
+      throw CommandFailure(
+        usage: UsageError(path: ["watch"], message: "--filter needs --plain (on the screen, press / to filter)"))
+    }
+    let filter = try plainFilter(context)
     if let from, from.trimmingSpaces().isEmpty {
       throw CommandFailure(usage: UsageError(path: ["watch"], message: "--from takes now or a write's id"))
     }
@@ -61,7 +66,18 @@ enum ScreenCommands {
     // A follower, not a writer: long slices, so a drain on the same device is never kept waiting.
     WatcherSlice.requestForEveryThread()
     guard plain else { return try await runUI(copy, context, autoDrain: false) }
-    return await printPlain(copy, context, from: try await plainStart(from, copy))
+    return await printPlain(copy, context, from: try await plainStart(from, copy), filter: filter)
+  }
+
+  /// `watch --plain --filter TERMS`: the TUI's filter (``WriteFilter``), refused as `queue
+  /// --filter` refuses one (exit 2, naming the fields) before anything is printed.
+  static func plainFilter(_ context: CommandContext) throws -> WriteFilter? {
+    guard let text = context.arguments.string("--filter") else { return nil }
+    do {
+      return try WriteFilter.parse(text)
+    } catch {
+      throw CommandFailure(usage: UsageError(path: ["watch"], message: context.visible(error.message)))
+    }
   }
 
   /// Where `watch --plain` starts: `--from now`, `--from ID` (after that write), or every write.
@@ -85,9 +101,9 @@ enum ScreenCommands {
 
   /// `watch --plain` on any source: the header (not with `--json`), a line per write and per
   /// change, until interrupted.
-  static func printPlain(_ source: QueueSource, _ context: CommandContext, from: PlainStart = .everything) async
-    -> ExitCode
-  {
+  static func printPlain(
+    _ source: QueueSource, _ context: CommandContext, from: PlainStart = .everything, filter: WriteFilter? = nil
+  ) async -> ExitCode {
     let json = context.globals.json
     if !json { context.print(PlainFormatter.header) }
     let output = context.output
@@ -95,7 +111,7 @@ enum ScreenCommands {
     let printer = Task {
       // Following the file at the path: a store made again there is read from its start.
       await VerdictsApp.followPlain(
-        source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from)
+        source: source, emit: { output.out($0 + "\n") }, ascii: ascii, json: json, from: from, filter: filter)
     }
     // Output that is gone (a closed pipe, a full disk) ends it: the caller says so, exit 3.
     await SignalWait.untilInterrupted(orWhen: { output.isGone() })

@@ -69,7 +69,13 @@ enum StatusText {
     if let cursor = s.cursor { lines.append(("cursor", v(cursor))) }
     let c = s.counts
     lines.append(("queue", "\(c.waiting) waiting, \(c.answered) answered, \(c.blocked) blocked, \(c.dead) dead"))
-    if let d = s.lastDrain {
+    // A drain that failed, was interrupted or was cut short keeps no report: the last drain is
+    // then its history row, never an older drain's report.
+    let newest = drains?.last
+    let reportIsNewest = newest.map { [.finished, .unavailable, .stopped].contains($0.ending) } ?? true
+    if let newest, !reportIsNewest {
+      lines.append(("last drain", HistoryText.line(newest, ascii: ascii)))
+    } else if let d = s.lastDrain {
       // The same words as `watch --plain`'s line for that drain's end (DrainReportText).
       var text = DrainReportText.counts(d, ascii: ascii)
       if let at = s.lastDrainAt { text = "\(v(at)): " + text }
@@ -80,7 +86,7 @@ enum StatusText {
       lines.append(("last drain", "not kept by this store (the Marfa core keeps no drain report)"))
     }
     if let drains, let last = drains.last {
-      lines.append(("drain history", HistoryText.line(last, ascii: ascii)))
+      if reportIsNewest { lines.append(("drain history", HistoryText.line(last, ascii: ascii))) }
       if let answering = drains.lastAnswering, answering.number != last.number {
         lines.append(("last answering", HistoryText.line(answering, ascii: ascii)))
       } else if drains.lastAnswering != nil {

@@ -14,65 +14,78 @@ struct TicketReport {
   /// The report as one JSON value; the text form is made from it.
   var json: JSONValue
 
-  /// The most bytes the report takes, as JSON or as text.
-  static let maxBytes = 1_000_000
-  /// The share of the blocked, dead and refused writes.
-  static let writesBudget = 560_000
+  /// The most bytes the report takes, as JSON or as text: a report of 20,000 blocked writes
+  /// stays a page a person reads, not 680 near-identical entries.
+  static let maxBytes = 100_000
+  /// The share of the problem writes: a few examples of each group (``examplesPerGroup``).
+  static let writesBudget = 56_000
   /// The share of the departed writes.
-  static let departedBudget = 240_000
+  static let departedBudget = 16_000
   /// The most bytes of one body or answer kept with `--with-bodies`.
-  static let bodyLimit = 8_192
+  static let bodyLimit = 2_048
   /// How far back the departed writes go.
   static let departedDays = 7
+  /// How many writes of each group (a blocked reason, dead, refused) the report carries; the
+  /// group's count says how many there are (`verdicts queue --filter reason:R` lists them all).
+  static let examplesPerGroup = 3
 
   /// The share of the drains before this one (``drainsKept`` of them).
-  static let drainsBudget = 80_000
+  static let drainsBudget = 14_000
   /// How many of the kept drains the report carries, newest first (as `history --limit` does).
-  static let drainsKept = 50
+  static let drainsKept = 20
   /// How many of a problem write's attempts the report carries, newest first (`show ID` lists
   /// all the store keeps); the rest are counted in its `attempts_omitted`.
   static let attemptsPerWrite = 5
 
   /// Reads the report from an open copy (a reader: it never takes the writer role).
+  ///
+  /// The problem writes are grouped: each blocked reason, the dead, the refused, with how many
+  /// each holds and its first ``examplesPerGroup`` writes in send order as examples.
   static func gather(_ copy: WorkingCopy, path: String, withBodies: Bool, key: String?) async throws -> TicketReport {
     let status = try await copy.status()
     let reasons = try await copy.queue.blockedCounts()
     var leftOut: [String] = []
     var problems: [JSONValue] = []
+    var groups: [JSONValue] = []
     var used = 0
     var attemptsCut = 0
-    for (pane, filter) in [(QueuePane.blocked, nil), (.dead, nil), (.answered, "verdict:refused")]
-      as [(QueuePane, String?)]
-    {
-      var offset = 0
+    var groupsCut = 0
+    var byReason: [(pane: QueuePane, filter: String?, name: String, reason: String?)] =
+      BlockedReason.allCases.filter { (reasons[$0] ?? 0) > 0 }.map {
+        (.blocked, "reason:\($0.wireName)", "blocked", $0.wireName)
+      }
+    byReason += [(.dead, nil, "dead", nil), (.answered, "verdict:refused", "refused", nil)]
+    for group in byReason {
+      let page = try await copy.queue.page(group.pane, offset: 0, limit: examplesPerGroup, filter: group.filter)
+      guard page.total > 0 else { continue }
       var listed = 0
-      var full = false
-      while !full {
-        let page = try await copy.queue.page(pane, offset: offset, limit: 500, filter: filter)
-        for summary in page.writes {
-          let write = withBodies ? (try? await copy.queue.shownWrite(summary.id)) ?? summary : summary
-          let attempts = try await copy.queue.attempts(of: summary.id)
-          let value = entry(write.wireJSON, attempts: attempts, withBodies: withBodies)
-          let size = value.text.utf8.count + 2
-          if used + size > writesBudget {
-            full = true
-            break
-          }
-          used += size
-          listed += 1
-          problems.append(value)
-          attemptsCut += max(0, attempts.list.count - attemptsPerWrite)
-        }
-        if page.writes.count < 500 { break }
-        offset += page.writes.count
+      for summary in page.writes {
+        let write = withBodies ? (try? await copy.queue.shownWrite(summary.id)) ?? summary : summary
+        let attempts = try await copy.queue.attempts(of: summary.id)
+        let value = entry(write.wireJSON, attempts: attempts, withBodies: withBodies)
+        let size = value.text.utf8.count + 2
+        if used + size > writesBudget { break }
+        used += size
+        listed += 1
+        problems.append(value)
+        attemptsCut += max(0, attempts.list.count - attemptsPerWrite)
       }
-      if full {
-        let total = pane == .blocked ? status.counts.blocked : pane == .dead ? status.counts.dead : nil
-        let name = filter == nil ? pane.name : "refused"
-        leftOut.append(
-          total.map { "\($0 - listed) of the \($0) \(name) writes (the list stops at \(writesBudget) bytes)" }
-            ?? "the \(name) writes after the first \(listed) (the list stops at \(writesBudget) bytes)")
-      }
+      if listed < page.writes.count { groupsCut += 1 }
+      groups.append(
+        .object([
+          ("group", .string(group.name)), ("reason", group.reason.map(JSONValue.string) ?? .null),
+          ("count", .int(page.total)), ("examples", .int(listed)),
+          ("list_them", .string("verdicts queue --pane \(group.pane.name) --filter \(group.filter ?? "''")")),
+        ]))
+    }
+    let shown = groups.compactMap { $0["count"]?.intValue }.reduce(0, +) - problems.count
+    if shown > 0 {
+      leftOut.append(
+        "\(shown) problem writes past the first \(examplesPerGroup) of each group (each group's count says how many; "
+          + "its list_them command lists them)")
+    }
+    if groupsCut > 0 {
+      leftOut.append("examples of \(groupsCut) group(s) (the examples stop at \(writesBudget) bytes)")
     }
     if attemptsCut > 0 {
       leftOut.append(
@@ -90,7 +103,7 @@ struct TicketReport {
       if departedUsed + size > departedBudget {
         leftOut.append(
           "\(kept.count - departed.count)\(kept.count == 20_000 ? " or more" : "") departed writes, the oldest "
-            + "(the list stops at \(departedBudget) bytes)")
+            + "(the list stops at \(departedBudget) bytes; verdicts departed lists them)")
         break
       }
       departedUsed += size
@@ -100,7 +113,7 @@ struct TicketReport {
     return TicketReport(
       json: body(
         status: status, path: path, reasons: reasons, problems: problems, drains: drains, departed: departed,
-        leftOut: leftOut, notKept: [], withBodies: withBodies, key: key))
+        leftOut: leftOut, notKept: [], withBodies: withBodies, key: key, groups: groups))
   }
 
   /// Reads the report from a Marfa core store, saying what that store does not keep.
@@ -164,7 +177,8 @@ struct TicketReport {
   /// The whole value, sections in a fixed order.
   static func body(
     status s: Status, path: String, reasons: [BlockedReason: Int], problems: [JSONValue], drains: [JSONValue],
-    departed: [JSONValue], leftOut: [String], notKept: [String], withBodies: Bool, key: String?
+    departed: [JSONValue], leftOut: [String], notKept: [String], withBodies: Bool, key: String?,
+    groups: [JSONValue]? = nil
   ) -> JSONValue {
     func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
     let schema: JSONValue
@@ -205,6 +219,7 @@ struct TicketReport {
         "blocked_reasons",
         .object(BlockedReason.allCases.compactMap { r in reasons[r].map { (r.wireName, .int($0)) } })
       ),
+      ("problem_groups", groups.map(JSONValue.array) ?? .null),
       ("problem_writes", .array(problems)),
       ("last_drain", s.lastDrain?.wireJSON ?? .null),
       ("last_drain_at", str(s.lastDrainAt)),
@@ -226,7 +241,7 @@ struct TicketReport {
     }
     var text = lines.joined(separator: "\n")
     if text.utf8.count > Self.maxBytes {
-      text = String(decoding: text.utf8.prefix(Self.maxBytes - 64), as: UTF8.self) + "\n(cut at 1 MB)"
+      text = String(decoding: text.utf8.prefix(Self.maxBytes - 64), as: UTF8.self) + "\n(cut at 100 KB)"
     }
     return text
   }

@@ -55,6 +55,9 @@ enum CommandTable {
           .value(
             "--from", "now|ID", .shortName,
             help: "with --plain: list no write first (now), or only the writes queued after ID (default: every write)"),
+          .value(
+            "--filter", "TERMS",
+            help: "with --plain: only the writes this filter matches, as the TUI's / (writer and drain lines stay)"),
         ]),
       CommandSpec(
         name: "demo", summary: "scripted instance + fresh store + the tour scenario + the TUI", id: .demo,
@@ -80,7 +83,7 @@ enum CommandTable {
           .value("--pane", "PANE", .choice(panes), help: "only writes in this pane"),
           .value(
             "--filter", "TERMS",
-            help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N, -term"),
+            help: "as the TUI's / filter: words, reason:R kind:K status:N verdict:V row:GLOB streak:>=N body:T, -term"),
           .value(
             "--sort", "ORDER", .choice(PaneOrder.allCases.map(\.title)),
             help: "as the TUI's s: sent (default), newest, age, streak, reason, kind"),
@@ -100,6 +103,8 @@ enum CommandTable {
             "--since", "TIME",
             help: "only drains begun since TIME: 2026-12-01T02:00:00Z, a day (2026-12-01, UTC), or 30m, 12h, 7d ago"),
           .value("--limit", "N", .integer(1...DrainRecord.kept), help: "at most N drains (default: every one kept)"),
+          .flag(
+            "--wide", help: "every column: who ran it, each count, the verdicts, writes a second (about 200 columns)"),
         ]),
       CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
@@ -150,9 +155,10 @@ enum CommandTable {
         ],
         discussion: """
           Holds the tool's version, the store (kind, path, schema, size, fill, instance), the writer, the counts per
-          pane and per blocked reason, every blocked, dead and refused write with its last failure, the last drain's
-          report and the writes departed in the last 7 days. Never a key, a credential or a URL's userinfo; at most
-          1 MB, saying what it left out. Reads the store only: safe on a store another process writes.
+          pane and per blocked reason, the blocked, dead and refused writes grouped with a count and 3 examples each
+          (with their last failure), the last drain's report and the writes departed in the last 7 days. Never a key,
+          a credential or a URL's userinfo; at most 100 KB, saying what it left out. Reads the store only: safe on a
+          store another process writes.
           """),
       CommandSpec(
         name: "config", summary: "the files the TUI reads at start", id: nil,

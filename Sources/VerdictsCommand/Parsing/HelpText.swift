@@ -14,6 +14,10 @@ enum HelpText {
     let name = (["verdicts"] + path).joined(separator: " ")
     var out = "\(name) — \(spec.summary)\n\n"
     out += "usage: \(synopsis(name: name, spec: spec))\n"
+    // Someone with the package and nothing else: the first thing to run.
+    if path.isEmpty {
+      out += "\nnew here? run 'verdicts demo': a scripted instance, a fresh store and the tour, on the screen\n"
+    }
     let subs = spec.subcommands.filter { !$0.hidden }
     if !subs.isEmpty {
       out += "\ncommands:\n"

@@ -1,12 +1,16 @@
 import FoundationEssentials
+import Glibc
 import MarfaQueue
 import VerdictsUI
 
 /// The commands that read and act on the queue.
 extension CommandRunner {
   func status() async throws -> ExitCode {
-    let (status, last, answering) = try await withCopy(create: false) { copy in
-      let status = try await copy.status()
+    // Read without taking the writer role, even for a moment: a drain started in the same
+    // instant must find it free. The role is told as a writer's open would find it.
+    let (status, last, answering) = try await withReader { copy in
+      var status = try await copy.status()
+      if status.kind.isOwned { status.handle = copy.writerRoleOnOffer() }
       let last = try await copy.history(limit: 1).first
       let answering =
         last.map { $0.answered > 0 } == true ? last : try await copy.history(limit: 1, answering: true).first
@@ -42,7 +46,12 @@ extension CommandRunner {
     } else if drains.isEmpty {
       context.print(since == nil ? "no drain kept yet" : "no drain kept since \(Timestamp.text(since!))")
     } else {
-      context.output.out(HistoryText.render(drains, ascii: context.globals.ascii))
+      // Whole lines for a pipe; cut to the terminal's width on one, why each ended last.
+      let width = isatty(STDOUT_FILENO) == 1 ? TerminalSize.read()?.width : nil
+      context.output.out(
+        args.flag("--wide")
+          ? HistoryText.render(drains, ascii: context.globals.ascii)
+          : HistoryText.renderNarrow(drains, width: width, ascii: context.globals.ascii))
     }
     return .done
   }

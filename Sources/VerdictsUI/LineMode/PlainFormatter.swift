@@ -46,8 +46,28 @@ public enum PlainFormatter {
   }
 
   /// A write that left the queue (taken, forgotten, withdrawn, discarded).
-  public static func gone(_ id: String, time: String, ascii: Bool = false) -> String {
-    "\(Sanitizer.clean(time, ascii: ascii)) \(Sanitizer.clean(id, ascii: ascii)) - - gone - - - -"
+  ///
+  /// With the archive's record of it: its kind, rows and reason as its last line had them, the
+  /// verdict column saying how it left (`withdrawn`, `discarded`, `forgotten`) and the text who
+  /// took it out (`"by verdicts discard pid 4211 on dev"`); without one, only that it is gone.
+  public static func gone(_ id: String, time: String, ascii: Bool = false, departed: DepartedWrite? = nil) -> String {
+    guard let d = departed else {
+      return "\(Sanitizer.clean(time, ascii: ascii)) \(Sanitizer.clean(id, ascii: ascii)) - - gone - - - -"
+    }
+    let w = d.write
+    var reason = "-"
+    switch w.verdict {
+    case .blocked(let r, _): reason = r.wireName
+    case .refused(let r): reason = r.reason
+    case let v?: reason = v.wireName
+    case nil: reason = w.stateWord
+    }
+    var who = [d.program, d.mode].compactMap { $0 }.filter { !$0.isEmpty }
+    if let pid = d.pid, pid > 0 { who.append("pid \(pid)") }
+    if let host = d.host, !host.isEmpty { who.append("on \(host)") }
+    let text = who.isEmpty ? "-" : quoted("by " + who.joined(separator: " "))
+    let fields = [time, id, w.kindName, rows(w), d.departure.rawValue, reason, "-", "-", text]
+    return fields.map { Sanitizer.clean($0.isEmpty ? "-" : $0, ascii: ascii) }.joined(separator: " ")
   }
 
   /// The rows without spaces: `item`, `item->target`, `edge:e1`, `#tag`, `ns:x`.

@@ -47,6 +47,15 @@ enum PlainJSON {
     .text(escaping: ascii ? .ascii : .visible)
   }
 
+  /// A drain ended as the store's history keeps it (one that failed or was interrupted keeps no
+  /// report): `{"time", "event": "drain_ended", "ended_at", "record": {…}}`.
+  static func drainEnded(_ record: DrainRecord, time: String) -> String {
+    JSONValue.object([
+      ("time", .string(time)), ("event", .string("drain_ended")),
+      ("ended_at", record.endedAt.map { .string(Timestamp.text($0)) } ?? .null), ("record", record.wireJSON),
+    ]).text
+  }
+
   /// A drain ended with its writer's death: `{"time", "event": "drain_died", "pid", "drain": {…}}`.
   static func drainDied(_ w: WriterRecord, _ d: WriterRecord.DrainProgress, time: String) -> String {
     JSONValue.object([

@@ -28,7 +28,7 @@ extension VerdictsApp {
   public static func watchPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
     clock: @escaping @Sendable () -> String = Timestamp.now, ascii: Bool = false, json: Bool = false,
-    writerLines: Bool = true, storeLines: Bool = true, from start: PlainStart = .everything
+    writerLines: Bool = true, storeLines: Bool = true, from start: PlainStart = .everything, filter: WriteFilter? = nil
   ) async {
     let keepsFailures = (try? await source.status())?.kind.isOwned ?? true
     // Where the change log stands before the first read: whatever changes from here is read again.
@@ -43,6 +43,7 @@ extension VerdictsApp {
     func printed(_ id: String) -> PlainMemory.Entry? { streams ? memory[id] : known[id] }
     /// Prints the write's line when it differs from the one printed last (or `quiet`: only notes it).
     func show(_ w: QueuedWrite, time: String, quiet: Bool = false) {
+      if let filter, !filter.matches(w) { return }
       // Compared by what the line shows, not by making the line (a watcher of a drain does
       // this for every write the drain answers).
       let look = PlainLook(w)
@@ -63,14 +64,22 @@ extension VerdictsApp {
             keepsFailures: keepsFailures)
           : PlainFormatter.line(w, time: time, ascii: ascii, keepsFailures: keepsFailures))
     }
+    /// The write with its body, read only when the filter looks at bodies (a listing reads none).
+    func withBody(_ w: QueuedWrite) async -> QueuedWrite {
+      guard filter?.looksAtBodies == true else { return w }
+      return (try? await source.write(w.id)) ?? w
+    }
     /// Prints that the writes left (the log's gone writes; when comparing, those printed before).
-    func leave(_ ids: [String], time: String, departures: [String: Departure] = [:]) {
-      for id in ids {
+    func leave(_ ids: [String], time: String, departures: [String: Departure] = [:]) async {
+      // Under a filter, only the writes it let through are said to leave.
+      for id in ids where filter == nil || printed(id) != nil {
         if streams { memory.forget(id) } else { known[id] = nil }
+        // The archive says how it left and who took it out (one read a departure).
+        let departed = try? await source.departedWrite(id)
         emit(
           json
-            ? PlainJSON.gone(id, departure: departures[id], time: time, ascii: ascii)
-            : PlainFormatter.gone(id, time: time, ascii: ascii))
+            ? PlainJSON.gone(id, departure: departures[id] ?? departed?.departure, time: time, ascii: ascii)
+            : PlainFormatter.gone(id, time: time, ascii: ascii, departed: departed))
       }
       if !streams {
         let left = Set(ids)
@@ -89,7 +98,7 @@ extension VerdictsApp {
           guard let batch = try? await source.summaries(pane, cursor: cursor, limit: listingPage) else { return nil }
           for w in batch.writes {
             if !streams { seen.insert(w.id) }
-            show(w, time: time, quiet: quiet)
+            show(await withBody(w), time: time, quiet: quiet)
           }
           if batch.writes.count < listingPage || batch.next == cursor { break }
           cursor = batch.next
@@ -110,7 +119,7 @@ extension VerdictsApp {
           gone.append(id)
         } catch {}
       }
-      leave(gone, time: clock())
+      await leave(gone, time: clock())
     }
     func compare() async {
       if let since = mark {
@@ -120,8 +129,8 @@ extension VerdictsApp {
           var from = since
           while let changed = try await source.changed(since: from) {
             let time = clock()
-            for w in changed.writes { show(w, time: time) }
-            leave(changed.gone, time: time, departures: changed.departures)
+            for w in changed.writes { show(await withBody(w), time: time) }
+            await leave(changed.gone, time: time, departures: changed.departures)
             mark = changed.mark
             guard changed.more else { return }
             from = changed.mark

@@ -13,7 +13,7 @@ extension VerdictsApp {
   public static func followPlain(
     source: QueueSource, emit: @escaping @Sendable (String) -> Void,
     clock: @escaping @Sendable () -> String = Timestamp.now, ascii: Bool = false, json: Bool = false,
-    from start: PlainStart = .everything, interval: Duration = .seconds(1)
+    from start: PlainStart = .everything, interval: Duration = .seconds(1), filter: WriteFilter? = nil
   ) async {
     var source = source
     var start = start
@@ -26,7 +26,8 @@ extension VerdictsApp {
       let first = start
       let watcher = Task {
         await watchPlain(
-          source: current, emit: emit, clock: clock, ascii: ascii, json: json, storeLines: false, from: first)
+          source: current, emit: emit, clock: clock, ascii: ascii, json: json, storeLines: false, from: first,
+          filter: filter)
       }
       let coreWriter = (current as? CoreStore).map { core in
         Task { await followCoreWriter(core, emit: emit, clock: clock, ascii: ascii, json: json, interval: interval) }

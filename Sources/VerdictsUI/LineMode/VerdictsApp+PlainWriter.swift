@@ -24,6 +24,8 @@ extension VerdictsApp {
     var unpublishedSince: Date?
     var diedDrain: Date?
     var lastDrainStart: Date?
+    // The newest drain of the store's history already told (or begun before this watch).
+    var toldDrain: Int?
     while !Task.isCancelled {
       let file = source.storeFileState()
       if storeLines, file != lastFile {
@@ -36,17 +38,47 @@ extension VerdictsApp {
       let w = try? await source.writer()
       let now = Date()
       if w?.state == .live { lastAlive = now }
-      // A drain that ended, whoever ran it: the store's report, said once.
+      // A drain that ended, whoever ran it, said once: each drain of the store's history in
+      // turn (drains ending within one second each get a line, one that failed or was
+      // interrupted too); the newest from the report the store kept, which says more. A store
+      // that keeps no history: the report alone.
       let endedAt = try? await source.lastDrainEndedAt()
-      if endedAt != lastDrainAt {
-        if !first, let endedAt, let report = try? await source.status().lastDrain {
+      let recent = (try? await source.history(limit: 20)) ?? []
+      // Before this watch: told already (a drain running now is told when it ends).
+      if toldDrain == nil {
+        toldDrain = recent.filter { $0.ending == .open }.map(\.number).min().map { $0 - 1 } ?? recent.first?.number ?? 0
+      }
+      if recent.isEmpty {
+        if endedAt != lastDrainAt, !first, let endedAt, let report = try? await source.status().lastDrain {
           emit(
             json
               ? PlainJSON.drainEnded(report, at: endedAt, time: clock(), ascii: ascii)
               : clock() + " " + DrainReportText.endLine(report, at: endedAt, ascii: ascii))
         }
-        lastDrainAt = endedAt
+      } else {
+        let told = toldDrain ?? 0
+        for record in recent.reversed() where record.number > told {
+          if record.ending == .open { break }
+          toldDrain = record.number
+          // Cut short: the writer's death has its own line (below), with how far it got.
+          if record.ending == .cutShort { continue }
+          let fromReport = record.number == recent[0].number && endedAt != lastDrainAt
+          if fromReport, let endedAt, let report = try? await source.status().lastDrain,
+            [.finished, .unavailable, .stopped].contains(record.ending)
+          {
+            emit(
+              json
+                ? PlainJSON.drainEnded(report, at: endedAt, time: clock(), ascii: ascii)
+                : clock() + " " + DrainReportText.endLine(report, at: endedAt, ascii: ascii))
+          } else {
+            emit(
+              json
+                ? PlainJSON.drainEnded(record, time: clock())
+                : clock() + " " + DrainReportText.endLine(record, ascii: ascii))
+          }
+        }
       }
+      lastDrainAt = endedAt
       // A drain whose writer died during it ends there: said once, with how far it got.
       if let w, w.state == .gone, let d = w.drain, diedDrain != d.startedAt {
         diedDrain = d.startedAt

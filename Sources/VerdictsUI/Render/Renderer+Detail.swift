@@ -162,7 +162,11 @@ extension Renderer {
     if let c = w.conflictedCopyId { lines.append(field("copy", c)) }
     lines.append(field("queued", w.queuedAt))
     if let a = w.answeredAt { lines.append(field("answered", a)) }
-    var sent = TextLine(w.sent ? "yes" : "not yet")
+    // A write released (or put back) goes again under a fresh key: its earlier sends are its
+    // attempts, and "not yet" would deny them.
+    let sentBefore = (w.attempts?.total ?? 0) > 0
+    var sent = TextLine(
+      w.sent ? "yes" : sentBefore ? "not under its present key (its attempts below came before)" : "not yet")
     if w.replayed { sent.append(sep + "replayed from the instance's record", .dim) }
     lines.append(field("sent", sent))
     lines.append(field("idempotency", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))

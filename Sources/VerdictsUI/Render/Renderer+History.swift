@@ -82,7 +82,9 @@ extension Renderer {
     case .unavailable: line.append("unavailable", .streak)
     case .stopped: line.append("stopped", .blocked)
     case .failed: line.append("failed", .dead)
-    case .open: line.append(d.endedAt == nil ? "no end" : "open", .dim)
+    case .interrupted: line.append("interrupted", .streak)
+    case .cutShort: line.append("cut short", .dead)
+    case .open: line.append(d.endedAt == nil ? "running" : "open", .dim)
     }
     line.append(sep + "\(d.answered) answered")
     for (n, word) in [(d.held, "held"), (d.undelivered, "undelivered"), (d.unsent, "unsent"), (d.unmade, "unmade")]

@@ -53,6 +53,9 @@ public protocol QueueSource: Sendable {
   func history(limit: Int) async throws -> [DrainRecord]
   /// A write's kept attempts, newest first (``Queue/attempts(of:)``); nil when the source keeps none.
   func attempts(of id: String) async throws -> WriteAttempts?
+  /// A write that left the queue as the archive keeps it (who took it out, how); nil when the
+  /// source keeps no archive or no longer holds it.
+  func departedWrite(_ id: String) async throws -> DepartedWrite?
   /// Whether the store file the source opened is still the one at its path.
   func storeFileState() -> StoreFileState
   /// One element each time the store's files are touched in a way that may change the writer or
@@ -94,6 +97,9 @@ extension QueueSource {
 
   /// No attempts: a source that keeps none.
   public func attempts(of id: String) async throws -> WriteAttempts? { nil }
+
+  /// No archive: a source that keeps none.
+  public func departedWrite(_ id: String) async throws -> DepartedWrite? { nil }
 
   /// How many blocked writes each reason holds: by default by reading the Blocked pane through;
   /// a working copy counts in the store.

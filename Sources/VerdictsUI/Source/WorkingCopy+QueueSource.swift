@@ -18,6 +18,7 @@ extension WorkingCopy: QueueSource {
   public func blockedCounts() async throws -> [BlockedReason: Int] { try await queue.blockedCounts() }
   public func history(limit: Int) async throws -> [DrainRecord] { try await history(since: nil, limit: limit) }
   public func attempts(of id: String) async throws -> WriteAttempts? { try await queue.attempts(of: id) }
+  public func departedWrite(_ id: String) async throws -> DepartedWrite? { try await queue.departedWrite(id) }
   /// The write a typed ID names, asked of the store.
   public func resolveID(_ typed: String) async throws -> String { try await queue.resolveID(typed) }
   public func release(_ id: String) async throws -> Bool { try await queue.release(id) }

@@ -1,12 +1,12 @@
 import Glibc
 
 /// A terminal's size as the kernel reports it (`TIOCGWINSZ`), read without curses.
-struct TerminalSize: Hashable {
-  var width: Int
-  var height: Int
+package struct TerminalSize: Hashable {
+  package var width: Int
+  package var height: Int
 
   /// The size of the terminal on `fd`; nil when it is not one or reports none.
-  static func read(_ fd: Int32 = STDOUT_FILENO) -> TerminalSize? {
+  package static func read(_ fd: Int32 = STDOUT_FILENO) -> TerminalSize? {
     var size = winsize()
     guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
     return TerminalSize(width: Int(size.ws_col), height: Int(size.ws_row))

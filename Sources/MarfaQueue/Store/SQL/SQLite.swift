@@ -47,7 +47,7 @@ final class SQLite {
   }
 
   /// Whether this process's SQLite configuration holds (`csqlite_configure`: a savepoint's undo
-  /// stays in memory up to 8 MiB). Set before the first open; false when something opened a
+  /// stays in memory up to 124 KiB). Set before the first open; false when something opened a
   /// database before (SQLite then keeps its defaults, slower, never wrong).
   ///
   /// A drain keeps each write's bookkeeping in a savepoint of its group
