@@ -12,9 +12,16 @@ import Testing
 /// content, so only discard takes it; its bytes stay beside the store while the archive keeps the
 /// write (an undo puts both back), and go once it no longer does.
 @Suite struct UploadBytesTests {
+  /// The file beside the store that holds a write's bytes: named by the hex of its
+  /// `sha256:<hex>` name.
+  static func file(_ h: DrainHarness, _ w: QueuedWrite) -> String {
+    let name = w.blob ?? ""
+    return h.store.url.path + ".blobs/" + (name.hasPrefix("sha256:") ? String(name.dropFirst(7)) : name)
+  }
+
   /// The bytes' file beside the store, aged past the sweep's grace.
-  static func agedBlob(_ h: DrainHarness, _ hash: String) -> String {
-    let path = h.store.url.path + ".blobs/" + hash
+  static func agedBlob(_ h: DrainHarness, _ w: QueuedWrite) -> String {
+    let path = file(h, w)
     var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
     _ = utimensat(AT_FDCWD, path, &times, 0)
     return path
@@ -40,8 +47,7 @@ import Testing
   @Test func anUploadsBytesStayWhileItsWriteCanBeUndoneAndGoOnceItCannot() async throws {
     let h = try await DrainHarness()
     let w = try await Self.refusedUpload(h)
-    let hash = try #require(w.blob)
-    let path = Self.agedBlob(h, hash)
+    let path = Self.agedBlob(h, w)
     #expect(FileManager.default.fileExists(atPath: path), "no bytes at \(path)")
     #expect(try await h.copy.queue.discard(w.id))
     #expect(FileManager.default.fileExists(atPath: path), "the bytes went while an undo could put the write back")
@@ -61,7 +67,7 @@ import Testing
   @Test func bytesKeptAMomentAgoAreLeftAloneBeforeTheirWriteIsQueued() async throws {
     let h = try await DrainHarness()
     let w = try await Self.refusedUpload(h)
-    let path = h.store.url.path + ".blobs/" + (w.blob ?? "")
+    let path = Self.file(h, w)
     #expect(try await h.copy.queue.discard(w.id))
     try await h.copy.store.run { db in try db.query("DELETE FROM archive") }
     await h.copy.sweepBlobs()
