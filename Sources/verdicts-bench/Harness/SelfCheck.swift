@@ -120,6 +120,13 @@ enum SelfCheck {
     check(
       DrainInstructions.total(callgrindOutput: "events: Ir\ntotals: many\n") == nil, "a total that is no number is none"
     )
+    let log = FileManager.default.temporaryDirectory.path + "/verdicts-bench-selfcheck-\(getpid()).log"
+    try? "==1== Command: x\n\nvalgrind: the 'impossible' happened:\n   Killed by fatal signal\n\nhost stacktrace:\n"
+      .write(toFile: log, atomically: true, encoding: .utf8)
+    check(
+      DrainInstructions.why(log: log) == "valgrind: the 'impossible' happened: Killed by fatal signal",
+      "a failed callgrind run's row says valgrind's own words: \(DrainInstructions.why(log: log))")
+    try? FileManager.default.removeItem(atPath: log)
 
     // The delaying proxy's request reader: heads split anywhere, bodies by length and in chunks.
     let reader = RequestReader()
