@@ -134,7 +134,8 @@ struct DrainInstructions {
       guard code == 0 else {
         return (s.key, .failure(BenchFailure(message: "exited \(code): \(Self.why(log: s.log)) (\(s.log))")))
       }
-      guard let text = try? String(contentsOfFile: s.out, encoding: .utf8), let total = Self.total(callgrindOutput: text)
+      guard let text = try? String(contentsOfFile: s.out, encoding: .utf8),
+        let total = Self.total(callgrindOutput: text)
       else { return (s.key, .failure(BenchFailure(message: "no instruction total in \(s.out)"))) }
       return (s.key, .success(total))
     }
@@ -146,7 +147,8 @@ struct DrainInstructions {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     let telling = [
-      "impossible", "Killed by fatal signal", "unhandled instruction", "Process terminating", "profile-run:", "valgrind:",
+      "impossible", "Killed by fatal signal", "unhandled instruction", "Process terminating", "profile-run:",
+      "valgrind:",
       "Fatal error", "signal",
     ]
     for word in telling {

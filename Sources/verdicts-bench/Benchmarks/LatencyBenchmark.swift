@@ -78,7 +78,9 @@ struct LatencyBenchmark: Benchmark {
   static func rows(_ rounds: [Round], writes n: Int, rtt: Duration, ms: Int, planned: Int) -> [Row] {
     let what = "drain of \(n) creates over \(ms) ms a round trip"
     guard !rounds.isEmpty else {
-      return [Row(name: what, figure: "not measured: every round failed (above)", target: "≤ \(target)× floor", met: false)]
+      return [
+        Row(name: what, figure: "not measured: every round failed (above)", target: "≤ \(target)× floor", met: false)
+      ]
     }
     let rttSeconds = Stats.seconds(rtt)
     let floor = Double(n + 1) * rttSeconds
@@ -90,7 +92,8 @@ struct LatencyBenchmark: Benchmark {
     var rows = [
       Row(
         name: what,
-        figure: "median \(Stats.fixed(seconds, 3)) s over \(rounds.count) of \(planned) rounds; floor (\(n) writes + the pass start) × \(ms) ms"
+        figure:
+          "median \(Stats.fixed(seconds, 3)) s over \(rounds.count) of \(planned) rounds; floor (\(n) writes + the pass start) × \(ms) ms"
           + " = \(Stats.fixed(floor, 2)) s; ratio \(Stats.fixed(ratio, 3)) (rounds \(ratios.map { Stats.fixed($0, 3) }.joined(separator: ", ")));"
           + " \(Stats.fixed(over, 2)) ms a write over the floor; the raw socket client through the same proxy \(Stats.fixed(raw / floor, 3))×",
         target: "≤ \(Stats.fixed(target, 2))× floor", met: ratio <= target)
@@ -106,14 +109,16 @@ struct LatencyBenchmark: Benchmark {
       if writesSent != n || !unexplained.isEmpty || round.unparsed > 0 { requestsMet = false }
       perRound.append(
         "\(Stats.fixed(Double(writesSent) / Double(n), 2))"
-          + (extra.isEmpty ? "" : " + " + extra.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")))
+          + (extra.isEmpty
+            ? "" : " + " + extra.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")))
     }
     let names = Set(rounds.flatMap(\.requests)).subtracting(["POST /items"]).sorted()
       .map { "\($0): \(named[$0] ?? "unexplained")" }
     rows.append(
       Row(
         name: "  requests a write, \(ms) ms",
-        figure: "writes (POST /items) a write, then every other request: \(Set(perRound).sorted().joined(separator: " | "))"
+        figure:
+          "writes (POST /items) a write, then every other request: \(Set(perRound).sorted().joined(separator: " | "))"
           + (names.isEmpty ? "" : "; " + names.joined(separator: "; "))
           + (rounds.contains { $0.unparsed > 0 } ? "; some requests could not be read" : ""),
         target: "1.00, every other request named", met: requestsMet))
@@ -169,7 +174,9 @@ struct LatencyBenchmark: Benchmark {
     for w in wires {
       let status = try client.send(
         "POST", "/items",
-        headers: [("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key)],
+        headers: [
+          ("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key),
+        ],
         body: w.body)
       guard status == 201 || status == 200 else { throw BenchFailure(message: "the raw client got \(status)") }
     }
@@ -177,7 +184,8 @@ struct LatencyBenchmark: Benchmark {
     return Round(
       seconds: process.seconds, floorClient: raw, connections: counts.connections, requests: counts.requests,
       unparsed: counts.unparsed,
-      startup: counts.firstConnection > 0 ? Double(counts.firstConnection - min(started, counts.firstConnection)) / 1e9 : .nan,
+      startup: counts.firstConnection > 0
+        ? Double(counts.firstConnection - min(started, counts.firstConnection)) / 1e9 : .nan,
       ending: counts.lastAnswer > 0 ? Double(ended - min(ended, counts.lastAnswer)) / 1e9 : .nan)
   }
 
@@ -212,7 +220,8 @@ final class InstanceProcess: @unchecked Sendable {
     while !Self.accepts(port) {
       guard process.isRunning, ContinuousClock.now < deadline else {
         process.stop(SIGKILL, grace: .seconds(1))
-        throw BenchFailure(message: "`verdicts instance --port \(port)` did not listen (\(folder)/instance-\(label).log)")
+        throw BenchFailure(
+          message: "`verdicts instance --port \(port)` did not listen (\(folder)/instance-\(label).log)")
       }
       usleep(20_000)
     }
@@ -227,7 +236,9 @@ final class InstanceProcess: @unchecked Sendable {
     var address = DelayProxy.loopback(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let ok = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
     }
     guard ok else { throw BenchFailure(message: "no free port on loopback") }
     return UInt16(bigEndian: address.sin_port)
@@ -239,7 +250,9 @@ final class InstanceProcess: @unchecked Sendable {
     defer { close(fd) }
     var address = DelayProxy.loopback(port: port)
     return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     } == 0
   }
 }

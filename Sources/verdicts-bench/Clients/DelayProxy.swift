@@ -46,7 +46,8 @@ final class DelayProxy: @unchecked Sendable {
   /// with `rtt` of added round trip.
   init(upstream: UInt16, rtt: Duration) throws {
     self.upstream = upstream
-    oneWayNanos = UInt64(rtt.components.seconds) * 1_000_000_000 / 2 + UInt64(rtt.components.attoseconds / 2_000_000_000)
+    oneWayNanos =
+      UInt64(rtt.components.seconds) * 1_000_000_000 / 2 + UInt64(rtt.components.attoseconds / 2_000_000_000)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw BenchFailure(message: "the delaying proxy has no socket") }
     var yes: Int32 = 1
@@ -227,7 +228,8 @@ final class DelayProxy: @unchecked Sendable {
       }
     }
     var limit = timeval(
-      tv_sec: Int(((nanoseconds ?? 0) + 999) / 1_000_000_000), tv_usec: Int(((nanoseconds ?? 0) + 999) % 1_000_000_000 / 1000))
+      tv_sec: Int(((nanoseconds ?? 0) + 999) / 1_000_000_000),
+      tv_usec: Int(((nanoseconds ?? 0) + 999) % 1_000_000_000 / 1000))
     let n = withUnsafeMutablePointer(to: &limit) { limitPointer in
       withUnsafeMutablePointer(to: &set) { setPointer in
         select((fd ?? -1) + 1, fd == nil ? nil : setPointer, nil, nil, nanoseconds == nil ? nil : limitPointer)
@@ -273,7 +275,8 @@ final class RequestReader: @unchecked Sendable {
       }
       if chunked {
         guard let line = buffer.firstRange(of: [13, 10]) else { break }
-        let size = Int(String(decoding: buffer[..<line.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16)
+        let size = Int(
+          String(decoding: buffer[..<line.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16)
         buffer.removeSubrange(..<line.upperBound)
         guard let size else {
           unparsed += 1

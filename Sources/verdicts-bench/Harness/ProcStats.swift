@@ -17,6 +17,28 @@ enum ProcStats {
     return total
   }
 
+  /// Each thread of `pid` now, by thread id: its voluntary context switches (each a sleep it
+  /// was woken from), its preemptions, and whether it is libdispatch's manager thread (the one
+  /// waiting in `epoll_wait`, syscall 232, `/proc/PID/task/TID/syscall`).
+  static func wakeupsByThread(pid: pid_t) -> [String: (voluntary: Int, involuntary: Int, manager: Bool)] {
+    let folder = "/proc/\(pid)/task"
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    var out: [String: (voluntary: Int, involuntary: Int, manager: Bool)] = [:]
+    for task in tasks {
+      let text = (try? String(contentsOfFile: "\(folder)/\(task)/status", encoding: .utf8)) ?? ""
+      func field(_ name: String) -> Int {
+        text.split(separator: "\n").first { $0.hasPrefix(name) }
+          .flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") } ?? 0
+      }
+      let call = (try? String(contentsOfFile: "\(folder)/\(task)/syscall", encoding: .utf8)) ?? ""
+      out[task] = (
+        field("voluntary_ctxt_switches:"), field("nonvoluntary_ctxt_switches:"),
+        call.split(separator: " ").first == "232"
+      )
+    }
+    return out
+  }
+
   /// Context switches of each thread of `pid` now, by thread id.
   static func switchesByThread(pid: pid_t) -> [String: Int] {
     let folder = "/proc/\(pid)/task"
