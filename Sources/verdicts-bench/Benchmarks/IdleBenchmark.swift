@@ -2,7 +2,7 @@ import Foundation
 
 /// Idle `verdicts watch` on the generated "1M" store, 120×40, in five runs at once (each its own
 /// process and pty): the bytes each sends and its wakeups a second over a window with nothing
-/// changing (30 s; `--quick` 5 s), from 6 s after its first frame (libdispatch's idle worker
+/// changing (30 s; `--quick` 5 s), from 10 s after its first frame (libdispatch's idle worker
 /// threads end 5 s after their last job: the start's tail is not idle).
 ///
 /// A wakeup is a voluntary context switch (`voluntary_ctxt_switches`), summed over every thread
@@ -28,32 +28,50 @@ struct IdleBenchmark: Benchmark {
       sessions.append(try TUISession(store: store, home: cache.folder + "/home-idle-\(r)"))
     }
     for s in sessions { try await s.ready(truth, what: "idle") }
-    try await Task.sleep(for: .seconds(6))
+    try await Task.sleep(for: .seconds(10))
     let pids = sessions.map { $0.pty.child.pid }
-    let from = ContinuousClock.now
-    let before = pids.map { ProcStats.wakeupsByThread(pid: $0) }
-    try await Task.sleep(for: .seconds(seconds))
-    let after = pids.map { ProcStats.wakeupsByThread(pid: $0) }
-    let to = ContinuousClock.now
-    let span = Stats.seconds(to - from)
+    // Each run's window starts just after a tick of its manager thread's monitor and lasts whole
+    // seconds, so it holds as many of the monitor's ticks as it lasts seconds: a window across
+    // a tick at each end would count one more than its length allows, whatever the program did.
+    var windows: [(from: ContinuousClock.Instant, before: [String: ProcStats.Wakeups])] = []
+    for pid in pids {
+      let first = ProcStats.wakeupsByThread(pid: pid)
+      let manager = first.first { $0.value.manager }?.key
+      let giveUp = ContinuousClock.now + .milliseconds(1500)
+      var now = first
+      while let manager, now[manager]?.voluntary == first[manager]?.voluntary, ContinuousClock.now < giveUp {
+        usleep(1_000)
+        now = ProcStats.wakeupsByThread(pid: pid)
+      }
+      windows.append((ContinuousClock.now, now))
+    }
+    var ends: [(to: ContinuousClock.Instant, after: [String: ProcStats.Wakeups])] = Array(
+      repeating: (ContinuousClock.now, [:]), count: pids.count)
+    for r in pids.indices.sorted(by: { windows[$0].from < windows[$1].from }) {
+      let due = windows[r].from + .seconds(seconds)
+      if due > ContinuousClock.now { try await Task.sleep(until: due, clock: .continuous) }
+      ends[r] = (ContinuousClock.now, ProcStats.wakeupsByThread(pid: pids[r]))
+    }
     var rows: [Row] = []
     let size = Stats.whole(Double(options.middle))
     for (r, session) in sessions.enumerated() {
+      let (from, before) = windows[r]
+      let (to, after) = ends[r]
+      let span = Stats.seconds(to - from)
       let bytes = session.pty.bytes(from: from, to: to)
       var voluntary = 0
       var involuntary = 0
       var manager = 0
-      var ended = 0
       var byThread: [String] = []
-      for (tid, now) in after[r] {
-        let then = before[r][tid] ?? (voluntary: 0, involuntary: 0, manager: now.manager)
+      for (tid, now) in after {
+        let then = before[tid] ?? ProcStats.Wakeups(voluntary: 0, involuntary: 0, manager: now.manager)
         let made = max(0, now.voluntary - then.voluntary)
         voluntary += made
         involuntary += max(0, now.involuntary - then.involuntary)
         if now.manager { manager += made }
         if made > 0 { byThread.append("\(ProcStats.threadName(pid: pids[r], tid: tid)) \(made)") }
       }
-      ended = before[r].keys.filter { after[r][$0] == nil }.count
+      let ended = before.keys.filter { after[$0] == nil }.count
       let rate = Double(voluntary) / span
       rows.append(
         Row(

@@ -17,13 +17,20 @@ enum ProcStats {
     return total
   }
 
+  /// One thread's context switches, and whether it is libdispatch's manager thread.
+  struct Wakeups: Sendable {
+    var voluntary: Int
+    var involuntary: Int
+    var manager: Bool
+  }
+
   /// Each thread of `pid` now, by thread id: its voluntary context switches (each a sleep it
   /// was woken from), its preemptions, and whether it is libdispatch's manager thread (the one
   /// waiting in `epoll_wait`, syscall 232, `/proc/PID/task/TID/syscall`).
-  static func wakeupsByThread(pid: pid_t) -> [String: (voluntary: Int, involuntary: Int, manager: Bool)] {
+  static func wakeupsByThread(pid: pid_t) -> [String: Wakeups] {
     let folder = "/proc/\(pid)/task"
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    var out: [String: (voluntary: Int, involuntary: Int, manager: Bool)] = [:]
+    var out: [String: Wakeups] = [:]
     for task in tasks {
       let text = (try? String(contentsOfFile: "\(folder)/\(task)/status", encoding: .utf8)) ?? ""
       func field(_ name: String) -> Int {
@@ -31,10 +38,9 @@ enum ProcStats {
           .flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") } ?? 0
       }
       let call = (try? String(contentsOfFile: "\(folder)/\(task)/syscall", encoding: .utf8)) ?? ""
-      out[task] = (
-        field("voluntary_ctxt_switches:"), field("nonvoluntary_ctxt_switches:"),
-        call.split(separator: " ").first == "232"
-      )
+      out[task] = Wakeups(
+        voluntary: field("voluntary_ctxt_switches:"), involuntary: field("nonvoluntary_ctxt_switches:"),
+        manager: call.split(separator: " ").first == "232")
     }
     return out
   }
