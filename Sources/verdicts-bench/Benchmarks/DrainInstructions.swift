@@ -71,15 +71,24 @@ struct DrainInstructions {
         counts[key] = total
         notes.append("  \(key) failed beside another run (\(why)) and was counted alone")
       case .failure(let failure):
-        failures.append((key, "\(why); alone: \(failure.message)"))
+        failures.append((key, failure.message == why ? "\(why), alone too" : "\(why); alone: \(failure.message)"))
       }
     }
     guard failures.isEmpty else {
+      // One clause a reason, naming the runs that met it (the same reason six times is one).
+      var reasons: [(why: String, keys: [String])] = []
+      for f in failures {
+        if let i = reasons.firstIndex(where: { $0.why == f.why }) {
+          reasons[i].keys.append(f.key)
+        } else {
+          reasons.append((f.why, [f.key]))
+        }
+      }
       return DrainInstructions(
         rows: [
           "CPU per drained write, counted: not measured: callgrind of profile-run "
-            + failures.map { "\($0.key): \($0.why)" }.joined(separator: "; ")
-            + "; target ≤ \(Stats.fixed(target)): MISSED"
+            + reasons.map { "\($0.keys.joined(separator: ", ")): \($0.why)" }.joined(separator: "; ")
+            + " (logs: \(folder)/callgrind-*.log); target ≤ \(Stats.fixed(target)): MISSED"
         ] + notes, met: false)
     }
     func perWrite(_ mode: String) -> Double {
@@ -132,7 +141,7 @@ struct DrainInstructions {
       guard let process = s.process else { return (s.key, .failure(BenchFailure(message: s.failure ?? "not started"))) }
       let code = process.wait(limit: .seconds(1800))
       guard code == 0 else {
-        return (s.key, .failure(BenchFailure(message: "exited \(code): \(Self.why(log: s.log)) (\(s.log))")))
+        return (s.key, .failure(BenchFailure(message: "exited \(code): \(Self.why(log: s.log))")))
       }
       guard let text = try? String(contentsOfFile: s.out, encoding: .utf8),
         let total = Self.total(callgrindOutput: text)
