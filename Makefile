@@ -219,7 +219,8 @@ fuzz-smoke: fuzz-build
 ## kept under --dir and reused. `make bench BENCH_ARGS="--quick"` runs it all at small sizes in a few minutes.
 ## It measures the device binary (`make release`, .build/dist/verdicts; VERDICTS_BENCH_BINARY names
 ## another) and is built with the same flags, so the two builds share one .build/release.
-## The drain's CPU row counts instructions under valgrind's callgrind, which it installs when missing.
+## The drain's CPU row counts instructions under valgrind's callgrind, which it installs when missing;
+## a run valgrind cannot count makes that row say why and count as missed, never the others.
 BENCH_ARGS ?=
 bench: release
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing: valgrind"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

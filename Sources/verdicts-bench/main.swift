@@ -46,6 +46,7 @@ if options.quick {
 say("")
 
 var missed = false
+var failed: [String] = []
 for benchmark in options.benchmarks {
   say("== \(benchmark.name): \(benchmark.summary)")
   do {
@@ -53,9 +54,14 @@ for benchmark in options.benchmarks {
     for line in outcome.lines { say(line) }
     if !outcome.metTargets && !benchmark.diagnostic { missed = true }
   } catch {
+    // The other sections still run: a section that fails costs its own rows only.
     say("\(benchmark.name) failed: \(error)")
-    exit(1)
+    failed.append(benchmark.name)
   }
   say("")
+}
+if !failed.isEmpty {
+  say("failed: \(failed.joined(separator: ", "))")
+  exit(1)
 }
 exit(missed ? 3 : 0)

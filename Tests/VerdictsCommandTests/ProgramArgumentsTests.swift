@@ -46,7 +46,8 @@ import Testing
     .enabled(
       if: FileManager.default.fileExists(atPath: faketime)
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
-      "needs libfaketime (apt: libfaketime) and script (bsdutils)"))
+      "needs libfaketime (apt: libfaketime) and script (bsdutils)"),
+    .disabled(if: SanitizerRun.active, "libfaketime in a sanitized binary: it hangs at its start"))
   func underAPreloadedLibraryTheArgumentsAreStillTheOnesGiven() async throws {
     let t = TempFolder()
     let binary = try Binary.require()

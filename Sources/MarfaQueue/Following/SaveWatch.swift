@@ -185,6 +185,9 @@ final class SaveWatch: Sendable {
         let name = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
           heard.formUnion([.files, .lost])
+        } else if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          // The kernel's queue was full and events were lost: any of them may have been a save.
+          heard.formUnion([.written, .files])
         } else if name.starts(with: prefix), names.contains(Array(name)) {
           heard.insert(mask & UInt32(IN_MODIFY) != 0 ? .written : .files)
         }

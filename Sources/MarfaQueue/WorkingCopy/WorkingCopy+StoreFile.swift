@@ -18,21 +18,24 @@ extension WorkingCopy {
     fileWatchers.available.withLock { $0 } ? fileWatchers.stream() : nil
   }
 
-  /// The longest wait between two polls at `PRAGMA data_version` while nothing happens, with
-  /// inotify (a poll is a safety net: every commit writes the WAL, which wakes the reader).
-  static let idlePollMs = 60_000
+  /// The wait after the back-off with inotify: none (-1), the reader waits for an event. Every
+  /// commit writes the WAL, which wakes it; events the kernel could not queue say so
+  /// (`IN_Q_OVERFLOW`, heard as a write). A look once a minute, the safety net it was, woke an
+  /// idle watcher's threads every minute for nothing.
+  static let idlePollMs = -1
   /// The same without inotify: the timer is all there is.
   static let timerPollMs = 200
-  /// With inotify, polls back off by doubling only up to this; the next is ``idlePollMs`` away.
-  /// A commit shows a moment after its WAL write (the index is in shared memory, which inotify
-  /// does not see): well within a second, so polls further apart than that would only catch a
-  /// lost event, and one a minute does. An idle watcher is then woken by nothing of its own.
+  /// With inotify, polls back off by doubling up to this, then wait for an event alone
+  /// (``idlePollMs``). A commit shows a moment after its WAL write (the index is in shared
+  /// memory, which inotify does not see): well within a second, which the looks of the back-off
+  /// cover. An idle watcher is then woken by nothing of its own.
   static let pollRampMs = 1_600
 
-  /// The wait before the next poll at `PRAGMA data_version` when the last one found nothing.
+  /// The wait before the next poll at `PRAGMA data_version` when the last one found nothing
+  /// (-1: none, wait for an event).
   static func nextPoll(after ms: Int, inotify: Bool) -> Int {
-    guard inotify else { return min(ms * 2, timerPollMs) }
-    return ms >= pollRampMs ? idlePollMs : min(ms * 2, pollRampMs)
+    guard inotify else { return min(max(ms, 1) * 2, timerPollMs) }
+    return ms < 0 || ms >= pollRampMs ? idlePollMs : min(ms * 2, pollRampMs)
   }
 
   /// The back-off of ``followSaves(from:)``: 50 ms after a save, then ``nextPoll(after:inotify:)``.

@@ -160,18 +160,30 @@ struct DrainBenchmark: Benchmark {
     lines.append(recording.row)
     lines.append(recording.detail)
     // Queueing: as many writes as a round drains, one caller and eight, shared commits on and off.
-    let queueing8 = try await QueueingCost.measure(writes: n, rounds: options.rounds, folder: folder)
-    lines.append(contentsOf: queueing8.rows)
+    // Each measurement below is a row of its own: one that fails says why and is missed, and
+    // the rows above are printed all the same.
+    var queueingMet = false
+    do {
+      let queueing8 = try await QueueingCost.measure(writes: n, rounds: options.rounds, folder: folder)
+      lines.append(contentsOf: queueing8.rows)
+      queueingMet = queueing8.met
+    } catch {
+      lines.append("queueing, 8 callers: not measured: \(error); target ≥ 3,000: MISSED")
+    }
     // What a device pays: the built binary's drain, the instance not counted.
-    lines.append(contentsOf: try await UserEndDrain.measure(writes: n, rounds: options.rounds, folder: folder).rows)
+    do {
+      lines.append(contentsOf: try await UserEndDrain.measure(writes: n, rounds: options.rounds, folder: folder).rows)
+    } catch {
+      lines.append("the built verdicts drain at the user's end: not measured: \(error); tracked, not a target")
+    }
     // The CPU row, counted: this binary's profile runs under callgrind.
     let bench =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let counted = try DrainInstructions.measure(bench: bench, folder: folder)
+    let counted = DrainInstructions.measure(bench: bench, folder: folder)
     lines.append(contentsOf: counted.rows)
     return BenchOutcome(
       lines: lines,
-      metTargets: met && counted.met && floorMet && publishMet && keepMet && recording.acceptable && queueing8.met)
+      metTargets: met && counted.met && floorMet && publishMet && keepMet && recording.acceptable && queueingMet)
   }
 
   /// Queues `writes` creates into a fresh store, then times the baseline and the drain (in

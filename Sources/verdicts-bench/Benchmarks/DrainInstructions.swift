@@ -33,49 +33,63 @@ struct DrainInstructions {
   /// Whether the row met its target (false when valgrind could not run).
   let met: Bool
 
-  /// Runs the six profiles of `bench` (this binary) under callgrind, two at a time, output files in `folder`.
-  static func measure(bench: String, folder: String) throws -> DrainInstructions {
+  /// Runs the six profiles of `bench` (this binary) under callgrind, two at a time, output files
+  /// in `folder`. Never throws: a run that fails is tried once more on its own (two valgrinds at
+  /// once need twice the memory and the machine's both CPUs); a run that fails again makes the
+  /// row say which and why, from its log, and count as missed.
+  static func measure(bench: String, folder: String) -> DrainInstructions {
     guard
       let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile)
     else {
       return DrainInstructions(
         rows: [
-          "CPU per drained write, counted: no valgrind here (`make bench` installs it); target ≤ \(Stats.fixed(target)): MISSED"
+          "CPU per drained write, counted: not measured: no valgrind here (`make bench` installs it); target ≤ \(Stats.fixed(target)): MISSED"
         ],
         met: false)
     }
     let runs = ["drain", "baseline", "queue"].flatMap { mode in [sizes.small, sizes.large].map { (mode, $0) } }
     var counts: [String: Int] = [:]
+    var failures: [(key: String, why: String)] = []
+    var notes: [String] = []
     for pair in stride(from: 0, to: runs.count, by: 2) {
-      var started: [(key: String, out: String, process: SpawnedProcess)] = []
-      // A run that cannot start stops the one started beside it.
-      defer { for s in started where s.process.isRunning { s.process.stop(SIGKILL, grace: .zero) } }
-      for (mode, n) in runs[pair..<min(pair + 2, runs.count)] {
-        let out = folder + "/callgrind-\(mode)-\(n).out"
-        let log = open(folder + "/callgrind-\(mode)-\(n).log", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let null = open("/dev/null", O_RDONLY)
-        defer {
-          close(log)
-          close(null)
+      let batch = Array(runs[pair..<min(pair + 2, runs.count)])
+      for (key, outcome) in profile(batch, valgrind: valgrind, bench: bench, folder: folder) {
+        switch outcome {
+        case .success(let total): counts[key] = total
+        case .failure(let failure): failures.append((key, failure.message))
         }
-        let p = try SpawnedProcess(
-          valgrind,
-          ["--tool=callgrind", "--callgrind-out-file=\(out)", bench, "profile-run", "\(n)", mode, "\(timeScale)"],
-          environment: ProcessInfo.processInfo.environment, stdin: null, stdout: log, stderr: log)
-        started.append((key: "\(mode)-\(n)", out: out, process: p))
       }
-      for s in started {
-        let code = s.process.wait(limit: .seconds(1800))
-        guard code == 0 else {
-          throw BenchFailure(
-            message: "callgrind of profile-run \(s.key) exited \(code) (\(folder)/callgrind-\(s.key).log)")
-        }
-        let text = try String(contentsOfFile: s.out, encoding: .utf8)
-        guard let total = Self.total(callgrindOutput: text) else {
-          throw BenchFailure(message: "no instruction total in \(s.out)")
-        }
-        counts[s.key] = total
+    }
+    // Each failed run once more, alone.
+    let failed = failures
+    failures = []
+    for (key, why) in failed {
+      let parts = key.split(separator: "-")
+      let run = (String(parts[0]), Int(parts[1]) ?? 0)
+      switch profile([run], valgrind: valgrind, bench: bench, folder: folder)[0].1 {
+      case .success(let total):
+        counts[key] = total
+        notes.append("  \(key) failed beside another run (\(why)) and was counted alone")
+      case .failure(let failure):
+        failures.append((key, failure.message == why ? "\(why), alone too" : "\(why); alone: \(failure.message)"))
       }
+    }
+    guard failures.isEmpty else {
+      // One clause a reason, naming the runs that met it (the same reason six times is one).
+      var reasons: [(why: String, keys: [String])] = []
+      for f in failures {
+        if let i = reasons.firstIndex(where: { $0.why == f.why }) {
+          reasons[i].keys.append(f.key)
+        } else {
+          reasons.append((f.why, [f.key]))
+        }
+      }
+      return DrainInstructions(
+        rows: [
+          "CPU per drained write, counted: not measured: callgrind of profile-run "
+            + reasons.map { "\($0.keys.joined(separator: ", ")): \($0.why)" }.joined(separator: "; ")
+            + " (logs: \(folder)/callgrind-*.log); target ≤ \(Stats.fixed(target)): MISSED"
+        ] + notes, met: false)
     }
     func perWrite(_ mode: String) -> Double {
       Double(counts["\(mode)-\(sizes.large)"]! - counts["\(mode)-\(sizes.small)"]!) / Double(sizes.large - sizes.small)
@@ -92,7 +106,68 @@ struct DrainInstructions {
           + " drain \(k(drain)) instructions, bare client \(k(bare)); ratio \(Stats.fixed(ratio, 3));"
           + " target ≤ \(Stats.fixed(target)): \(met ? "met" : "MISSED")",
         "  the queue's own \(k(drain - bare)) a write; queueing \(k(queueing)) a write (profile-run at \(sizes.small) and \(sizes.large))",
-      ], met: met)
+      ] + notes, met: met)
+  }
+
+  /// Runs `runs` (mode, writes) under callgrind at once and waits for them: each one's count, or why it has none.
+  static func profile(_ runs: [(String, Int)], valgrind: String, bench: String, folder: String)
+    -> [(String, Result<Int, BenchFailure>)]
+  {
+    var started: [(key: String, out: String, log: String, process: SpawnedProcess?, failure: String?)] = []
+    // A run left going (the bench stopped) is stopped with it.
+    defer { for s in started where s.process?.isRunning == true { s.process?.stop(SIGKILL, grace: .zero) } }
+    for (mode, n) in runs {
+      let key = "\(mode)-\(n)"
+      let out = folder + "/callgrind-\(key).out"
+      let logPath = folder + "/callgrind-\(key).log"
+      try? FileManager.default.removeItem(atPath: out)
+      let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      let null = open("/dev/null", O_RDONLY)
+      defer {
+        close(log)
+        close(null)
+      }
+      do {
+        let p = try SpawnedProcess(
+          valgrind,
+          ["--tool=callgrind", "--callgrind-out-file=\(out)", bench, "profile-run", "\(n)", mode, "\(timeScale)"],
+          environment: ProcessInfo.processInfo.environment, stdin: null, stdout: log, stderr: log)
+        started.append((key, out, logPath, p, nil))
+      } catch {
+        started.append((key, out, logPath, nil, "\(error)"))
+      }
+    }
+    return started.map { s in
+      guard let process = s.process else { return (s.key, .failure(BenchFailure(message: s.failure ?? "not started"))) }
+      let code = process.wait(limit: .seconds(1800))
+      guard code == 0 else {
+        return (s.key, .failure(BenchFailure(message: "exited \(code): \(Self.why(log: s.log))")))
+      }
+      guard let text = try? String(contentsOfFile: s.out, encoding: .utf8),
+        let total = Self.total(callgrindOutput: text)
+      else { return (s.key, .failure(BenchFailure(message: "no instruction total in \(s.out)"))) }
+      return (s.key, .success(total))
+    }
+  }
+
+  /// What a failed run's log says of why: valgrind's own words (`the 'impossible' happened`, an
+  /// unhandled instruction, a fatal signal) or the profile's, the first such line.
+  static func why(log path: String) -> String {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let telling = [
+      "impossible", "Killed by fatal signal", "unhandled instruction", "Process terminating", "profile-run:",
+      "valgrind:",
+      "Fatal error", "signal",
+    ]
+    for word in telling {
+      if let i = lines.firstIndex(where: { $0.contains(word) }) {
+        // The line after "the 'impossible' happened:" says what.
+        let next = i + 1 < lines.count && word == "impossible" ? " " + lines[i + 1] : ""
+        return String((lines[i] + next).prefix(200))
+      }
+    }
+    return lines.last.map { String($0.prefix(200)) } ?? "no log"
   }
 
   /// The `totals:` (or `summary:`) line of a callgrind output file: its instruction count.

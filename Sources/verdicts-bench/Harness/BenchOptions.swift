@@ -38,7 +38,7 @@ struct BenchOptions {
   /// Every benchmark this build has, by section name, in the order `all` runs them.
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
-    DrainBenchmark(), QueueingBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
+    DrainBenchmark(), LatencyBenchmark(), QueueingBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
     FiftyWatchersBenchmark(), NeighbourBenchmark(),
   ]
 

@@ -17,6 +17,34 @@ enum ProcStats {
     return total
   }
 
+  /// One thread's context switches, and whether it is libdispatch's manager thread.
+  struct Wakeups: Sendable {
+    var voluntary: Int
+    var involuntary: Int
+    var manager: Bool
+  }
+
+  /// Each thread of `pid` now, by thread id: its voluntary context switches (each a sleep it
+  /// was woken from), its preemptions, and whether it is libdispatch's manager thread (the one
+  /// waiting in `epoll_wait`, syscall 232, `/proc/PID/task/TID/syscall`).
+  static func wakeupsByThread(pid: pid_t) -> [String: Wakeups] {
+    let folder = "/proc/\(pid)/task"
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    var out: [String: Wakeups] = [:]
+    for task in tasks {
+      let text = (try? String(contentsOfFile: "\(folder)/\(task)/status", encoding: .utf8)) ?? ""
+      func field(_ name: String) -> Int {
+        text.split(separator: "\n").first { $0.hasPrefix(name) }
+          .flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") } ?? 0
+      }
+      let call = (try? String(contentsOfFile: "\(folder)/\(task)/syscall", encoding: .utf8)) ?? ""
+      out[task] = Wakeups(
+        voluntary: field("voluntary_ctxt_switches:"), involuntary: field("nonvoluntary_ctxt_switches:"),
+        manager: call.split(separator: " ").first == "232")
+    }
+    return out
+  }
+
   /// Context switches of each thread of `pid` now, by thread id.
   static func switchesByThread(pid: pid_t) -> [String: Int] {
     let folder = "/proc/\(pid)/task"

@@ -120,6 +120,29 @@ enum SelfCheck {
     check(
       DrainInstructions.total(callgrindOutput: "events: Ir\ntotals: many\n") == nil, "a total that is no number is none"
     )
+    let log = FileManager.default.temporaryDirectory.path + "/verdicts-bench-selfcheck-\(getpid()).log"
+    try? "==1== Command: x\n\nvalgrind: the 'impossible' happened:\n   Killed by fatal signal\n\nhost stacktrace:\n"
+      .write(toFile: log, atomically: true, encoding: .utf8)
+    check(
+      DrainInstructions.why(log: log) == "valgrind: the 'impossible' happened: Killed by fatal signal",
+      "a failed callgrind run's row says valgrind's own words: \(DrainInstructions.why(log: log))")
+    try? FileManager.default.removeItem(atPath: log)
+
+    // The delaying proxy's request reader: heads split anywhere, bodies by length and in chunks.
+    let reader = RequestReader()
+    let wire = Array(
+      ("GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST /items?a=1 HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /"
+        + "POST /edges HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nDELETE /items/7 HTTP/1.1\r\n\r\n")
+        .utf8)
+    var found: [String] = []
+    for start in stride(from: 0, to: wire.count, by: 7) {
+      let part = reader.feed(wire[start..<min(start + 7, wire.count)])
+      found += part.requests
+      check(part.unparsed == 0, "the request reader reads every head")
+    }
+    check(
+      found == ["GET /", "POST /items", "POST /edges", "DELETE /items/7"],
+      "requests are read whole, bodies skipped by length and in chunks: \(found)")
     return (checks, failures)
   }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 
 /// The built `verdicts` executable, and ways to run it.
 enum Binary {
@@ -47,13 +48,15 @@ enum Binary {
     return env
   }
 
-  /// Runs `verdicts` to its end (at most `timeout` seconds) and returns what it did.
+  /// Runs `verdicts` to its end (at most `timeout` seconds, times ``SanitizerRun/boundScale``:
+  /// a guard against a hang, not a claim about speed) and returns what it did.
   static func run(
     _ arguments: [String], store: String?, home: String, environment extra: [String: String] = [:],
     timeout: Double = 30, directory: String? = nil, through: [String] = []
   ) throws -> CommandResult {
     let process = try Spawned(
       arguments, environment: environment(store: store, home: home, extra), directory: directory, through: through)
+    let timeout = timeout * Double(SanitizerRun.boundScale)
     guard process.wait(timeout: timeout) else {
       process.kill()
       throw SpawnFailure(message: "verdicts \(arguments.joined(separator: " ")) ran past \(timeout) s")

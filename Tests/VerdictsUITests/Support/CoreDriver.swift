@@ -1,5 +1,6 @@
 import Foundation
 import MarfaQueue
+import TestSupport
 import Testing
 
 @testable import VerdictsUI
@@ -12,8 +13,10 @@ final class CoreDriver {
   private let wakes: AsyncStream<Void>
   private let wake: AsyncStream<Void>.Continuation
 
-  /// How long a test waits (real time) for something that should come at once, before failing.
-  static let patience: Duration = .seconds(20)
+  /// How long a test waits (real time) for something that should come at once, before failing:
+  /// 20 s, times ``SanitizerRun/boundScale`` (every test of the target runs at once on the
+  /// cooperative pool's two threads, and a sanitizer's build runs 2–20× slower).
+  static let patience: Duration = .seconds(20) * SanitizerRun.boundScale
 
   init(_ source: QueueSource, width: Int = 120, height: Int = 40, readOnly: String? = nil) {
     let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
