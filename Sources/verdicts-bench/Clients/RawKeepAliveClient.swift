@@ -104,3 +104,21 @@ final class RawKeepAliveClient {
     buffer.append(contentsOf: chunk[0..<n])
   }
 }
+
+extension RawKeepAliveClient {
+  /// Sends each write as the drain sends it (`POST /items` with its idempotency key and the
+  /// key's bearer), one after another on this connection; throws naming `who` on any answer but
+  /// 200 or 201.
+  func postItems(_ wires: [DrainBenchmark.Wire], key: String, who: String) throws {
+    let auth = ("Authorization", "Bearer \(key)")
+    for w in wires {
+      let status = try send(
+        "POST", "/items",
+        headers: [
+          ("Accept", "application/json"), auth, ("Content-Type", "application/json"), ("Idempotency-Key", w.key),
+        ],
+        body: w.body)
+      guard status == 201 || status == 200 else { throw BenchFailure(message: "\(who) got \(status) for POST /items") }
+    }
+  }
+}
