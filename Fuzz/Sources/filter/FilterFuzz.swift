@@ -28,5 +28,6 @@ private func words(_ term: WriteFilter.Term) -> String {
   case .verdict(let v): return "verdict:" + v
   case .row(let r): return "row:" + r
   case .streak(let c, let n): return "streak:" + c.rawValue + "\(n)"
+  case .body(let b): return "body:" + b
   }
 }
