@@ -193,7 +193,7 @@ struct LatencyBenchmark: Benchmark {
 }
 
 /// The scripted instance as a process of its own: `verdicts instance --port P --scenario empty`.
-final class InstanceProcess: @unchecked Sendable {
+final class InstanceProcess: Sendable {
   let port: UInt16
   private let process: SpawnedProcess
 

@@ -14,7 +14,7 @@ import MarfaWire
 /// It counts what a drain sends through it: the connections accepted, and each HTTP/1.1 request
 /// read off the client's side (method and path; bodies skipped by `Content-Length` or chunks), so
 /// a bench row can say how many requests a write took and over how many connections.
-final class DelayProxy: @unchecked Sendable {
+final class DelayProxy: Sendable {
   /// The port clients connect to.
   let port: UInt16
   /// Half the round trip: how long each byte is held in each direction.
@@ -152,8 +152,11 @@ final class DelayProxy: @unchecked Sendable {
         $0.connections += 1
         if $0.firstConnection == 0 { $0.firstConnection = Self.now() }
       }
-      let reader = RequestReader()
-      spawn { [self] in relay(from: client, to: server) { bytes in self.counted(up: bytes, reader) } }
+      // The client's side is read on its own thread, which owns the reader.
+      spawn { [self] in
+        var reader = RequestReader()
+        relay(from: client, to: server) { bytes in self.counted(up: bytes, &reader) }
+      }
       spawn { [self] in
         relay(from: server, to: client) { bytes in
           self.counts.withLock {
@@ -165,7 +168,7 @@ final class DelayProxy: @unchecked Sendable {
     }
   }
 
-  private func counted(up bytes: ArraySlice<UInt8>, _ reader: RequestReader) {
+  private func counted(up bytes: ArraySlice<UInt8>, _ reader: inout RequestReader) {
     let found = reader.feed(bytes)
     counts.withLock {
       $0.bytesUp += bytes.count
@@ -254,14 +257,14 @@ final class DelayProxy: @unchecked Sendable {
 
 /// Finds the HTTP/1.1 requests in the bytes a client sends, fed as they arrive: each request's
 /// head (`METHOD /path HTTP/1.1`), then its body by `Content-Length` or in chunks.
-final class RequestReader: @unchecked Sendable {
+struct RequestReader {
   private var buffer: [UInt8] = []
   /// Body bytes still to skip (by length), or the chunked body under way.
   private var skipping = 0
   private var chunked = false
 
   /// The requests whose heads the new bytes completed ("POST /items"), and how many heads could not be read.
-  func feed(_ bytes: ArraySlice<UInt8>) -> (requests: [String], unparsed: Int) {
+  mutating func feed(_ bytes: ArraySlice<UInt8>) -> (requests: [String], unparsed: Int) {
     buffer.append(contentsOf: bytes)
     var requests: [String] = []
     var unparsed = 0

@@ -129,7 +129,7 @@ enum SelfCheck {
     try? FileManager.default.removeItem(atPath: log)
 
     // The delaying proxy's request reader: heads split anywhere, bodies by length and in chunks.
-    let reader = RequestReader()
+    var reader = RequestReader()
     let wire = Array(
       ("GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST /items?a=1 HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /"
         + "POST /edges HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nDELETE /items/7 HTTP/1.1\r\n\r\n")
