@@ -1,8 +1,9 @@
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
 // Linux system calls glibc has no wrapper for (before 2.41), which Swift cannot reach through the
-// variadic syscall(2).
+// variadic syscall(2), and glibc's malloc tuning, which its Swift module leaves out.
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -20,6 +21,10 @@ struct clinux_sched_attr {
   uint64_t sched_deadline;
   uint64_t sched_period;
 };
+
+/// Keeps malloc to one arena (mallopt M_ARENA_MAX): every further arena reserves 64 MiB of address
+/// space. Returns 1 on success, 0 otherwise.
+static inline int clinux_one_malloc_arena(void) { return mallopt(M_ARENA_MAX, 1); }
 
 /// The calling thread's id (gettid(2), which glibc declares only under _GNU_SOURCE).
 static inline pid_t clinux_gettid(void) { return (pid_t)syscall(SYS_gettid); }

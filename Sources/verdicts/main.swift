@@ -23,6 +23,12 @@ if let refused = VerdictsCLI.refuseWithoutProc(
 {
   exit(refused)
 }
+if let refused = VerdictsCLI.refuseWithoutAddressRoom(
+  rawArguments: arguments, environment: environment, output: StandardStreams(),
+  limit: ProcessStart.addressSpaceLimitTooLow())
+{
+  exit(refused)
+}
 // Not an `await` at the top level: an async main hands the main thread to `dispatch_main`, whose
 // `pthread_exit` unwinds the main thread's stack through libgcc at every start (0.9 MB of the
 // binary's unwind tables mapped, in about half the runs of `--version`). The main thread waits

@@ -75,24 +75,58 @@ import Testing
   }
 
   @Test(.disabled(if: SanitizerRun.active, "an address-space limit: a sanitizer's shadow memory needs more"))
-  func aDrainOutOfMemorySaysSoAndExitsThreeWithoutACrash() throws {
+  func aDrainOutOfMemorySaysSoAndExitsThreeWithoutACrashOrAStall() throws {
     let t = TempFolder()
     let (instance, e) = try waiting(2, t)
     defer { instance.stop() }
-    // Address-space limits around where libcurl's loading, its handles or its thread ran short
-    // (80,000 KiB crashed with SIGSEGV in curl_multi_init's NULL): each one ends in words.
+    // Address-space limits from too low to start (said before anything runs) to enough: each ends
+    // in words or a drain, in a moment. Once, 80,000 KiB crashed in curl_multi_init's NULL, and at
+    // 100,000 KiB libdispatch, unable to start its threads, slept and tried again past 30 s.
     var saidOutOfMemory = false
-    for kib in stride(from: 70_000, through: 100_000, by: 2_000) {
+    var drained = false
+    for kib in stride(from: 70_000, through: 160_000, by: 6_000) {
+      let started = ContinuousClock.now
       let r = try Binary.run(
         ["drain"], store: t.store, home: t.path, environment: e,
         through: ["/bin/sh", "-c", "ulimit -v \(kib) && exec \"$0\" \"$@\""])
+      let took = ContinuousClock.now - started
       #expect(r.code == 0 || r.code == 3, "ulimit -v \(kib): exit \(r.code) \(r)")
       #expect(!r.stderr.contains("crashed") && !r.stderr.contains("Fatal error"), "ulimit -v \(kib): \(r)")
+      #expect(took < .seconds(4), "ulimit -v \(kib): \(took) \(r)")
       if r.code == 3 {
         #expect(r.stderr.contains("out of memory"), "ulimit -v \(kib): \(r)")
         saidOutOfMemory = true
       }
+      if kib >= 140_000 {
+        #expect(r.code == 0, "ulimit -v \(kib): \(r)")
+        drained = drained || r.code == 0
+      }
     }
     #expect(saidOutOfMemory)
+    #expect(drained)
   }
+
+  @Test(.disabled(if: SanitizerRun.active, "an address-space limit: a sanitizer's shadow memory needs more"))
+  func anAddressSpaceLimitTooLowToStartIsSaidBeforeAnythingRunsAndChangesNothing() throws {
+    let t = TempFolder()
+    let (instance, e) = try waiting(2, t)
+    defer { instance.stop() }
+    let before = try Binary.run(["--json", "queue"], store: t.store, home: t.path).stdout
+    let asked = instance.requests.count
+    for command in [["drain"], ["status"], ["--json", "drain"]] {
+      let r = try Binary.run(
+        command, store: t.store, home: t.path, environment: e,
+        through: ["/bin/sh", "-c", "ulimit -v 100000 && exec \"$0\" \"$@\""])
+      #expect(r.code == 3, "\(command): \(r)")
+      if command.first == "--json" {
+        #expect(r.stderr.contains("\"out_of_memory\""), "\(r)")
+      } else {
+        #expect(r.stderr.contains("out of memory: the address-space limit (ulimit -v) is 97 MiB"), "\(r)")
+        #expect(r.stderr.contains("nothing was done"), "\(r)")
+      }
+    }
+    #expect(try Binary.run(["--json", "queue"], store: t.store, home: t.path).stdout == before)
+    #expect(instance.requests.count == asked)
+  }
+
 }

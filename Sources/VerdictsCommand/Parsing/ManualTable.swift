@@ -110,9 +110,10 @@ enum ManualTable {
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
         + "is still printed), a drain stopped by Ctrl-C or SIGTERM, the store's file or disk, output that could "
-        + "not be written, /proc not mounted",
+        + "not be written, /proc not mounted, an address-space limit too low to start",
       errorCodes: [
         "network", "canceled", "storage_full", "store", "closed", "io", "write_error", "no_proc",
+        "out_of_memory",
       ]),
     ExitStatusEntry(
       code: .deviceRule,

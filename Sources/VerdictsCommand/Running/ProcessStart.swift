@@ -1,3 +1,4 @@
+import CLinux
 import FoundationEssentials
 import VerdictsUI
 
@@ -101,6 +102,31 @@ public enum ProcessStart {
 
   /// Whether `/proc` is mounted (the process's own entry is there).
   public static var procMounted: Bool { access("/proc/self/stat", F_OK) == 0 }
+
+  /// How much address space a run needs beyond what the process holds at its start: its
+  /// threads' stacks, libcurl and the libraries it loads, SQLite's pages. Under a lower
+  /// `ulimit -v`, libdispatch cannot start the threads that run the program's tasks, and it
+  /// sleeps and tries again for as long as it cannot: a command stalled for seconds or for good.
+  static let addressRoomNeeded = 96 << 20
+
+  /// The address-space limit (`ulimit -v`), in bytes, when it leaves less than
+  /// ``addressRoomNeeded`` free; nil when there is room or no limit. Asks by mapping that much
+  /// address space, never touched, and letting it go at once. Under a limit, keeps malloc to one
+  /// arena.
+  public static func addressSpaceLimitTooLow() -> Int? {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+      return nil
+    }
+    // One malloc arena: each further one reserves 64 MiB of address space, taken by whichever
+    // thread allocates first, so that under a limit a run's room depended on its threads' timing
+    // (a limit of 160 MB drained, or stalled 10 s and failed, run by run).
+    _ = clinux_one_malloc_arena()
+    let room = mmap(nil, addressRoomNeeded, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+    guard let room, room != UnsafeMutableRawPointer(bitPattern: -1) else { return Int(limit.rlim_cur) }
+    munmap(room, addressRoomNeeded)
+    return nil
+  }
 
   /// Where crash reports go: `$XDG_STATE_HOME/verdicts/crashes`, else
   /// `~/.local/state/verdicts/crashes` (made, only for the owner, when needed).
