@@ -32,8 +32,11 @@ let package = Package(
     .target(name: "ScriptedInstance", dependencies: ["Digest", "MarfaWire"]),
     // The terminal UI: state, layout, cell grid, keys, themes; one file imports CNcurses.
     .target(name: "VerdictsUI", dependencies: ["MarfaWire", "MarfaQueue", "CNcurses"]),
+    // A store on another machine: the protocol `verdicts serve` speaks over ssh, both its sides.
+    .target(name: "VerdictsRemote", dependencies: ["MarfaWire", "MarfaQueue", "VerdictsUI"]),
     // The command tree: argument parsing, commands, output. The executable only calls it.
-    .target(name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "CLinux"]),
+    .target(
+      name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "VerdictsRemote", "CLinux"]),
     .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
     .executableTarget(
       name: "verdicts-bench",

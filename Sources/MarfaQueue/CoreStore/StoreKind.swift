@@ -1,5 +1,5 @@
 /// Which program's store a file is: this project's own, or the Marfa core's.
-public enum StoreKind: Sendable, Hashable, CustomStringConvertible {
+public enum StoreKind: Sendable, Codable, Hashable, CustomStringConvertible {
   /// A store this project's engine wrote (it reads and writes it).
   case verdicts(schemaVersion: Int)
   /// A store the Marfa core wrote (the `marfa` command line, an app on a binding): read only.

@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// One drain as the store's history keeps it: a bounded row, not its report (docs/rules.md
 /// "The drains before this one"). The store keeps the last ``kept``.
-public struct DrainRecord: Sendable, Hashable {
+public struct DrainRecord: Sendable, Codable, Hashable {
   /// Why a drain ended.
-  public enum Ending: String, Sendable, Hashable, CaseIterable {
+  public enum Ending: String, Sendable, Hashable, Codable, CaseIterable {
     /// It came to every write it could.
     case finished
     /// The instance could not be reached or an environmental failure ended it (``DrainRecord/why``).

@@ -1,6 +1,6 @@
 /// What one drain pass did: every write it came to lands in exactly one of the five counts,
 /// except writes a refused credential parks.
-public struct DrainReport: Sendable, Hashable {
+public struct DrainReport: Sendable, Codable, Hashable {
   /// Writes the instance answered, whatever the answer.
   public var answered: Int
   /// Writes held behind one they depend on or follow.
@@ -62,7 +62,7 @@ public struct DrainReport: Sendable, Hashable {
 }
 
 /// One write's outcome in a drain pass.
-public struct DrainVerdict: Sendable, Hashable {
+public struct DrainVerdict: Sendable, Codable, Hashable {
   /// The write's id.
   public var id: String
   /// What the write does.

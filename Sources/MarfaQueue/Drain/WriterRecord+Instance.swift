@@ -3,7 +3,7 @@ import FoundationEssentials
 extension WriterRecord {
   /// What the writer last met of its instance, in its own words: reachable, or not and what it
   /// met (a refused connection, a timeout, a gateway's 5xx), since when, and when it tries next.
-  public struct InstanceContact: Sendable, Hashable {
+  public struct InstanceContact: Sendable, Hashable, Codable {
     /// Whether the instance answered the writer's last look (or its last drain got through).
     public var reachable: Bool
     /// Since when it has been so.

@@ -4,9 +4,9 @@ import FoundationEssentials
 /// (the `meta` row `writer`) and a watcher reads it (``WorkingCopy/writer()``).
 ///
 /// Never holds the key: only whether the instance refused it.
-public struct WriterRecord: Sendable, Hashable {
+public struct WriterRecord: Sendable, Codable, Hashable {
   /// Whether the writer that published the record is still there.
-  public enum State: String, Sendable, Hashable {
+  public enum State: String, Sendable, Hashable, Codable {
     /// It holds the writer lock now.
     case live
     /// It closed the store cleanly (``WriterRecord/closedAt``).
@@ -92,7 +92,7 @@ public struct WriterRecord: Sendable, Hashable {
   }
 
   /// How far a drain is, as its writer last said.
-  public struct DrainProgress: Sendable, Hashable {
+  public struct DrainProgress: Sendable, Hashable, Codable {
     /// When the pass began.
     public var startedAt: Date
     /// When it ended (nil while it runs).

@@ -1,5 +1,5 @@
 /// What the last environmental failure a write met left behind.
-public struct LastFailure: Sendable, Hashable {
+public struct LastFailure: Sendable, Codable, Hashable {
   /// The HTTP status where an answer came; nil for a dropped connection or a timeout.
   public var status: Int?
   /// The start of a text body, cut to 200 Unicode scalars; nil when none came.

@@ -1,5 +1,5 @@
 /// One write in the queue: what it names, what it carries, and what became of it.
-public struct QueuedWrite: Sendable, Hashable {
+public struct QueuedWrite: Sendable, Codable, Hashable {
   /// The write's id (a UUIDv7 the queue minted).
   public var id: String
   /// What the write does.

@@ -1,5 +1,5 @@
 /// The parts of an instance's refusal, or the reason the drain refused a write itself.
-public struct Refusal: Sendable, Hashable {
+public struct Refusal: Sendable, Codable, Hashable {
   /// The instance's code verbatim, `unknown` when it named none, `trashed`, or the drain's sentence.
   public var reason: String
   /// `error.code` from the envelope; nil for a refusal the drain made.
@@ -28,7 +28,7 @@ public struct Refusal: Sendable, Hashable {
 }
 
 /// One field an instance refused, with its message.
-public struct FieldRefusal: Sendable, Hashable {
+public struct FieldRefusal: Sendable, Codable, Hashable {
   /// The field's name or path.
   public var field: String
   /// Why it was refused; empty when the instance said nothing.
@@ -42,15 +42,15 @@ public struct FieldRefusal: Sendable, Hashable {
 }
 
 /// A grant the key lacks, from `details.grant`.
-public struct MissingGrant: Sendable, Hashable {
+public struct MissingGrant: Sendable, Codable, Hashable {
   /// What the grant is on.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
     case type
     case edgeType = "edge_type"
     case `extension`
   }
   /// What the grant allows.
-  public enum Level: String, Sendable, Hashable, CaseIterable {
+  public enum Level: String, Sendable, Hashable, Codable, CaseIterable {
     case read, write
   }
 

@@ -1,5 +1,5 @@
 /// The instance's verdict on a write: a closed set of six. `nil` on a write means not answered.
-public enum Verdict: Sendable, Hashable {
+public enum Verdict: Sendable, Codable, Hashable {
   /// The instance took the write.
   case accepted
   /// The instance applied the write over changes made since, field by field.

@@ -2,7 +2,7 @@
 /// cases of ``Verdict`` without what they carry.
 ///
 /// The store's SQL is written from these (``sql``, ``sqlList(_:)``), never from string literals.
-public enum VerdictName: String, Sendable, Hashable, CaseIterable {
+public enum VerdictName: String, Sendable, Codable, Hashable, CaseIterable {
   case accepted
   case merged
   case conflicted

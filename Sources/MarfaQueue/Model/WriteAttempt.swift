@@ -4,9 +4,9 @@ import FoundationEssentials
 ///
 /// A store keeps the last ``kept`` of each write, newest first when read; the earlier ones are
 /// counted (``WriteAttempts/omitted``).
-public struct WriteAttempt: Sendable, Hashable {
+public struct WriteAttempt: Sendable, Codable, Hashable {
   /// What the request met, in one word.
-  public enum Result: String, Sendable, Hashable, CaseIterable {
+  public enum Result: String, Sendable, Hashable, Codable, CaseIterable {
     /// The instance took the write as sent.
     case accepted
     /// The instance merged it with a concurrent change.

@@ -1,5 +1,5 @@
 /// The attempts a store keeps of one write, newest first, and how many earlier ones it let go.
-public struct WriteAttempts: Sendable, Hashable {
+public struct WriteAttempts: Sendable, Codable, Hashable {
   /// The kept attempts, newest first (at most ``WriteAttempt/kept``).
   public var list: [WriteAttempt]
   /// How many earlier attempts were let go (counted, not kept).

@@ -1,5 +1,5 @@
 /// Something that happened to the working copy, sent to every `changes()` stream.
-public enum Change: Sendable, Hashable {
+public enum Change: Sendable, Codable, Hashable {
   /// A write of this kind was queued.
   case local(WriteKind)
   /// A drain read an answer into a verdict.
@@ -16,7 +16,7 @@ public enum Change: Sendable, Hashable {
   case stopped(String)
 
   /// Why a stream should re-read.
-  public enum Refresh: String, Sendable, Hashable {
+  public enum Refresh: String, Sendable, Hashable, Codable {
     case forgotten, withdrawn, released, drained, filled, caughtUp = "caught_up", keyChanged = "key_changed"
     /// A departed write was put back (``Queue/undo(_:)``).
     case restored
@@ -32,7 +32,7 @@ public enum Change: Sendable, Hashable {
 }
 
 /// What a held `updates()` sequence reports.
-public enum Update: Sendable, Hashable {
+public enum Update: Sendable, Codable, Hashable {
   /// The instance's reachability changed.
   case reachable(Bool)
   /// A drain ran.

@@ -1,5 +1,5 @@
 /// The writes that changed since a mark in the store's change log (``Queue/changed(since:)``).
-public struct ChangedWrites: Sendable, Hashable {
+public struct ChangedWrites: Sendable, Codable, Hashable {
   /// The changed writes the queue still holds, in send order, without bodies or answers (each
   /// read as empty), as ``Queue/summaries(_:cursor:limit:)`` reads them.
   public var writes: [QueuedWrite]

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// A write that left the queue (discarded, withdrawn, forgotten or taken), kept whole in the
 /// store's archive: its row as it was, when it left, why, and the process that took it out.
-public struct DepartedWrite: Sendable {
+public struct DepartedWrite: Sendable, Codable {
   /// The write exactly as the queue held it when it left.
   public var write: QueuedWrite
   /// Why it left.

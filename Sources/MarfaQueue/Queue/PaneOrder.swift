@@ -1,7 +1,7 @@
 /// How a pane's writes are ordered; each order breaks its ties by send order.
 ///
 /// The raw value is the order's short name, as the pane title and `queue --sort` spell it.
-public enum PaneOrder: String, Sendable, Hashable, CaseIterable {
+public enum PaneOrder: String, Sendable, Codable, Hashable, CaseIterable {
   /// Send order: the order the drain sends them in (the default).
   case sendOrder = "sent"
   /// Send order reversed: the newest write first.

@@ -1,5 +1,5 @@
 /// Everything a queue call can refuse, each with a stable snake_case ``code``.
-public enum QueueError: Error, Sendable, Hashable {
+public enum QueueError: Error, Sendable, Codable, Hashable {
   /// The queue holds no write with that id.
   case notFound(id: String)
   /// The copy holds no row of that kind (`item`, `edge`) with that id.

@@ -1,5 +1,5 @@
 /// The four panes a write can sit in, by its verdict.
-public enum QueuePane: Int, Sendable, Hashable, CaseIterable {
+public enum QueuePane: Int, Sendable, Codable, Hashable, CaseIterable {
   /// No verdict yet: queued, in flight, or held behind another write.
   case waiting = 0
   /// Accepted, merged, conflicted or refused.
@@ -40,7 +40,7 @@ extension QueuePane {
 }
 
 /// One page of a pane, read from the store without loading the rest.
-public struct QueuePage: Sendable, Hashable {
+public struct QueuePage: Sendable, Codable, Hashable {
   /// The pane the page is of.
   public var pane: QueuePane
   /// The index of the first write of `writes` within the pane.
@@ -60,7 +60,7 @@ public struct QueuePage: Sendable, Hashable {
 }
 
 /// How many writes each pane holds.
-public struct QueueCounts: Sendable, Hashable {
+public struct QueueCounts: Sendable, Codable, Hashable {
   /// Writes with no verdict yet.
   public var waiting: Int
   /// Accepted, merged, conflicted and refused writes.

@@ -1,5 +1,5 @@
 /// One write of a batch release and what became of it.
-public struct ReleaseOutcome: Sendable, Hashable {
+public struct ReleaseOutcome: Sendable, Codable, Hashable {
   /// The write's id, as asked.
   public var id: String
   /// What the release did to it.

@@ -1,5 +1,5 @@
 /// What a release did to one write (``Queue/release(ids:)``).
-public enum ReleaseResult: Sendable, Hashable {
+public enum ReleaseResult: Sendable, Codable, Hashable {
   /// Sent again on the next drain under a fresh key; `count` is how many writes went back in
   /// all (the writes the drain refused unsent because of it go with it).
   case released(count: Int)

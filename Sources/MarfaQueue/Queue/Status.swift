@@ -1,5 +1,5 @@
 /// Whether this process writes the store or only reads it.
-public enum Handle: Sendable, Hashable {
+public enum Handle: Sendable, Codable, Hashable {
   /// This process holds the writer role.
   case writer
   /// This process only reads; the reason says why.
@@ -10,7 +10,7 @@ public enum Handle: Sendable, Hashable {
 }
 
 /// Where the copy's fill stands.
-public enum FillState: String, Sendable, Hashable {
+public enum FillState: String, Sendable, Codable, Hashable {
   /// Never filled: writes are taken and queued, a drain throws `noCursor`.
   case never
   /// A fill is under way or was interrupted: a drain throws `hydrationIncomplete`.
@@ -94,7 +94,7 @@ public struct Server: Sendable, Hashable {
 public typealias URLString = String
 
 /// The copy and the queue at a glance.
-public struct Status: Sendable, Hashable {
+public struct Status: Sendable, Codable, Hashable {
   /// The store's path.
   public var store: String
   /// Whether this process writes the store or only reads it.

@@ -2,7 +2,7 @@
 ///
 /// ``predicate`` reads after the write's name: `"01J… " + predicate` ("01J… is accepted; only a
 /// refused write is discarded"), so a screen and a command line say the same sentence.
-public enum ActionObstacle: Sendable, Hashable {
+public enum ActionObstacle: Sendable, Hashable, Codable {
   /// The action never takes a write in this state (``QueuedWrite/stateWords``).
   case notFor(WriteAction, state: String)
   /// The instance itself refused the write: sent again, it would be refused the same way.

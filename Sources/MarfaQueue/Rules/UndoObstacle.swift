@@ -1,5 +1,5 @@
 /// Why a departed write cannot be put back (``Queue/undo(_:)``).
-public enum UndoObstacle: Sendable, Hashable {
+public enum UndoObstacle: Sendable, Codable, Hashable {
   /// It was withdrawn: its row was put back as the instance holds it and the writes waiting on
   /// it were refused, so putting it back would not be what the person saw.
   case withdrawn

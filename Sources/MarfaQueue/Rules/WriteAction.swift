@@ -3,7 +3,7 @@
 ///
 /// Ask ``QueuedWrite/allows(_:)`` whether an action may take a write; the engine, the screen,
 /// the command line and the test fakes all ask it, so the rule lives in one place.
-public enum WriteAction: String, Sendable, Hashable, CaseIterable {
+public enum WriteAction: String, Sendable, Codable, Hashable, CaseIterable {
   /// Send a blocked or dead write, or one the drain refused unsent, again under a fresh key.
   case release
   /// Take a write blocked for a reason a person can resolve out of the queue, its row read back.

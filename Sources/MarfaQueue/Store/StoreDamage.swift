@@ -4,7 +4,7 @@
 /// The value is never used as it is: it is read as the nearest one that can be shown (or
 /// counted again, or left out), and the first one a connection meets is said once: on the
 /// screen's status line, as a warning of the command (``StoredRange``, docs/architecture.md).
-public struct StoreDamage: Sendable, Hashable {
+public struct StoreDamage: Sendable, Codable, Hashable {
   /// Where the value sits: `pane_counts.n (Waiting)`, `queue.refusals of …1234abcd`.
   public var place: String
   /// The value as stored.

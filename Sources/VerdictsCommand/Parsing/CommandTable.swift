@@ -71,6 +71,12 @@ enum CommandTable {
           .value("--port", "N", .integer(0...65_535), help: "the port on 127.0.0.1 (default: any free one)"),
           .value("--scenario", "NAME|FILE", help: "a named scenario or a JSON script file"),
         ]),
+      CommandSpec(
+        name: "serve", summary: "answer a remote screen on stdin/stdout (what ssh runs on the device)", id: .serve,
+        options: [
+          .flag("--writer", help: "take the writer role when it is free, as the screen does (default: only read)"),
+          .flag("--read-only", help: "only watch: never the writer role, and every action refused"),
+        ]),
       CommandSpec(name: "fill", summary: "fill the copy from the instance (creates a missing store)", id: .fill),
       CommandSpec(name: "catch-up", summary: "catch the copy up from its cursor", id: .catchUp),
       CommandSpec(

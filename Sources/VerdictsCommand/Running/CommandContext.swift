@@ -11,6 +11,8 @@ public struct CommandContext: Sendable {
   public var output: any CommandOutput
   /// The command's own arguments.
   var arguments: ParsedArguments
+  /// The command line as typed, without the program's name (sent to a device as it is).
+  var rawArguments: [String] = []
 
   /// Text from outside (an instance, a file, a person) made safe for a terminal.
   func visible(_ text: String) -> String {

@@ -61,7 +61,7 @@ public enum VerdictsCLI {
     case .run(let id, let parsed):
       var context = CommandContext(
         globals: GlobalOptions(parsed, environment: environment), environment: environment, output: output,
-        arguments: parsed)
+        arguments: parsed, rawArguments: arguments)
       if context.globals.keyOnCommandLine {
         context.warn(
           code: "key_on_command_line",

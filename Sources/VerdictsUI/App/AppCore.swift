@@ -59,8 +59,18 @@ final class AppCore {
     if state.autoDrain { execute([.toggleAutoDrain(on: true)]) }
   }
 
-  /// Follows a source's changes (until its stream ends: the source closed).
+  /// Follows a source's changes (until its stream ends: the source closed), and its link's
+  /// news where it has a link.
   private func listen(to source: QueueSource) {
+    if let notices = source.linkNotices() {
+      listeners.append(
+        Task.detached { [weak inbox = self.inbox] in
+          for await text in notices {
+            guard let inbox else { return }
+            inbox.post(.event(.outcome(text, isError: text.contains(" lost "))))
+          }
+        })
+    }
     listeners.append(
       Task.detached { [weak inbox = self.inbox] in
         for await change in source.changes() {

@@ -68,6 +68,9 @@ public protocol QueueSource: Sendable {
   func reopen() async -> QueueSource?
   /// Lets go of the store and ends every stream (a source replaced by ``reopen()``).
   func close()
+  /// Sentences about the link to a store on another machine (lost, back), as they happen; nil
+  /// for a store on this machine.
+  func linkNotices() -> AsyncStream<String>?
 }
 
 extension QueueSource {
@@ -175,6 +178,9 @@ extension QueueSource {
 
   /// By default there is nothing to let go of.
   public func close() {}
+
+  /// By default the store is on this machine: no link.
+  public func linkNotices() -> AsyncStream<String>? { nil }
 
   /// By default the source's file never goes away.
   public func storeFileState() -> StoreFileState { .same }

@@ -1,5 +1,5 @@
 /// What is at a working copy's store path now, against the file it opened.
-public enum StoreFileState: String, Sendable, Hashable {
+public enum StoreFileState: String, Sendable, Codable, Hashable {
   /// The file it opened is still there.
   case same
   /// Nothing is at the path: the file was deleted or moved away.

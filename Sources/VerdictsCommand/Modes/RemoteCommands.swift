@@ -1,0 +1,151 @@
+import FoundationEssentials
+import MarfaQueue
+import MarfaWire
+import VerdictsRemote
+import VerdictsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A store on another machine (`--store ssh://host/path` or `host:path`), and `serve`, the
+/// device's side of such a link (docs/remote.md).
+enum RemoteCommands {
+  /// Commands that need no store, or make their own: never sent to a device.
+  static let local: Set<CommandID> = [.instance, .completion, .complete, .manual, .configCheck]
+
+  /// Runs `id` against the device's store: the screen and `watch` over the remote protocol,
+  /// every other command on the device through ssh as typed, its output and exit code its own.
+  static func run(_ id: CommandID, _ remote: RemoteStore, _ context: CommandContext) async throws -> ExitCode {
+    switch id {
+    case .serve:
+      throw CommandFailure(
+        usage: UsageError(path: ["serve"], message: "serve opens a store on this machine; --store names another"))
+    case .demo:
+      throw CommandFailure(usage: UsageError(path: ["demo"], message: "the demo makes its store on this machine"))
+    case .tui: return try await screen(remote, context, writer: true, plain: false)
+    case .watch: return try await screen(remote, context, writer: false, plain: context.arguments.flag("--plain"))
+    default: return try oneShot(remote, context)
+    }
+  }
+
+  /// `verdicts serve`: the remote protocol on stdin/stdout for this machine's store, until stdin
+  /// ends. `--writer` takes the writer role when it is free (the screen's way); `--read-only`
+  /// never does and refuses every call that acts.
+  static func serve(_ context: CommandContext) async throws -> ExitCode {
+    let readOnly = context.arguments.flag("--read-only")
+    let copy: WorkingCopy
+    if context.arguments.flag("--writer") && !readOnly {
+      let server = context.globals.url == nil ? nil : try context.server(warnIfClear: false)
+      copy = try await WorkingCopy.open(
+        store: URL(fileURLWithPath: context.globals.storePath), server: server, create: false)
+      await copy.describeWriter(program: "verdicts", mode: "serve")
+    } else {
+      copy = try await context.openReader(warn: false)
+    }
+    defer { copy.close() }
+    let greeting = RemoteGreeting(
+      versions: RemoteWire.versions, offers: RemoteWire.offers,
+      program: CommandTable.version + " " + BuildStamp.words, store: copy.storePath, handle: copy.handle,
+      readOnly: readOnly, instance: copy.instanceURL)
+    await RemoteServer(source: copy, greeting: greeting).run()
+    return .done
+  }
+
+  private static func screen(_ remote: RemoteStore, _ context: CommandContext, writer: Bool, plain: Bool) async throws
+    -> ExitCode
+  {
+    let source: RemoteSource
+    do {
+      source = try RemoteSource(store: remote, environment: context.environment, writer: writer)
+    } catch let failure as RemoteSource.LinkFailure {
+      throw CommandFailure(code: "link", message: failure.message, exit: .environment)
+    }
+    defer { source.close() }
+    if plain {
+      let notices = Task {
+        guard let stream = source.linkNotices() else { return }
+        for await text in stream { context.output.err("verdicts: \(text)\n") }
+      }
+      defer { notices.cancel() }
+      return await ScreenCommands.printPlain(source, context, filter: try ScreenCommands.plainFilter(context))
+    }
+    let options = ScreenCommands.options(context, autoDrain: false)
+    do {
+      try await VerdictsApp.run(source: source, options: options)
+    } catch let error as AppError {
+      throw CommandFailure(code: "usage", message: error.message, exit: .usage)
+    }
+    return .done
+  }
+
+  /// The command as typed, run by the device's `verdicts` on its store: ssh's streams are this
+  /// process's, so its output, its words and its exit code are the device's.
+  private static func oneShot(_ remote: RemoteStore, _ context: CommandContext) throws -> ExitCode {
+    if context.arguments.string("--output") != nil {
+      throw CommandFailure(
+        usage: UsageError(
+          path: [], message: "--output would write the file on \(remote.destination); with a remote store use > FILE"))
+    }
+    var words = [RemoteStore.program(context.environment)]
+    if let path = remote.path { words += ["--store", path] }
+    words += withoutStore(context.rawArguments)
+    let argv = remote.command(
+      running: words, environment: context.environment,
+      options: ["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"])
+    let code = try spawnAndWait(argv, context.environment)
+    switch code {
+    case 127:
+      throw CommandFailure(
+        code: "link",
+        message: "verdicts was not found on \(remote.destination): install it there, or name it with VERDICTS_REMOTE_PATH",
+        exit: .environment)
+    case 255:
+      throw CommandFailure(code: "link", message: "ssh could not reach \(remote.destination)", exit: .environment)
+    default:
+      return ExitCode(rawValue: code) ?? .environment
+    }
+  }
+
+  /// The arguments without `--store` and its value (the device's path goes first instead).
+  static func withoutStore(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    var skip = false
+    for a in arguments {
+      if skip {
+        skip = false
+        continue
+      }
+      if a == "--" {
+        out.append(a)
+        continue
+      }
+      if a == "--store" {
+        skip = true
+        continue
+      }
+      if a.hasPrefix("--store=") { continue }
+      out.append(a)
+    }
+    return out
+  }
+
+  private static func spawnAndWait(_ argv: [String], _ environment: [String: String]) throws -> Int32 {
+    let args = argv.map { strdup($0) } + [nil]
+    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      args.forEach { free($0) }
+      env.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let rc = posix_spawn(&child, argv[0], nil, nil, args, env)
+    guard rc == 0 else {
+      throw CommandFailure(
+        code: "link", message: "cannot start ssh: \(String(cString: strerror(rc)))", exit: .environment)
+    }
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+}
