@@ -259,7 +259,7 @@ extension MetricsBinaryTests {
     #expect(Self.names(dir).isEmpty)
   }
 
-  @Test func theAlertRulesInDocsMonitoringPassPromtoolCheckRules() throws {
+  @Test func theAlertRulesInDocsMonitoringPassPromtoolCheckRulesAndNameOnlySeriesMetricsPrints() async throws {
     let doc = try String(
       contentsOf: Binary.packageRoot.appendingPathComponent("docs/monitoring.md"), encoding: .utf8)
     let blocks = doc.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
@@ -271,7 +271,21 @@ extension MetricsBinaryTests {
     ] {
       #expect(rules.contains("alert: \(alert)\n"), "\(alert)")
     }
+    // Every series a rule names is one `metrics` prints, and every family it prints is in the doc's table.
     let t = TempFolder()
+    let demo = try await Self.touredStore(t)
+    let printed = try await offThePool { try Binary.run(["metrics"], store: t.store, home: t.path) }
+    demo.stop()
+    let families = Set(
+      printed.stdout.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map {
+        String($0.split(separator: " ")[2])
+      })
+    #expect(families.count >= 15, "\(printed)")
+    let named = Set(rules.matches(of: /verdicts_[a-z_]+/).map { String($0.output) })
+    #expect(!named.isEmpty && named.isSubset(of: families), "\(named.subtracting(families))")
+    for family in families {
+      #expect(doc.contains("| `\(family)` |"), "\(family) is not in docs/monitoring.md's table")
+    }
     let file = t.file("rules.yml")
     try (rules + "\n").write(toFile: file, atomically: false, encoding: .utf8)
     let checked = try ChildProcess.run(try Self.promtool(), ["check", "rules", file], errorsToOutput: true)
