@@ -3,14 +3,16 @@
 # (PREFIX, DESTDIR) put it and its man page and completions in place, `make package` makes a .deb and a .tar.gz.
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time zsh fish groff-base man-db \
-  binutils dpkg-dev debootstrap libstdc++-12-dev faketime libfaketime
+  binutils dpkg-dev debootstrap libstdc++-12-dev faketime libfaketime prometheus
 
 .PHONY: deps build release startup-order asan tsan fuzz fuzz-build fuzz-smoke install uninstall package demo test lint unit e2e bench soak clean
 
 ## deps: install the system packages the build and the tests need, when they are missing: the C
 ## libraries' headers, tmux and time (the end-to-end tests), zsh, fish, groff and man (the completions'
 ## and the man page's tests), strip, dpkg-shlibdeps and debootstrap (the package's tests), faketime
-## and libfaketime (the archive's tests under a wrong clock, the arguments read under an LD_PRELOAD library).
+## and libfaketime (the archive's tests under a wrong clock, the arguments read under an LD_PRELOAD library),
+## promtool (from prometheus: `metrics` through `promtool check metrics`, docs/monitoring.md's rules through
+## `promtool check rules`).
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
@@ -28,6 +30,7 @@ deps:
 	command -v debootstrap >/dev/null 2>&1 || missing="$$missing debootstrap"; \
 	command -v faketime >/dev/null 2>&1 || missing="$$missing faketime"; \
 	ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || missing="$$missing libfaketime"; \
+	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

@@ -50,4 +50,46 @@ public enum Timestamp {
       return 24
     }
   }
+
+  /// The time a clock text names (`2026-05-01T12:00:00.123Z`, as ``text(_:)`` writes it; the
+  /// fraction and the `Z` optional, years 1970 to 9999), or nil for any other text.
+  public static func date(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 19, bytes.count <= 40, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+    else { return nil }
+    func number(_ from: Int, _ count: Int) -> Int? {
+      var n = 0
+      for b in bytes[from..<from + count] {
+        guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
+        n = n * 10 + Int(b - UInt8(ascii: "0"))
+      }
+      return n
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), (1970...9999).contains(year), (1...12).contains(month),
+      (1...31).contains(day), hour < 24, minute < 60, second < 61
+    else { return nil }
+    var rest = bytes[19...]
+    var fraction = 0.0
+    if rest.first == UInt8(ascii: ".") {
+      rest = rest.dropFirst()
+      var scale = 0.1
+      while let b = rest.first, b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") {
+        fraction += Double(b - UInt8(ascii: "0")) * scale
+        scale /= 10
+        rest = rest.dropFirst()
+      }
+    }
+    if rest.first == UInt8(ascii: "Z") { rest = rest.dropFirst() }
+    guard rest.isEmpty else { return nil }
+    var parts = tm()
+    parts.tm_year = Int32(year - 1900)
+    parts.tm_mon = Int32(month - 1)
+    parts.tm_mday = Int32(day)
+    parts.tm_hour = Int32(hour)
+    parts.tm_min = Int32(minute)
+    parts.tm_sec = Int32(second)
+    return Date(timeIntervalSince1970: Double(timegm(&parts)) + fraction)
+  }
 }

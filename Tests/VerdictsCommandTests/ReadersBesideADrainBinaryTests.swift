@@ -3,7 +3,7 @@ import MarfaQueue
 import TestSupport
 import Testing
 
-/// Reading never stands in a writer's way: `status`, `queue`, `history` and `report` started in
+/// Reading never stands in a writer's way: `status`, `queue`, `history`, `report` and `metrics` started in
 /// the same instant as `verdicts drain` never take the writer role, even for a moment, so the
 /// drain never finds it held (exit 4 `reading_handle`). Through the built binary.
 @Suite(.serialized) struct ReadersBesideADrainBinaryTests {
@@ -12,7 +12,7 @@ import Testing
     let env = victim.environment
     var refused: [String] = []
     for round in 0..<120 {
-      let readers = try [["status"], ["queue"], ["history"], ["report"]].map {
+      let readers = try [["status"], ["queue"], ["history"], ["report"], ["metrics"]].map {
         try Spawned($0, environment: env)
       }
       let drain = try Spawned(["--json", "drain"], environment: env)

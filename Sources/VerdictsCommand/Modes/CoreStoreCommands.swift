@@ -108,6 +108,11 @@ enum CoreStoreCommands {
       throw QueueError.invalid(
         message:
           "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")
+    case .metrics:
+      throw QueueError.invalid(
+        message:
+          "this is a Marfa core store, which keeps no drain history nor writer record to measure "
+          + "(verdicts metrics reads a verdicts store)")
     case .fill, .catchUp: throw core.refusal("hydrate")
     case .itemsGet, .itemsList, .edgesList, .edgesTo:
       throw QueueError.invalid(

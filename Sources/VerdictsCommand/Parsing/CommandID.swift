@@ -3,7 +3,7 @@ enum CommandID: String, Sendable, Hashable, CaseIterable {
   case tui, watch, demo, instance, serve
   case fill, catchUp, status, queue, show, drain, history
   case release, withdraw, discard, forget, takeAnswered
-  case departed, undo, report
+  case departed, undo, report, metrics
   case configCheck
   case itemsCreate, itemsUpdate, itemsDelete, itemsRestore, itemsTransition
   case edgesCreate, edgesUpdate, edgesDelete

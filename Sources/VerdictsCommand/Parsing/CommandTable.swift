@@ -167,6 +167,22 @@ enum CommandTable {
           store another process writes.
           """),
       CommandSpec(
+        name: "metrics", summary: "the store's figures in the Prometheus text format, for monitoring",
+        id: .metrics,
+        options: [
+          .value(
+            "--textfile", "DIR",
+            help: "replace DIR/verdicts.prom whole (node_exporter's textfile collector) instead of printing")
+        ],
+        discussion: """
+          Prints the Prometheus text exposition (format 0.0.4) of the store: writes by pane and blocked reason,
+          each pane's oldest write, the largest streak, the drains by how they ended, the last drain's end,
+          whether a writer is up and whether the instance was reachable when it last looked, and when the text
+          was made. Reads the store only, as status does: safe beside a drain. With --textfile, the file is
+          written beside its place, synced and renamed over it (0644), so the collector never reads a part;
+          run it every minute from a timer (docs/monitoring.md, which names every series and has alert rules).
+          """),
+      CommandSpec(
         name: "config", summary: "the files the TUI reads at start", id: nil,
         subcommands: [
           CommandSpec(

@@ -36,6 +36,10 @@ enum HelpExamples {
       "verdicts report --output ticket.txt   # a new file, synced; no key, no bodies",
       "verdicts report --json --with-bodies > ticket.json",
     ],
+    ["metrics"]: [
+      "verdicts metrics | promtool check metrics",
+      "verdicts metrics --textfile /var/lib/prometheus/node-exporter   # every minute, from a timer",
+    ],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
     ["completion"]: [
       "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",

@@ -51,6 +51,7 @@ struct CommandRunner {
     case .departed: return try await departed()
     case .undo: return try await undo()
     case .report: return try await report()
+    case .metrics: return try await metrics()
     case .hold: return try await hold()
     case .configCheck: return configCheck()
     case .completion: return completion()
