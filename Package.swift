@@ -36,7 +36,8 @@ let package = Package(
     .target(name: "VerdictsRemote", dependencies: ["MarfaWire", "MarfaQueue", "VerdictsUI"]),
     // The command tree: argument parsing, commands, output. The executable only calls it.
     .target(
-      name: "VerdictsCommand", dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "VerdictsRemote", "CLinux"]),
+      name: "VerdictsCommand",
+      dependencies: ["MarfaQueue", "ScriptedInstance", "VerdictsUI", "VerdictsRemote", "CLinux"]),
     .executableTarget(name: "verdicts", dependencies: ["VerdictsCommand"]),
     .executableTarget(
       name: "verdicts-bench",

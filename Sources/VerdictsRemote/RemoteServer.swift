@@ -189,7 +189,11 @@ final class RemoteOutbox: Sendable {
   func post(_ message: RemoteMessage, saved: Bool = false) {
     state.withLock { s in
       if saved {
-        if message.file != nil { s.fileWaiting = RemoteWire.line(message) } else { s.savedWaiting = RemoteWire.line(message) }
+        if message.file != nil {
+          s.fileWaiting = RemoteWire.line(message)
+        } else {
+          s.savedWaiting = RemoteWire.line(message)
+        }
       } else {
         s.lines.append(RemoteWire.line(message))
       }

@@ -301,7 +301,8 @@ package final class RemoteSource: QueueSource {
   }
   package func useKey(_ key: String) async throws { _ = try await call(.useKey(key: key)) }
 
-  package func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {
+  package func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
+  {
     let v = try await call(.summaries(pane: pane, cursor: cursor, limit: limit))
     guard case .summaries(let writes, let next) = v else { throw unexpected(v) }
     return (writes, next)
@@ -364,7 +365,9 @@ package final class RemoteSource: QueueSource {
   package func changes() -> AsyncStream<Change> {
     let (stream, continuation) = AsyncStream<Change>.makeStream()
     let key = register { s, k in s.changeStreams[k] = continuation }
-    continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.changeStreams.removeValue(forKey: key) } }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.changeStreams.removeValue(forKey: key) }
+    }
     return stream
   }
 
@@ -388,14 +391,17 @@ package final class RemoteSource: QueueSource {
     let (stream, continuation) = AsyncStream<Void>.makeStream()
     let key = register { s, k in s.fileStreams[k] = continuation }
     Task.detached { [self] in _ = try? await call(.followFiles) }
-    continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.fileStreams.removeValue(forKey: key) } }
+    continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.fileStreams.removeValue(forKey: key) }
+    }
     return stream
   }
 
   package func linkNotices() -> AsyncStream<String>? {
     let (stream, continuation) = AsyncStream<String>.makeStream()
     let key = register { s, k in s.noticeStreams[k] = continuation }
-    continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.noticeStreams.removeValue(forKey: key) } }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.noticeStreams.removeValue(forKey: key) }
+    }
     return stream
   }
 

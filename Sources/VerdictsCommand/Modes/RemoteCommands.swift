@@ -98,7 +98,8 @@ enum RemoteCommands {
     case 127:
       throw CommandFailure(
         code: "link",
-        message: "verdicts was not found on \(remote.destination): install it there, or name it with VERDICTS_REMOTE_PATH",
+        message:
+          "verdicts was not found on \(remote.destination): install it there, or name it with VERDICTS_REMOTE_PATH",
         exit: .environment)
     case 255:
       throw CommandFailure(code: "link", message: "ssh could not reach \(remote.destination)", exit: .environment)
