@@ -30,6 +30,8 @@ deps:
 	command -v debootstrap >/dev/null 2>&1 || missing="$$missing debootstrap"; \
 	command -v faketime >/dev/null 2>&1 || missing="$$missing faketime"; \
 	ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || missing="$$missing libfaketime"; \
+	command -v ssh >/dev/null 2>&1 || missing="$$missing openssh-client"; \
+	[ -x /usr/sbin/sshd ] || missing="$$missing openssh-server"; \
 	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \

@@ -59,6 +59,6 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(
       name: "VerdictsCommandTests",
-      dependencies: ["VerdictsCommand", "MarfaQueue", "ScriptedInstance", "TestSupport", "CLinux"]),
+      dependencies: ["VerdictsCommand", "VerdictsRemote", "MarfaQueue", "ScriptedInstance", "TestSupport", "CLinux"]),
   ]
 )

@@ -32,6 +32,7 @@ package final class RemoteSource: QueueSource {
     var fileState: StoreFileState = .same
     var closed = false
     var lostAt: Date?
+    var received = 0
   }
 
   /// The store this source reads.
@@ -103,6 +104,7 @@ package final class RemoteSource: QueueSource {
     DetachedThread.start(name: "verdicts-link") { [self] in
       var reader = LineReader(fd: process.output)
       while let line = reader.next() {
+        state.withLock { $0.received += line.count + 1 }
         guard let message = RemoteWire.message(line) else { continue }
         deliver(message)
       }
@@ -234,6 +236,9 @@ package final class RemoteSource: QueueSource {
   package var handle: Handle { state.withLock { $0.greeting.handle } }
   /// The instance the device talks to.
   package var instanceURL: String? { state.withLock { $0.greeting.instance } }
+  /// The bytes the device sent since this source opened (its answers and news; not a greeting), as
+  /// ssh handed them over: before ssh's own framing and compression.
+  package var bytesReceived: Int { state.withLock { $0.received } }
   /// The greeting the device gave last.
   package var greeting: RemoteGreeting { state.withLock { $0.greeting } }
 

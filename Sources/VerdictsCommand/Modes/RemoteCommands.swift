@@ -34,6 +34,19 @@ enum RemoteCommands {
   /// never does and refuses every call that acts.
   static func serve(_ context: CommandContext) async throws -> ExitCode {
     let readOnly = context.arguments.flag("--read-only")
+    // Under a key pinned to `serve --read-only` (authorized_keys `command=`), ssh runs this
+    // whatever was asked, and says what was in SSH_ORIGINAL_COMMAND: a command that is not a
+    // screen's link is refused in words, never answered with the protocol.
+    if readOnly, let asked = context.environment["SSH_ORIGINAL_COMMAND"],
+      !asked.split(separator: " ").contains(where: { $0 == "serve" || $0 == "'serve'" })
+    {
+      throw CommandFailure(
+        code: "read_only",
+        message:
+          "this key may only watch (verdicts serve --read-only): \(context.visible(asked)) was not run; "
+          + "use the screen or watch (verdicts --store HOST:PATH watch)",
+        exit: .deviceRule)
+    }
     let copy: WorkingCopy
     if context.arguments.flag("--writer") && !readOnly {
       let server = context.globals.url == nil ? nil : try context.server(warnIfClear: false)

@@ -110,10 +110,11 @@ enum ManualTable {
       meaning:
         "the environment: the network (also a drain that ended unavailable or left writes undelivered; its report "
         + "is still printed), a drain stopped by Ctrl-C or SIGTERM, the store's file or disk, output that could "
-        + "not be written, /proc not mounted, an address-space limit too low to start",
+        + "not be written, /proc not mounted, an address-space limit too low to start, a link to another machine "
+        + "that could not be made",
       errorCodes: [
         "network", "canceled", "storage_full", "store", "closed", "io", "write_error", "no_proc",
-        "out_of_memory",
+        "out_of_memory", "link",
       ]),
     ExitStatusEntry(
       code: .deviceRule,
@@ -123,7 +124,7 @@ enum ManualTable {
         + "a file that is not a store of this schema, input the queue's rules refuse",
       errorCodes: [
         "reading_handle", "hydration_incomplete", "copy_expired", "no_cursor", "not_found", "not_held", "wrong_schema",
-        "invalid", "undo_refused",
+        "invalid", "undo_refused", "read_only",
       ]),
     ExitStatusEntry(
       code: .credential, meaning: "the credential: a drain stopped by a refused key (its report is still printed)",

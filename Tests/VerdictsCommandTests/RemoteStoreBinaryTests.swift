@@ -1,0 +1,254 @@
+import Foundation
+import MarfaQueue
+import ScriptedInstance
+import TestSupport
+import Testing
+
+@testable import VerdictsCommand
+@testable import VerdictsRemote
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A store on another machine, through a real sshd on loopback (``SSHLab``): the device's
+/// `verdicts` is the built binary, reached through the system's `ssh` (docs/remote.md).
+@Suite(.serialized) struct RemoteStoreBinaryTests {
+  /// A store of `count` waiting notes, filled from a scripted instance this test runs.
+  static func waitingStore(_ t: TempFolder, count: Int) throws -> (ScriptedInstance, [String: String]) {
+    let instance = ScriptedInstance(scenario: Scenario(name: "remote"))
+    let url = try instance.start()
+    let e = ["MARFA_API_URL": url.absoluteString, "MARFA_API_KEY": "k-remote"]
+    #expect(try Binary.run(["fill"], store: t.store, home: t.path, environment: e).code == 0)
+    for i in 0..<count {
+      let r = try Binary.run(
+        ["items", "create", "--type", "note", "--id", "n\(i)", "--properties", "{}"], store: t.store, home: t.path)
+      #expect(r.code == 0, "\(r)")
+    }
+    return (instance, e)
+  }
+
+  /// The environment of `verdicts` on this side of the link.
+  static func near(_ lab: SSHLab, _ t: TempFolder) throws -> [String: String] {
+    lab.environment(remoteBinary: try Binary.require())
+  }
+
+  /// The ids of the writes `queue --json` lists with `verdict`.
+  static func ids(_ queueJSON: String, verdict: String) -> [String] {
+    guard let all = JSONValue.parse(queueJSON)?.arrayValue else { return [] }
+    return all.compactMap { w in w["verdict"]?.stringValue == verdict ? w["id"]?.stringValue : nil }
+  }
+
+  @Test func commandsOnARemoteStoreRunOnTheDeviceWithItsOutputAndItsExitCode() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let demo = try await MetricsBinaryTests.touredStore(t)
+    demo.stop()
+    let env = try Self.near(lab, t)
+    let remote = "device:\(t.store)"
+    for command in [["--json", "queue"], ["--json", "history"], ["status"]] {
+      let here = try Binary.run(command, store: t.store, home: t.path)
+      let there = try Binary.run(command + ["--store", remote], store: nil, home: t.path, environment: env)
+      #expect(there.code == here.code, "\(command): \(there)")
+      #expect(there.stdout == here.stdout, "\(command)")
+    }
+    let unknown = try Binary.run(["--store", remote, "show", "no-such-write"], store: nil, home: t.path, environment: env)
+    #expect(unknown.code == 4, "\(unknown)")
+    #expect(unknown.stderr.contains("no write"), "\(unknown)")
+    // An action runs on the device, under its rules: the write is sent again there.
+    let queue = try Binary.run(["--json", "queue", "--pane", "blocked"], store: t.store, home: t.path).stdout
+    let blocked = try #require(JSONValue.parse(queue)?.arrayValue?.first?["id"]?.stringValue)
+    let released = try Binary.run(["--store", remote, "release", blocked], store: nil, home: t.path, environment: env)
+    #expect(released.code == 0, "\(released)")
+    let after = try Binary.run(["--json", "show", blocked], store: t.store, home: t.path).stdout
+    #expect(JSONValue.parse(after)?["verdict"] == .null, "\(after)")
+  }
+
+  @Test func aRemoteStoreNamedEachWayReachesTheSameStore() throws {
+    #expect(RemoteStore("device:/a/b.store") == RemoteStore("ssh://device/a/b.store"))
+    #expect(RemoteStore("ssh://ann@device:2222/x")?.port == 2222)
+    #expect(RemoteStore("ssh://ann@device:2222/x")?.destination == "ann@device")
+    #expect(RemoteStore("device:")?.path == nil)
+    #expect(RemoteStore("ssh://device/~/q.store")?.path == "~/q.store")
+    // Local paths stay local: a slash before the colon, or none at all.
+    #expect(RemoteStore("./a:b") == nil)
+    #expect(RemoteStore("/tmp/a:b") == nil)
+    #expect(RemoteStore("store.db") == nil)
+    // What ssh would read as an option is never a host.
+    #expect(RemoteStore("-oProxyCommand=x:y") == nil)
+    #expect(RemoteStore("ssh://-oProxyCommand=x/y") == nil)
+    #expect(RemoteStore("ssh://device:99999/y") == nil)
+    #expect(RemoteStore.quoted("it's") == #"'it'\''s'"#)
+  }
+
+  @Test func watchPlainOverTheLinkFollowsADrainOnTheDeviceListingEachVerdictOnce() throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 20)
+    defer { instance.stop() }
+    let watch = try Spawned(
+      ["--store", "device:\(t.store)", "watch", "--plain"],
+      environment: Binary.environment(store: nil, home: t.path, try Self.near(lab, t)))
+    defer { watch.kill() }
+    #expect(waitUntil(within: .seconds(15)) { watch.stdout.components(separatedBy: " queued").count > 20 })
+    let drained = try Binary.run(["drain"], store: t.store, home: t.path, environment: e)
+    #expect(drained.code == 0, "\(drained)")
+    #expect(
+      waitUntil(within: .seconds(15)) { watch.stdout.components(separatedBy: " accepted ").count - 1 == 20 },
+      "\(watch.stdout)\n\(watch.stderr)")
+    for i in 0..<20 {
+      let lines = watch.stdout.split(separator: "\n").filter { $0.contains(" n\(i) ") && $0.contains(" accepted ") }
+      #expect(lines.count == 1, "n\(i): \(lines)")
+    }
+  }
+
+  @Test func aFrozenLinkIsSaidLostWithinSecondsAndTheWatchCatchesUpAfterWithNothingLostOrDoubled() throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 12)
+    defer { instance.stop() }
+    let watch = try Spawned(
+      ["--store", "device:\(t.store)", "watch", "--plain"],
+      environment: Binary.environment(store: nil, home: t.path, try Self.near(lab, t)))
+    defer { watch.kill() }
+    #expect(waitUntil(within: .seconds(15)) { watch.stdout.components(separatedBy: " queued").count > 12 })
+    // The cable pulled: nothing crosses and nothing is closed.
+    let frozen = Date()
+    lab.freezeLinks()
+    #expect(try Binary.run(["drain"], store: t.store, home: t.path, environment: e).code == 0)
+    #expect(waitUntil(within: .seconds(30)) { watch.stderr.contains(" lost at ") }, "\(watch.stderr)")
+    let seen = Date().timeIntervalSince(frozen)
+    #expect(seen < 25, "the lost link was said after \(seen) s")
+    #expect(!watch.stdout.contains(" accepted "), "nothing crossed a frozen link")
+    // The cable back (the frozen sessions end; the server still listens): it is made again and
+    // the watch reads what it missed.
+    lab.cutLinks()
+    #expect(waitUntil(within: .seconds(30)) { watch.stderr.contains(" back at ") }, "\(watch.stderr)")
+    #expect(
+      waitUntil(within: .seconds(15)) { watch.stdout.components(separatedBy: " accepted ").count - 1 == 12 },
+      "\(watch.stdout)\n\(watch.stderr)")
+    for i in 0..<12 {
+      let lines = watch.stdout.split(separator: "\n").filter { $0.contains(" n\(i) ") && $0.contains(" accepted ") }
+      #expect(lines.count == 1, "n\(i): \(lines)")
+    }
+  }
+
+  @Test func aKeyPinnedToServeReadOnlyWatchesButEveryActionAndEveryOtherCommandIsRefused() async throws {
+    let t = TempFolder()
+    let demo = try await MetricsBinaryTests.touredStore(t)
+    demo.stop()
+    let binary = try Binary.require()
+    let lab = try SSHLab(forcedCommand: "\(binary) --store \(t.store) serve --read-only")
+    let env = try Self.near(lab, t)
+    let status = try Binary.run(["--store", "device:\(t.store)", "status"], store: nil, home: t.path, environment: env)
+    #expect(status.code == 4, "\(status)")
+    #expect(status.stderr.contains("this key may only watch"), "\(status)")
+    #expect(!status.stdout.contains("greeting"), "\(status)")
+    let source = try RemoteSource(store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: true)
+    defer { source.close() }
+    #expect(source.greeting.readOnly)
+    #expect(!source.handle.isWriter)
+    let counts = try await source.status().counts
+    #expect(counts.blocked > 0)
+    let blocked = try await source.page(.blocked, offset: 0, limit: 1, filter: nil).writes[0].id
+    await #expect(throws: (any Error).self) { try await source.release(blocked) }
+    do {
+      _ = try await source.release(blocked)
+    } catch {
+      #expect("\(error)".contains("only watch"), "\(error)")
+    }
+    #expect(try await source.write(blocked).verdict?.blockedReason != nil, "still blocked on the device")
+  }
+
+  @Test func aDeviceWithoutVerdictsOrWithAnOlderOneIsSaidInOneLine() throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    var env = try Self.near(lab, t)
+    func watch(_ remoteBinary: String) throws -> CommandResult {
+      env["VERDICTS_REMOTE_PATH"] = remoteBinary
+      return try Binary.run(
+        ["--store", "device:\(t.store)", "watch", "--plain"], store: nil, home: t.path, environment: env,
+        timeout: 30)
+    }
+    let missing = try watch("\(t.path)/no-such/verdicts")
+    #expect(missing.code == 3, "\(missing)")
+    #expect(missing.stderr.contains("verdicts was not found on device"), "\(missing)")
+    #expect(missing.stderr.split(separator: "\n").filter { $0.hasPrefix("verdicts:") }.count == 1, "\(missing)")
+    // A release before `serve`: the command line refuses the word.
+    let old = "\(t.path)/old-verdicts"
+    try "#!/bin/sh\necho \"verdicts: unknown command 'serve'\" >&2\nexit 2\n".write(
+      toFile: old, atomically: true, encoding: .utf8)
+    chmod(old, 0o755)
+    let tooOld = try watch(old)
+    #expect(tooOld.code == 3, "\(tooOld)")
+    #expect(tooOld.stderr.contains("too old"), "\(tooOld)")
+    // A later release that speaks only a newer protocol.
+    let newer = "\(t.path)/newer-verdicts"
+    let greeting =
+      #"{"greeting":{"versions":[7],"offers":[],"program":"verdicts 9.0","store":"x","#
+      + #""handle":{"writer":{}},"readOnly":false}}"#
+    try "#!/bin/sh\necho '\(greeting)'\nsleep 5\n".write(toFile: newer, atomically: true, encoding: .utf8)
+    chmod(newer, 0o755)
+    let tooNew = try watch(newer)
+    #expect(tooNew.code == 3, "\(tooNew)")
+    #expect(tooNew.stderr.contains("speaks remote protocol 7; this one speaks 1"), "\(tooNew)")
+  }
+
+  @Test func actionsFromARemoteScreenRunOnTheDeviceAndUndoPutsBackWhatTheyTook() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let demo = try await MetricsBinaryTests.touredStore(t)
+    demo.stop()
+    let env = try Self.near(lab, t)
+    let source = try RemoteSource(store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: true)
+    defer { source.close() }
+    #expect(source.handle.isWriter)
+    let changes = source.changes()
+    var seen = changes.makeAsyncIterator()
+    let blocked = try await source.page(.blocked, offset: 0, limit: 1, filter: nil).writes[0].id
+    #expect(try await source.release(blocked))
+    #expect(try await source.write(blocked).verdict == nil)
+    #expect(await seen.next() != nil, "the release came back as a change")
+    let taken = try await source.takeAnswered()
+    #expect(!taken.isEmpty)
+    let here = try Binary.run(["--json", "queue"], store: t.store, home: t.path).stdout
+    let left = Set(JSONValue.parse(here)?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+    #expect(taken.allSatisfy { !left.contains($0.id) }, "the device's queue still holds a taken write")
+    let outcome = try await source.undo(taken[0].id)
+    guard case .restored = outcome else {
+      Issue.record("undo: \(outcome)")
+      return
+    }
+    #expect(try await source.write(taken[0].id).id == taken[0].id)
+  }
+
+  @Test func anIdleLinkCarriesNothingAndADrainCrossesItAsAFewChangesASecond() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 200)
+    defer { instance.stop() }
+    let source = try RemoteSource(
+      store: try #require(RemoteStore("device:\(t.store)")), environment: try Self.near(lab, t), writer: false)
+    defer { source.close() }
+    let changes = Task {
+      var n = 0
+      for await _ in source.changes() { n += 1 }
+      return n
+    }
+    _ = try await source.status()
+    try await Task.sleep(for: .seconds(1))
+    let idleFrom = source.bytesReceived
+    try await Task.sleep(for: .seconds(5))
+    #expect(source.bytesReceived == idleFrom, "an idle link carried \(source.bytesReceived - idleFrom) bytes")
+    let started = Date()
+    let drained = try await offThePool { try Binary.run(["drain"], store: t.store, home: t.path, environment: e) }
+    #expect(drained.code == 0, "\(drained)")
+    try await Task.sleep(for: .seconds(1))
+    let seconds = Date().timeIntervalSince(started)
+    let bytes = source.bytesReceived - idleFrom
+    // At most one `saved` change each 250 ms, whatever the drain's pace, and each change small.
+    #expect(Double(bytes) < (seconds / 0.25 + 8) * 120, "\(bytes) bytes in \(seconds) s")
+    source.close()
+    #expect(await changes.value > 0)
+  }
+}
