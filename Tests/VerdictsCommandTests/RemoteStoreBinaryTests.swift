@@ -52,7 +52,8 @@ import Testing
       #expect(there.code == here.code, "\(command): \(there)")
       #expect(there.stdout == here.stdout, "\(command)")
     }
-    let unknown = try Binary.run(["--store", remote, "show", "no-such-write"], store: nil, home: t.path, environment: env)
+    let unknown = try Binary.run(
+      ["--store", remote, "show", "no-such-write"], store: nil, home: t.path, environment: env)
     #expect(unknown.code == 4, "\(unknown)")
     #expect(unknown.stderr.contains("no write"), "\(unknown)")
     // An action runs on the device, under its rules: the write is sent again there.
