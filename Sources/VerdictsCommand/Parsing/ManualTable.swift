@@ -17,6 +17,13 @@ enum ManualTable {
       "never used: requests go straight to the instance unless --proxy "
         + "names a proxy; a command that talks to the instance says once which it found set"),
     ManualEntry("VERDICTS_THEME", "the TUI's theme, when --theme is not given"),
+    ManualEntry(
+      "VERDICTS_SSH",
+      "the ssh command line a remote store (--store HOST:PATH) is reached through (default: ssh), as GIT_SSH_COMMAND"),
+    ManualEntry("VERDICTS_REMOTE_PATH", "the device's verdicts, when it is not on the device's PATH"),
+    ManualEntry(
+      "SSH_ORIGINAL_COMMAND",
+      "read by serve --read-only under a key pinned to it: what was asked, refused unless it is a screen's link"),
     ManualEntry("NO_COLOR", "no colours, when set and not empty (as --no-color)"),
     ManualEntry(
       "XDG_STATE_HOME",
