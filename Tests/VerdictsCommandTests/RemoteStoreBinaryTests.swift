@@ -253,3 +253,35 @@ import Testing
     #expect(await changes.value > 0)
   }
 }
+
+/// The screen over the link on a big store: what it costs to open.
+@Suite(.serialized) struct RemoteFirstViewTests {
+  @Test func theFirstViewOfABigStoreCrossesTheLinkInUnder50KB() throws {
+    let writes = Int(ProcessInfo.processInfo.environment["VERDICTS_REMOTE_WRITES"] ?? "") ?? 100_000
+    let lab = try SSHLab()
+    let t = TempFolder()
+    // Made by a writer first (the schema, the indexes, the history), emptied, then filled in bulk.
+    _ = try Binary.run(["items", "create", "--type", "note", "--properties", "{}"], store: t.store, home: t.path)
+    try SQLiteScript.run("DELETE FROM queue;", on: t.store)
+    try MetricsScaleTests.generate(t.store, writes: writes)
+    // ssh, with every byte the device sends (before ssh's compression) copied to a file.
+    let counted = "\(t.path)/counted-ssh"
+    try "#!/bin/sh\nssh -F \(lab.folder.path)/ssh_config \"$@\" | tee -a \(t.path)/link.bytes\n".write(
+      toFile: counted, atomically: true, encoding: .utf8)
+    chmod(counted, 0o755)
+    var env = lab.environment(remoteBinary: try Binary.require())
+    env["VERDICTS_SSH"] = counted
+    env["HOME"] = t.path
+    env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let pty = try ScreenPty(["--store", "device:\(t.store)", "watch"], environment: env, width: 80, height: 24)
+    #expect(pty.waitFor("Dead", timeout: 30), "\(pty.text)")
+    // Settled: the first frame's reads, the detail and the writer are in.
+    Thread.sleep(forTimeInterval: 3)
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: "\(t.path)/link.bytes")[.size] as? Int) ?? 0
+    #expect(bytes > 0)
+    #expect(bytes < 50_000, "the first view of \(writes) writes took \(bytes) bytes")
+    print("first view of \(writes) writes over the link: \(bytes) bytes")
+    pty.type("q")
+    #expect(pty.waitForExit(timeout: 10))
+  }
+}
