@@ -195,6 +195,34 @@ import Testing
     #expect(tooNew.stderr.contains("speaks remote protocol 7; this one speaks 1"), "\(tooNew)")
   }
 
+  @Test func aDeviceThatOffersFewerCallsIsWatchedWithWhatItHas() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 5)
+    defer { instance.stop() }
+    // An older release: the same protocol, without file news nor `changed`.
+    let older = "\(t.path)/older-verdicts"
+    let binary = try Binary.require()
+    try """
+      #!/bin/sh
+      "\(binary)" "$@" | sed -u '1s/"follow_files",//; 1s/,"follow_files"//; 1s/"changed",//'
+      """.write(toFile: older, atomically: true, encoding: .utf8)
+    chmod(older, 0o755)
+    var env = try Self.near(lab, t)
+    env["VERDICTS_REMOTE_PATH"] = older
+    let source = try RemoteSource(store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: false)
+    defer { source.close() }
+    #expect(!source.greeting.offers.contains("follow_files"))
+    #expect(source.storeFileEvents() == nil, "no file news is asked of a device that does not offer it")
+    await #expect(throws: RemoteSource.LinkFailure.self) { _ = try await source.changed(since: nil) }
+    // What it has still works: the counts, and the queue's changes as they happen.
+    #expect(try await source.status().counts.waiting == 5)
+    var changes = source.changes().makeAsyncIterator()
+    #expect(try Binary.run(["drain"], store: t.store, home: t.path, environment: e).code == 0)
+    #expect(await changes.next() != nil)
+    #expect(try await source.status().counts.answered == 5)
+  }
+
   @Test func actionsFromARemoteScreenRunOnTheDeviceAndUndoPutsBackWhatTheyTook() async throws {
     let lab = try SSHLab()
     let t = TempFolder()
