@@ -43,6 +43,8 @@ package struct FleetState: Sendable, Hashable {
   package private(set) var message: String?
   /// Whether the screen draws ASCII only.
   package var ascii = false
+  /// Whether the person moved the selection: until then it stays on the top row.
+  private var chosen = false
 
   /// A fleet of `hosts`, none reached yet.
   package init(hosts: [String], now: Date = Date()) {
@@ -139,17 +141,18 @@ package struct FleetState: Sendable, Hashable {
     let shown = visible
     guard !shown.isEmpty else { return }
     selected = shown[max(0, min(shown.count - 1, position))]
+    chosen = true
   }
 
-  /// The selection stays on its device while it is shown, else goes to the first shown; the
-  /// scroll keeps it in view.
+  /// The selection stays on its device while it is shown (on the top row until the person
+  /// moves it), else goes to the first shown; the scroll keeps it in view.
   private mutating func keepSelection() {
     let shown = visible
     if shown.isEmpty {
       top = 0
       return
     }
-    if selected == nil || !shown.contains(selected!) { selected = shown[0] }
+    if !chosen || selected == nil || !shown.contains(selected!) { selected = shown[0] }
     let at = shown.firstIndex(of: selected!) ?? 0
     if at < top { top = at }
     if at >= top + tableHeight { top = at - tableHeight + 1 }
