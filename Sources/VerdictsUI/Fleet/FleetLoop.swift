@@ -14,10 +14,12 @@ final class FleetLoop {
   private let monitor: FleetMonitor
   private let options: AppOptions
   private var state: FleetState
-  private let inbox: Mutex<[FleetEvent]>
+  private let inbox: Mutex<[Int: FleetRow]>
   private let pipe: SignalPipe
 
-  init(monitor: FleetMonitor, state: FleetState, inbox: Mutex<[FleetEvent]>, pipe: SignalPipe, options: AppOptions) {
+  init(
+    monitor: FleetMonitor, state: FleetState, inbox: Mutex<[Int: FleetRow]>, pipe: SignalPipe, options: AppOptions
+  ) {
     self.monitor = monitor
     self.pipe = pipe
     self.state = state
@@ -63,16 +65,23 @@ final class FleetLoop {
         }
         dirty = true
       }
-      let events = inbox.withLock { e in defer { e = [] }; return e }
-      for e in events { _ = state.handle(e) }
-      if !events.isEmpty { dirty = true }
+      // The latest row of each device that changed (a device's screen may be open for long).
+      let rows = inbox.withLock { r in defer { r = [:] }; return r }
+      for (i, row) in rows { _ = state.handle(.row(i, row)) }
+      if !rows.isEmpty { dirty = true }
       for effect in effects {
         switch effect {
         case .quit: return
         case .open(let index):
+          guard let source = monitor.source(index) else {
+            let why = state.rows[index].downReason.map { ": " + $0 } ?? " yet"
+            _ = state.handle(.message("\(Sanitizer.clean(state.rows[index].host)) is not connected\(why)"))
+            dirty = true
+            continue
+          }
           terminal.restore()
           pipe.removeHandlers()
-          openDevice(index)
+          openDevice(source)
           guard let again = open(choice) else {
             throw AppError.cursesRefused(term: term, width: nil, height: nil)
           }
@@ -110,12 +119,7 @@ final class FleetLoop {
   }
 
   /// The device's full screen on this thread, until the person quits it.
-  private func openDevice(_ index: Int) {
-    guard let source = monitor.source(index) else {
-      let why = state.rows[index].downReason.map { ": " + $0 } ?? " yet"
-      _ = state.handle(.message("\(Sanitizer.clean(state.rows[index].host)) is not connected\(why)"))
-      return
-    }
+  private func openDevice(_ source: any QueueSource) {
     do {
       try UILoop(source: source, options: options).run()
     } catch let error as AppError {

@@ -16,10 +16,10 @@ package enum VerdictsFleet {
     hosts: [String], connect: @escaping FleetMonitor.Connect, describe: @escaping FleetMonitor.Describe,
     options: AppOptions
   ) async throws {
-    let inbox = Mutex<[FleetEvent]>([])
+    let inbox = Mutex<[Int: FleetRow]>([:])
     let pipe = SignalPipe()
     let monitor = FleetMonitor(hosts: hosts, connect: connect, describe: describe) { i, row in
-      inbox.withLock { $0.append(.row(i, row)) }
+      inbox.withLock { $0[i] = row }
       pipe.wake()
     }
     defer { monitor.stop() }
