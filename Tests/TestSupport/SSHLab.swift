@@ -72,10 +72,12 @@ public final class SSHLab: @unchecked Sendable {
     try client.write(toFile: "\(dir)/ssh_config", atomically: true, encoding: .utf8)
     server.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
     server.arguments = ["-D", "-e", "-f", "\(dir)/sshd_config"]
-    let log = FileHandle(forWritingAtPath: "\(dir)/sshd.log") ?? {
-      FileManager.default.createFile(atPath: "\(dir)/sshd.log", contents: nil)
-      return FileHandle(forWritingAtPath: "\(dir)/sshd.log")!
-    }()
+    let log =
+      FileHandle(forWritingAtPath: "\(dir)/sshd.log")
+      ?? {
+        FileManager.default.createFile(atPath: "\(dir)/sshd.log", contents: nil)
+        return FileHandle(forWritingAtPath: "\(dir)/sshd.log")!
+      }()
     server.standardOutput = log
     server.standardError = log
     try server.run()

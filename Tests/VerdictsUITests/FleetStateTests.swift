@@ -107,7 +107,9 @@ import Testing
     #expect(narrow.line(23).contains("ssh could not reach h-down"), "the selected device's trouble, in words")
     _ = s.handle(.resize(width: 160, height: 48))
     let wide = FleetRenderer.render(s)
-    for title in ["HOST", "STATE", "LINK", "STORE", "WRITER", "INSTANCE", "WAIT", "ANS", "BLOCKED", "DEAD", "LAST DRAIN"] {
+    for title in [
+      "HOST", "STATE", "LINK", "STORE", "WRITER", "INSTANCE", "WAIT", "ANS", "BLOCKED", "DEAD", "LAST DRAIN",
+    ] {
       #expect(wide.line(1).contains(title), "\(title)")
     }
     let stalledLine = wide.line(3)

@@ -111,7 +111,8 @@ enum FleetCommand {
     for (word, from) in named {
       guard let device = device(word) else {
         throw refuse(
-          "\(context.visible(word)) (from \(from)) is not a device: give host, host:path or ssh://[user@]host[:port]/path")
+          "\(context.visible(word)) (from \(from)) is not a device: give host, host:path or ssh://[user@]host[:port]/path"
+        )
       }
       guard let store = RemoteStore(device.spec) else { continue }
       if seen.insert(store.name + ":" + String(store.port ?? 0)).inserted { devices.append(device) }

@@ -80,13 +80,15 @@ enum CommandTable {
       CommandSpec(
         name: "fleet", summary: "many devices' stores at a glance, each through ssh, trouble first", id: .fleet,
         positionals: [
-          PositionalSpec("HOST", .many, help: "a device: host (its default store), host:path or ssh://[user@]host[:port]/path")
+          PositionalSpec(
+            "HOST", .many, help: "a device: host (its default store), host:path or ssh://[user@]host[:port]/path")
         ],
         options: [
           .value("--hosts", "FILE", help: "more devices from FILE, one a line (blank lines and # comments skipped)"),
           .value(
             "--ssh-config-hosts", "PATTERN",
-            help: "more devices: every name of ~/.ssh/config's Host lines with no wildcard that PATTERN (a glob) matches"),
+            help:
+              "more devices: every name of ~/.ssh/config's Host lines with no wildcard that PATTERN (a glob) matches"),
           .flag("--plain", help: "no screen: a line a device, then a line each time a device's line changes"),
           .flag("--once", help: "with --plain: the first listing only, then exit"),
         ],

@@ -66,7 +66,10 @@ final class FleetLoop {
         dirty = true
       }
       // The latest row of each device that changed (a device's screen may be open for long).
-      let rows = inbox.withLock { r in defer { r = [:] }; return r }
+      let rows = inbox.withLock { r in
+        defer { r = [:] }
+        return r
+      }
       for (i, row) in rows { _ = state.handle(.row(i, row)) }
       if !rows.isEmpty { dirty = true }
       for effect in effects {

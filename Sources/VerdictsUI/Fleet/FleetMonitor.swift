@@ -308,13 +308,19 @@ private final class DeviceWatch: Sendable {
       let timer = Task.detached {
         try? await Task.sleep(for: .seconds(seconds))
         if Task.isCancelled { return }
-        gate.withLock { g in defer { g = nil }; return g }?.resume(returning: .late)
+        gate.withLock { g in
+          defer { g = nil }
+          return g
+        }?.resume(returning: .late)
       }
       Task.detached {
         let result: Outcome<T>
         do { result = .value(try await task.value) } catch { result = .failure(error) }
         timer.cancel()
-        gate.withLock { g in defer { g = nil }; return g }?.resume(returning: result)
+        gate.withLock { g in
+          defer { g = nil }
+          return g
+        }?.resume(returning: result)
       }
     }
   }

@@ -132,8 +132,7 @@ package enum FleetRenderer {
     return grid
   }
 
-  private static func put(_ text: String, into grid: inout Grid, x: Int, y: Int, width: Int, number: Bool, role: Role)
-  {
+  private static func put(_ text: String, into grid: inout Grid, x: Int, y: Int, width: Int, number: Bool, role: Role) {
     guard width > 0 else { return }
     let shown = CharWidth.of(text)
     let start = number && shown < width ? x + width - shown : x

@@ -86,7 +86,9 @@ package struct FleetRow: Sendable, Hashable {
           return "stalled \(WriterText.duration(now.timeIntervalSince(moved)))"
         }
         var text = "\(short ? "" : who + " ")\(d.sent)/\(d.total)"
-        if !plain, let rate = d.rate(now: now) { text += " " + (rate >= 10 ? "\(Int(rate.rounded()))" : rate.fixed(1)) + "/s" }
+        if !plain, let rate = d.rate(now: now) {
+          text += " " + (rate >= 10 ? "\(Int(rate.rounded()))" : rate.fixed(1)) + "/s"
+        }
         return text
       }
       if w.silent(now: now) { return "silent" }
