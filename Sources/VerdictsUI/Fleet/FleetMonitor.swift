@@ -18,9 +18,9 @@ package final class FleetMonitor: Sendable {
   package typealias Describe = @Sendable (any Error) -> String
 
   /// Seconds between the small calls that prove a device answers.
-  package static let probeEvery = 3.0
+  package static let probeEvery = 4.0
   /// Seconds a call may go unanswered before the device counts as unreachable.
-  package static let answerWithin = 4.0
+  package static let answerWithin = 3.0
   /// Seconds between whole reads of a device nothing was heard from.
   package static let fullEvery = 30.0
 
@@ -181,8 +181,8 @@ private final class DeviceWatch: Sendable {
         markDown("no answer for \(Int(FleetMonitor.answerWithin)) s", since: sentAt)
       }
       if stopped { return }
-      // Reads of a busy device are at most one a second.
-      if full { try? await Task.sleep(for: .seconds(1)) }
+      // Reads a device's changes ask for are at most one a second.
+      if kicked { try? await Task.sleep(for: .seconds(1)) }
       kicked = await waitForKick(upTo: FleetMonitor.probeEvery)
     }
   }
