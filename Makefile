@@ -3,7 +3,8 @@
 # (PREFIX, DESTDIR) put it and its man page and completions in place, `make package` makes a .deb and a .tar.gz.
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev tmux time zsh fish groff-base man-db \
-  binutils dpkg-dev debootstrap libstdc++-12-dev faketime libfaketime prometheus
+  binutils dpkg-dev debootstrap libstdc++-12-dev faketime libfaketime prometheus \
+  openssh-server openssh-client
 
 .PHONY: deps build release startup-order asan tsan fuzz fuzz-build fuzz-smoke install uninstall package demo test lint unit e2e bench soak clean
 
@@ -12,7 +13,8 @@ APT_PACKAGES = pkg-config libsqlite3-dev libncursesw5-dev libcurl4-openssl-dev t
 ## and the man page's tests), strip, dpkg-shlibdeps and debootstrap (the package's tests), faketime
 ## and libfaketime (the archive's tests under a wrong clock, the arguments read under an LD_PRELOAD library),
 ## promtool (from prometheus: `metrics` through `promtool check metrics`, docs/monitoring.md's rules through
-## `promtool check rules`).
+## `promtool check rules`), sshd and ssh (openssh-server, openssh-client: remote stores and `fleet`
+## through a real sshd on a loopback port).
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
@@ -33,6 +35,8 @@ deps:
 	command -v ssh >/dev/null 2>&1 || missing="$$missing openssh-client"; \
 	[ -x /usr/sbin/sshd ] || missing="$$missing openssh-server"; \
 	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
+	[ -x /usr/sbin/sshd ] || missing="$$missing openssh-server"; \
+	command -v ssh >/dev/null 2>&1 || missing="$$missing openssh-client"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

@@ -117,7 +117,7 @@ enum CoreStoreCommands {
     case .itemsGet, .itemsList, .edgesList, .edgesTo:
       throw QueueError.invalid(
         message: "this is a Marfa core store: verdicts reads its queue, not its rows (`marfa device --db … items`)")
-    case .demo, .instance, .serve, .completion, .complete, .manual, .configCheck:
+    case .demo, .instance, .serve, .fleet, .completion, .complete, .manual, .configCheck:
       throw QueueError.invalid(message: "internal: \(id.rawValue) does not open a store")
     case .itemsCreate, .itemsUpdate, .itemsDelete, .itemsRestore, .itemsTransition, .edgesCreate, .edgesUpdate,
       .edgesDelete, .tagsAdd, .tagsRemove, .metadataReplace, .metadataMerge, .extensionsWrite, .extensionsDelete,

@@ -12,7 +12,7 @@ import VerdictsUI
 /// device's side of such a link (docs/remote.md).
 enum RemoteCommands {
   /// Commands that need no store, or make their own: never sent to a device.
-  static let local: Set<CommandID> = [.instance, .completion, .complete, .manual, .configCheck]
+  static let local: Set<CommandID> = [.instance, .fleet, .completion, .complete, .manual, .configCheck]
 
   /// Runs `id` against the device's store: the screen and `watch` over the remote protocol,
   /// every other command on the device through ssh as typed, its output and exit code its own.

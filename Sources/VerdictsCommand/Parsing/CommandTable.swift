@@ -77,6 +77,32 @@ enum CommandTable {
           .flag("--writer", help: "take the writer role when it is free, as the screen does (default: only read)"),
           .flag("--read-only", help: "only watch: never the writer role, and every action refused"),
         ]),
+      CommandSpec(
+        name: "fleet", summary: "many devices' stores at a glance, each through ssh, trouble first", id: .fleet,
+        positionals: [
+          PositionalSpec(
+            "HOST", .many, help: "a device: host (its default store), host:path or ssh://[user@]host[:port]/path")
+        ],
+        options: [
+          .value("--hosts", "FILE", help: "more devices from FILE, one a line (blank lines and # comments skipped)"),
+          .value(
+            "--ssh-config-hosts", "PATTERN",
+            help:
+              "more devices: every name of ~/.ssh/config's Host lines with no wildcard that PATTERN (a glob) matches"),
+          .flag("--plain", help: "no screen: a line a device, then a line each time a device's line changes"),
+          .flag("--once", help: "with --plain: the first listing only, then exit"),
+        ],
+        discussion: """
+          One ssh connection a device (the system's ssh, as --store host:path uses: VERDICTS_SSH, VERDICTS_REMOTE_PATH),
+          each running `verdicts serve` there, read-only. One row a device: reachable or not and since when, the
+          store's fill, the writer (what it runs, a drain's progress and rate, stalled, gone), the instance as the
+          writer last met it, waiting, answered, blocked (by reason), dead, and how the last drain ended and when;
+          sorted trouble first (unreachable, a writer stalled or gone while writes wait, the instance down, dead,
+          blocked, waiting, fine). Keys: j/k or the arrows move, / filters by a host's part or a state word, enter
+          opens the device's full screen (a watcher's) and q there comes back, q quits. A device that stops
+          answering is shown unreachable within about 7 s; one that cannot be reached is tried again with backoff.
+          docs/fleet.md says more.
+          """),
       CommandSpec(name: "fill", summary: "fill the copy from the instance (creates a missing store)", id: .fill),
       CommandSpec(name: "catch-up", summary: "catch the copy up from its cursor", id: .catchUp),
       CommandSpec(

@@ -40,6 +40,11 @@ enum HelpExamples {
       "verdicts metrics | promtool check metrics",
       "verdicts metrics --textfile /var/lib/prometheus/node-exporter   # every minute, from a timer",
     ],
+    ["fleet"]: [
+      "verdicts fleet shop-1 shop-2:/var/lib/verdicts/queue.store",
+      "verdicts fleet --ssh-config-hosts 'shop-*'          # ~/.ssh/config's Host names",
+      "verdicts fleet --plain --once --hosts fleet.txt     # one line a device, trouble first",
+    ],
     ["items", "create"]: ["verdicts items create --type note --properties '{\"title\":\"Groceries\"}'"],
     ["completion"]: [
       "verdicts completion bash > ~/.local/share/bash-completion/completions/verdicts",

@@ -17,12 +17,14 @@ struct CommandRunner {
 
   /// Runs the command; a failure is thrown, to be printed by the caller.
   func run(_ id: CommandID) async throws -> ExitCode {
-    if [.tui, .watch, .demo].contains(id) { try checkLog() }
+    if [.tui, .watch, .demo, .fleet].contains(id) { try checkLog() }
     if !RemoteCommands.local.contains(id), let remote = RemoteStore(context.globals.storePath) {
       return try await RemoteCommands.run(id, remote, context)
     }
     // A store the Marfa core wrote is read as any store and never written (CoreStoreCommands).
-    let opensNoStore: Set<CommandID> = [.demo, .instance, .serve, .completion, .complete, .manual, .configCheck]
+    let opensNoStore: Set<CommandID> = [
+      .demo, .instance, .serve, .fleet, .completion, .complete, .manual, .configCheck,
+    ]
     if !opensNoStore.contains(id), let core = try CoreStoreCommands.store(context) {
       defer { core.close() }
       return try await CoreStoreCommands.run(id, core, context)
@@ -35,6 +37,7 @@ struct CommandRunner {
     case .instance:
       return try await InstanceCommand.run(context, port: args.int("--port"), scenario: args.string("--scenario"))
     case .serve: return try await RemoteCommands.serve(context)
+    case .fleet: return try await FleetCommand.run(context)
     case .status: return try await status()
     case .queue: return try await queue()
     case .show: return try await show()
