@@ -35,8 +35,6 @@ deps:
 	command -v ssh >/dev/null 2>&1 || missing="$$missing openssh-client"; \
 	[ -x /usr/sbin/sshd ] || missing="$$missing openssh-server"; \
 	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
-	[ -x /usr/sbin/sshd ] || missing="$$missing openssh-server"; \
-	command -v ssh >/dev/null 2>&1 || missing="$$missing openssh-client"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

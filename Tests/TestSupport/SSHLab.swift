@@ -53,6 +53,7 @@ public final class SSHLab: @unchecked Sendable {
       PasswordAuthentication no
       KbdInteractiveAuthentication no
       AcceptEnv MARFA_* VERDICTS_*
+      MaxStartups 200
       LogLevel ERROR
 
       """

@@ -204,13 +204,14 @@ import Testing
     let older = "\(t.path)/older-verdicts"
     let binary = try Binary.require()
     try """
-      #!/bin/sh
-      "\(binary)" "$@" | sed -u '1s/"follow_files",//; 1s/,"follow_files"//; 1s/"changed",//'
-      """.write(toFile: older, atomically: true, encoding: .utf8)
+    #!/bin/sh
+    "\(binary)" "$@" | sed -u '1s/"follow_files",//; 1s/,"follow_files"//; 1s/"changed",//'
+    """.write(toFile: older, atomically: true, encoding: .utf8)
     chmod(older, 0o755)
     var env = try Self.near(lab, t)
     env["VERDICTS_REMOTE_PATH"] = older
-    let source = try RemoteSource(store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: false)
+    let source = try RemoteSource(
+      store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: false)
     defer { source.close() }
     #expect(!source.greeting.offers.contains("follow_files"))
     #expect(source.storeFileEvents() == nil, "no file news is asked of a device that does not offer it")
