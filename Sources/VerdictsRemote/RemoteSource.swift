@@ -39,34 +39,55 @@ package final class RemoteSource: QueueSource {
   package let store: RemoteStore
   private let environment: [String: String]
   private let writer: Bool
+  private let keepalive: Keepalive
   private let state: Mutex<State>
 
   /// Opens a link to `store` and reads the device's greeting; `writer` asks the device to take
   /// the writer role when it is free (the screen), else it only reads (`watch`). Throws
   /// ``LinkFailure`` in one line when ssh, the device or its `verdicts` cannot serve.
-  package init(store: RemoteStore, environment: [String: String], writer: Bool) throws {
+  package init(
+    store: RemoteStore, environment: [String: String], writer: Bool, keepalive: Keepalive = .screen
+  ) throws {
     self.store = store
     self.environment = environment
     self.writer = writer
-    let (process, greeting) = try Self.connect(store, environment: environment, writer: writer)
+    self.keepalive = keepalive
+    let (process, greeting) = try Self.connect(store, environment: environment, writer: writer, keepalive: keepalive)
     state = Mutex(State(process: process, greeting: greeting))
     startReading(process)
   }
 
-  /// The ssh options every link takes: no prompt (the screen holds the terminal), a keepalive
-  /// that gives up after 15 s of silence, compression, and a bounded connect.
-  package static let sshOptions = [
-    "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "-o",
-    "Compression=yes", "-o", "ConnectTimeout=10",
-  ]
+  /// How often ssh asks the device whether it is there when nothing crosses, and how many
+  /// unanswered asks end the link: a silent link is seen within `every × misses` seconds. The asks
+  /// are ssh's own (`ServerAliveInterval`, `ServerAliveCountMax`), a few dozen bytes each.
+  package struct Keepalive: Sendable {
+    /// Seconds of silence before each ask.
+    package var every: Int
+    /// Asks unanswered before the link counts as lost.
+    package var misses: Int
 
-  private static func connect(_ store: RemoteStore, environment: [String: String], writer: Bool) throws -> (
-    LinkProcess, RemoteGreeting
-  ) {
+    /// The screen and `watch`: seen within 15 s.
+    package static let screen = Keepalive(every: 5, misses: 3)
+    /// `fleet`, whose row must say a device is gone within 10 s: seen within 4–6 s.
+    package static let fleet = Keepalive(every: 2, misses: 2)
+  }
+
+  /// The ssh options every link takes: no prompt (the screen holds the terminal), the keepalive,
+  /// compression, and a bounded connect.
+  package static func sshOptions(_ keepalive: Keepalive) -> [String] {
+    [
+      "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=\(keepalive.every)", "-o",
+      "ServerAliveCountMax=\(keepalive.misses)", "-o", "Compression=yes", "-o", "ConnectTimeout=10",
+    ]
+  }
+
+  private static func connect(
+    _ store: RemoteStore, environment: [String: String], writer: Bool, keepalive: Keepalive
+  ) throws -> (LinkProcess, RemoteGreeting) {
     var remote = [RemoteStore.program(environment)]
     if let path = store.path { remote += ["--store", path] }
     remote += ["serve"] + (writer ? ["--writer"] : [])
-    let argv = store.command(running: remote, environment: environment, options: sshOptions)
+    let argv = store.command(running: remote, environment: environment, options: sshOptions(keepalive))
     let process = try LinkProcess(argv, environment: environment)
     var reader = LineReader(fd: process.output)
     guard let first = reader.next(), let greeting = RemoteWire.message(first)?.greeting else {
@@ -167,7 +188,9 @@ package final class RemoteSource: QueueSource {
     while !state.withLock({ $0.closed }) {
       usleep(UInt32(delay * 1_000_000))
       if state.withLock({ $0.closed }) { return }
-      if let (process, greeting) = try? Self.connect(store, environment: environment, writer: writer) {
+      if let (process, greeting) = try? Self.connect(
+        store, environment: environment, writer: writer, keepalive: keepalive)
+      {
         let (follows, closed) = state.withLock { s -> ((Bool, Bool), Bool) in
           s.process = process
           s.greeting = greeting

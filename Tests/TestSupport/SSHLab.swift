@@ -116,17 +116,23 @@ public final class SSHLab: @unchecked Sendable {
     return found
   }
 
-  /// Freezes every link as a cable pulled out would: nothing more crosses, nothing is closed.
-  public func freezeLinks() {
-    for pid in sessions() {
-      let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-      if comm.hasPrefix("sshd") { kill(pid, SIGSTOP) }
+  /// The sshd processes among ``sessions()``: the links themselves, not what runs in them.
+  private func linkProcesses() -> [Int32] {
+    sessions().filter { pid in
+      ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("sshd")
     }
   }
 
-  /// Ends every link at once (a reset), the server still listening for new ones.
+  /// Freezes every link as a cable pulled out would: nothing more crosses, nothing is closed.
+  public func freezeLinks() { for pid in linkProcesses() { kill(pid, SIGSTOP) } }
+
+  /// Ends every link at once (a reset), the server still listening for new ones. Only sshd's
+  /// processes are killed: what runs in a session (the login shell, the device's `verdicts`)
+  /// ends by itself when its pipes close, as after a real reset, so that a shell's startup
+  /// files are never cut short (a killed `pyenv rehash` in a `.bashrc` leaves its lock, and
+  /// every later session waits 60 s for it).
   public func cutLinks() {
-    for pid in sessions() {
+    for pid in linkProcesses() {
       kill(pid, SIGKILL)
       kill(pid, SIGCONT)
     }

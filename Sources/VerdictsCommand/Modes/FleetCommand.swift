@@ -27,7 +27,7 @@ enum FleetCommand {
         throw FleetConnectFailure(message: "not a remote store: \(Sanitizer.clean(shown))")
       }
       do {
-        return try RemoteSource(store: store, environment: environment, writer: false)
+        return try RemoteSource(store: store, environment: environment, writer: false, keepalive: .fleet)
       } catch let failure as RemoteSource.LinkFailure {
         throw FleetConnectFailure(message: failure.message)
       }

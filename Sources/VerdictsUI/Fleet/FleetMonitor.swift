@@ -8,9 +8,10 @@ import MarfaWire
 ///
 /// A device is read whole (status, blocked counts) at first, when its change stream or its
 /// link says something (at most once a second), and every ``fullEvery`` seconds; in between a
-/// small call every ``probeEvery`` seconds proves it answers. A call unanswered for
-/// ``answerWithin`` seconds marks it unreachable (a frozen link is seen within
-/// `probeEvery + answerWithin` seconds, before ssh's own keepalive gives up).
+/// small call every ``probeEvery`` seconds proves it answers. A silent link is seen by ssh's own
+/// keepalive (an ask after 2 s of silence, given up after 2 unanswered: within 4–6 s), which the link's notice turns into
+/// a read that fails at once; a call unanswered for ``answerWithin`` seconds marks the device
+/// unreachable too. Idle, a device costs ssh's keepalives and one small call each ``probeEvery``.
 package final class FleetMonitor: Sendable {
   /// Makes the source for a host; blocks (runs on its own thread). Throws ``FleetConnectFailure``.
   package typealias Connect = @Sendable (String) throws -> any QueueSource
@@ -18,7 +19,7 @@ package final class FleetMonitor: Sendable {
   package typealias Describe = @Sendable (any Error) -> String
 
   /// Seconds between the small calls that prove a device answers.
-  package static let probeEvery = 4.0
+  package static let probeEvery = 30.0
   /// Seconds a call may go unanswered before the device counts as unreachable.
   package static let answerWithin = 3.0
   /// Seconds between whole reads of a device nothing was heard from.
