@@ -154,9 +154,9 @@ demo: build
 TEST_TARGETS = MarfaWireTests DigestTests MarfaQueueTests ScriptedInstanceTests VerdictsUITests VerdictsCommandTests
 
 ## Suites that keep both cores busy for a while (a 20,000-write drain, 600 processes started in
-## rounds): run after the others, alone,
+## rounds, fifty ssh links at once): run after the others, alone,
 ## so the timing tests of their target are not starved by them.
-HEAVY_SUITES = MassRefusalTests ReadersBesideADrainBinaryTests
+HEAVY_SUITES = MassRefusalTests ReadersBesideADrainBinaryTests FleetScaleTests
 empty :=
 space := $(empty) $(empty)
 HEAVY_PATTERN = $(subst $(space),|,$(HEAVY_SUITES))

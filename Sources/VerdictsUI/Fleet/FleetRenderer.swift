@@ -15,6 +15,15 @@ package enum FleetRenderer {
     var role: (FleetRow, Date) -> Role = { _, _ in .text }
   }
 
+  /// A device as its column names it: the host and the store's file name
+  /// (`device1:queue.store`, `ann@device:2222:queue.store`), the folders left out.
+  static func shortHost(_ spec: String) -> String {
+    guard spec.hasPrefix("ssh://") else { return Renderer.storeName(spec) }
+    let rest = spec.dropFirst("ssh://".count)
+    guard let slash = rest.firstIndex(of: "/") else { return String(rest) + ":" }
+    return String(rest[..<slash]) + ":" + String(rest[slash...]).lastPathPart
+  }
+
   /// The width from which the wide table is drawn.
   package static let wideFrom = 140
 
@@ -22,7 +31,7 @@ package enum FleetRenderer {
     let troubleRole: (FleetRow, Date) -> Role = { r, now in r.trouble(now: now).role }
     if width >= wideFrom {
       var cols = [
-        Column(title: "HOST", width: 0) { r, _ in r.host },
+        Column(title: "HOST", width: 0) { r, _ in shortHost(r.host) },
         Column(title: "STATE", width: 13, text: { r, now in r.trouble(now: now).word }, role: troubleRole),
         Column(title: "LINK", width: 20) { r, _ in
           if case .down(let since, _) = r.link { return "unreachable " + WriterText.clock(since) }
@@ -46,7 +55,7 @@ package enum FleetRenderer {
       return cols
     }
     var cols = [
-      Column(title: "HOST", width: 0) { r, _ in r.host },
+      Column(title: "HOST", width: 0) { r, _ in shortHost(r.host) },
       Column(
         title: "STATE", width: 20,
         text: { r, now in

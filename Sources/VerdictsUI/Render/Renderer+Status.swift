@@ -155,7 +155,7 @@ extension Renderer {
       parts.append(StatusPart(TextLine("no instance", .status), priority: 25))
     }
     if let s = state.status {
-      parts.append(StatusPart(TextLine("store " + abbreviate(s.store.lastPathPart, 24), .status), priority: 15))
+      parts.append(StatusPart(TextLine("store " + abbreviate(Self.storeName(s.store), 32), .status), priority: 15))
     }
     if state.tailing { parts.append(StatusPart(TextLine("tailing Answered", .status), priority: 30)) }
     if let f = state.following {
@@ -219,5 +219,14 @@ extension Renderer {
     }
     line = line + fittedHints(width: r.width - line.width)
     line.draw(into: &grid, x: r.x, y: r.y, limit: r.width, ellipsis: glyphs.ellipsis)
+  }
+
+  /// A store as the status line names it: its file's name, and the host before it for a store
+  /// on another machine (`device:queue.store`).
+  static func storeName(_ store: String) -> String {
+    if let colon = store.firstIndex(of: ":"), !store[..<colon].contains("/") {
+      return String(store[...colon]) + String(store[store.index(after: colon)...]).lastPathPart
+    }
+    return store.lastPathPart
   }
 }
