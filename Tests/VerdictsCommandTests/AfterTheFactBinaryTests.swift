@@ -94,6 +94,12 @@ import Testing
     #expect(shown.json?["departed"]?["event"] == .string("withdrawn"))
     #expect(shown.json?["departed"]?["undoable"] == .bool(false))
     #expect(shown.json?["body"]?["properties"]?["title"] == .string("a"))
+    // As text: when and why it left, and no action offered for a write no longer in the queue.
+    let text = try Binary.run(["show", anc], store: t.store, home: t.path)
+    #expect(text.stdout.hasPrefix("left the queue: withdrawn at "), "\(text)")
+    #expect(text.stdout.contains("verdict      ■ blocked"), "\(text)")
+    #expect(!text.stdout.contains("clears by"), "\(text)")
+    #expect(!text.stdout.contains("release (r)") && !text.stdout.contains("withdraw (w)"), "\(text)")
   }
 
   @Test func theReportParsesHoldsNoKeyNoPasswordAndNoBodiesUnlessAsked() throws {

@@ -63,7 +63,8 @@ extension CommandRunner {
       context.printJSON(kept.wireJSON)
     } else {
       context.print(DepartedText.header(kept, ascii: context.globals.ascii))
-      context.print(WriteDetail.text(kept.write, status: nil, waitedOnBy: [], ascii: context.globals.ascii))
+      context.print(
+        WriteDetail.text(kept.write, status: nil, waitedOnBy: [], ascii: context.globals.ascii, departed: true))
     }
     return .done
   }

@@ -60,7 +60,7 @@ extension Renderer {
 
   /// Every part of a write, line by line, wrapped to the detail's width; `waitedOnBy` names the
   /// writes that wait on it, when the caller knows them.
-  func detailLines(_ w: QueuedWrite, width: Int, waitedOnBy: [String] = []) -> [TextLine] {
+  func detailLines(_ w: QueuedWrite, width: Int, waitedOnBy: [String] = [], departed: Bool = false) -> [TextLine] {
     var lines: [TextLine] = []
     let sep = " \(glyphs.separator) "
     lines.append(field("id", w.id))
@@ -104,7 +104,8 @@ extension Renderer {
       for (i, command) in CoreStore.ownerCommands(for: w, store: status.store).enumerated() {
         lines.append(field(i == 0 ? "by its owner" : "", command, .dim))
       }
-    } else {
+    } else if !departed {
+      // A write that left the queue is cleared by nothing: what undo may do is said above it.
       if let reason = w.verdict?.blockedReason { lines.append(field("clears by", VerdictText.remedy(reason), .dim)) }
       if w.verdict == .dead { lines.append(field("clears by", "release (r) sends it again under a fresh key", .dim)) }
     }

@@ -9,11 +9,15 @@ public enum WriteDetail {
   ///   - status: the store's status, for the instance the copy is filled from and whose store it is.
   ///   - waitedOnBy: the IDs of the writes that wait on this one.
   ///   - ascii: ASCII glyphs only.
-  public static func text(_ write: QueuedWrite, status: Status?, waitedOnBy: [String], ascii: Bool) -> String {
+  ///   - departed: the write left the queue (`show` from the archive): no action is offered.
+  public static func text(
+    _ write: QueuedWrite, status: Status?, waitedOnBy: [String], ascii: Bool, departed: Bool = false
+  ) -> String {
     var state = UIState(width: 200, height: 50)
     state.ascii = ascii
     state.status = status
-    let lines = Renderer(state: state).detailLines(write, width: Int.max / 2, waitedOnBy: waitedOnBy)
+    let lines = Renderer(state: state).detailLines(
+      write, width: Int.max / 2, waitedOnBy: waitedOnBy, departed: departed)
     return lines.map { line in
       // What the instance said reaches the terminal only as visible text.
       var text = Sanitizer.clean(line.plain, ascii: ascii)
