@@ -212,7 +212,7 @@ import Testing
     #expect(s.message?.text.hasPrefix("release: none of the 2 marked can be taken (w-accept is accepted") == true)
     s.confirmDiscard = false
     s.marks = ["w-accept", "w-refused"]
-    #expect(press(&s, .char("x")) == [.discard("w-refused")])
+    #expect(press(&s, .char("x")) == [.discard(["w-refused"])])
   }
 
   @Test func releaseByReasonMenu() {
@@ -246,7 +246,7 @@ import Testing
     var s = selectBlocked(.failingAlone)
     #expect(press(&s, .char("w")) == [])
     #expect(s.dialog == .confirm(.withdraw(["b-alone"])))
-    #expect(press(&s, .char("y")) == [.withdraw("b-alone")])
+    #expect(press(&s, .char("y")) == [.withdraw(["b-alone"])])
     #expect(s.dialog == nil)
   }
 
@@ -275,20 +275,20 @@ import Testing
   @Test func withdrawWithoutConfirmationWhenTurnedOff() {
     var s = selectBlocked(.ancestorUnavailable)
     s.confirmWithdraw = false
-    #expect(press(&s, .char("w")) == [.withdraw("b-ancestor")])
+    #expect(press(&s, .char("w")) == [.withdraw(["b-ancestor"])])
   }
 
   @Test func discardAsksForARefusedWriteOnly() {
     var s = Fixtures.state(focus: .answered, select: 3)
     #expect(press(&s, .char("x")) == [])
     #expect(s.dialog == .confirm(.discard(["w-refused"])))
-    #expect(press(&s, .char("Y")) == [.discard("w-refused")])
+    #expect(press(&s, .char("Y")) == [.discard(["w-refused"])])
     var b = selectBlocked(.keySpent)
     #expect(press(&b, .char("x")) == [])
     #expect(b.dialog == nil && b.message?.isError == true)
     var off = Fixtures.state(focus: .answered, select: 4)
     off.confirmDiscard = false
-    #expect(press(&off, .char("x")) == [.discard("w-trashed")])
+    #expect(press(&off, .char("x")) == [.discard(["w-trashed"])])
   }
 
   @Test func bulkWithdrawAsksOnceAndRunsEach() {
@@ -296,7 +296,7 @@ import Testing
     _ = press(&s, .down, .down, .char(" "), .down, .char(" "))
     _ = press(&s, .char("w"))
     #expect(s.dialog == .confirm(.withdraw(["b-ancestor", "b-conflict"])))
-    #expect(press(&s, .char("y")) == [.withdraw("b-ancestor"), .withdraw("b-conflict")])
+    #expect(press(&s, .char("y")) == [.withdraw(["b-ancestor", "b-conflict"])])
     #expect(s.marks.isEmpty)
   }
 

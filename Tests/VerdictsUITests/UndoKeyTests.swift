@@ -26,6 +26,29 @@ import Testing
     #expect(core.state.message?.text.hasPrefix("nothing to undo") == true)
   }
 
+  @Test func discardingSeveralMarkedWritesSaysHowManyAndUPutsEveryOneBack() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let before = q.all.map(\.id)
+    let d = CoreDriver(q)
+    await d.settle()
+    await d.keys(.char("2"), .down, .down, .down, .char(" "), .down, .char(" "), .char("x"), .char("y"))
+    #expect(d.core.state.message == StatusMessage("discarded 2 · u undoes the discard"))
+    #expect(!q.all.map(\.id).contains("w-refused") && !q.all.map(\.id).contains("w-trashed"))
+    await d.keys(.char("u"))
+    #expect(d.core.state.message == StatusMessage("undid the discard: put back 2 of 2 in its place"))
+    // Each back (the test's queue puts them back one after another; a store, by send order).
+    #expect(Set(q.all.map(\.id)) == Set(before))
+  }
+
+  @Test func withdrawingSeveralMarkedWritesSaysHowManyNotTheLastOne() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let d = CoreDriver(q)
+    await d.settle()
+    await d.keys(.char("3"), .down, .down, .char(" "), .down, .char(" "), .char("w"), .char("y"))
+    #expect(d.core.state.message?.text == "withdrew 2", "\(String(describing: d.core.state.message))")
+    #expect(!q.all.map(\.id).contains("b-ancestor") && !q.all.map(\.id).contains("b-conflict"))
+  }
+
   @Test func uAfterATakePutsBackEveryWriteItTook() async {
     let q = FakeQueue(writes: AppCoreTests.allWrites())
     let before = q.all.map(\.id)

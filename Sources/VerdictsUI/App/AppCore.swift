@@ -270,26 +270,38 @@ final class AppCore {
         case .releaseReason(let reason):
           let n = try await inbox.source.release(reason: reason)
           inbox.outcome("released \(n) blocked \(reason.wireName)", error: false)
-        case .withdraw(let id):
-          if try await inbox.source.withdraw(id) {
-            inbox.outcome("withdrew \(ShortID.of(id))")
-          } else {
-            let w = try? await inbox.source.write(id)
-            let why = w.map {
-              $0.allows(.withdraw).isAllowed
-                ? "the copy moved during the read: ask again" : EffectText.why(.withdraw, $0)
+        case .withdraw(let ids):
+          // One sentence for the batch: how many went, and why the first that did not.
+          var done: [String] = []
+          var refused: String?
+          for id in ids {
+            if try await inbox.source.withdraw(id) {
+              done.append(id)
+            } else if refused == nil {
+              let w = try? await inbox.source.write(id)
+              let why = w.map {
+                $0.allows(.withdraw).isAllowed
+                  ? "the copy moved during the read: ask again" : EffectText.why(.withdraw, $0)
+              }
+              refused = "\(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))"
             }
-            inbox.outcome("withdraw: \(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))", error: true)
           }
-        case .discard(let id):
-          if try await inbox.source.discard(id) {
-            inbox.outcome("discarded \(ShortID.of(id))")
-            inbox.post(.event(.undoable(UndoOffer(action: "discard", ids: [id]))))
-          } else {
-            inbox.outcome(
-              "discard: \(ShortID.of(id)) not discarded (\(await EffectText.whyNot(.discard, id, in: inbox.source)))",
-              error: true)
+          inbox.outcome(
+            EffectText.batch("withdrew", "withdraw", done: done, of: ids.count, refused: refused), error: done.isEmpty)
+        case .discard(let ids):
+          var done: [String] = []
+          var refused: String?
+          for id in ids {
+            if try await inbox.source.discard(id) {
+              done.append(id)
+            } else if refused == nil {
+              refused = "\(ShortID.of(id)) not discarded (\(await EffectText.whyNot(.discard, id, in: inbox.source)))"
+            }
           }
+          inbox.outcome(
+            EffectText.batch("discarded", "discard", done: done, of: ids.count, refused: refused), error: done.isEmpty)
+          // One offer for the whole batch: `u` puts back every write this discard took out.
+          if !done.isEmpty { inbox.post(.event(.undoable(UndoOffer(action: "discard", ids: done)))) }
         case .take:
           let taken = try await inbox.source.takeAnswered()
           inbox.outcome("took \(taken.count) answered")

@@ -168,8 +168,8 @@ extension UIState {
     let doing = ["withdraw": "withdrawing", "discard": "discarding", "release": "releasing", "forget": "forgetting"]
     message = StatusMessage("\(doing[pending.verb] ?? pending.verb) \(pending.ids.count)…")
     switch pending {
-    case .withdraw(let ids): return ids.map(UIEffect.withdraw)
-    case .discard(let ids): return ids.map(UIEffect.discard)
+    case .withdraw(let ids): return [.withdraw(ids)]
+    case .discard(let ids): return [.discard(ids)]
     case .release(let ids): return [.release(ids)]
     case .forget(let ids): return [.forget(ids)]
     case .take, .releaseReason: return []

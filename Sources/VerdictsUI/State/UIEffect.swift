@@ -10,10 +10,10 @@ package enum UIEffect: Sendable, Hashable {
   case release([String])
   /// Release every write blocked for a reason.
   case releaseReason(BlockedReason)
-  /// Withdraw one write.
-  case withdraw(String)
-  /// Discard one refused write.
-  case discard(String)
+  /// Withdraw these writes, one after another (each reads its row from the instance).
+  case withdraw([String])
+  /// Discard these refused writes.
+  case discard([String])
   /// Take the answered writes.
   case take
   /// Forget these answered writes.

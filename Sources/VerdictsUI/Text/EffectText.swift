@@ -56,4 +56,14 @@ enum EffectText {
     if let q = error as? QueueError { return Sanitizer.clean(q.message) }
     return Sanitizer.clean(String(describing: error))
   }
+
+  /// What a batch action says when it ends: `withdrew …6cdf068b` for one, `withdrew 2` for
+  /// several, `withdrew 1 of 2 (…b not withdrawn (why))` when some stayed, and for none the
+  /// first refusal (`withdraw: …b not withdrawn (why)`).
+  static func batch(_ past: String, _ verb: String, done: [String], of asked: Int, refused: String?) -> String {
+    if done.isEmpty { return "\(verb): \(refused ?? "nothing was done")" }
+    let what = asked == 1 ? ShortID.of(done[0]) : "\(done.count)"
+    guard done.count < asked else { return "\(past) \(what)" }
+    return "\(past) \(done.count) of \(asked)" + (refused.map { " (\($0))" } ?? "")
+  }
 }
