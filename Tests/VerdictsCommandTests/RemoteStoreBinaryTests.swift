@@ -65,6 +65,37 @@ import Testing
     #expect(JSONValue.parse(after)?["verdict"] == .null, "\(after)")
   }
 
+  @Test func whatADeviceCommandPrintsReachesATerminalOnlyAsVisibleText() throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    // A device whose `verdicts` prints a title-setting escape and colours on both streams.
+    let hostile = "\(t.path)/hostile-verdicts"
+    try """
+    #!/bin/sh
+    printf 'status \\033]0;pwned\\007 \\033[31mred\\n'
+    printf 'oops \\033[2J\\n' >&2
+    exit 4
+    """.write(toFile: hostile, atomically: true, encoding: .utf8)
+    chmod(hostile, 0o755)
+    var env = try Self.near(lab, t)
+    env["VERDICTS_REMOTE_PATH"] = hostile
+    // On a terminal (script(1) gives it one): each line made safe, the exit code the device's.
+    var ttyEnv = env
+    ttyEnv["HOME"] = t.path
+    ttyEnv["LANG"] = "C.UTF-8"
+    ttyEnv["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let command = "'\(try Binary.require())' --store 'device:\(t.store)' status; echo \"exit $?\""
+    let onTTY = try ChildProcess.run("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: ttyEnv)
+    #expect(onTTY.output.contains("exit 4"), "\(onTTY.output)")
+    #expect(onTTY.output.contains("status ␛]0;pwned␇ ␛[31mred"), "\(onTTY.output)")
+    #expect(onTTY.output.contains("oops ␛[2J"), "\(onTTY.output)")
+    #expect(!onTTY.stdout.contains(0x1B), "an escape from the device reached the terminal")
+    // Into a pipe (a script reading --json): the bytes as the device sent them.
+    let piped = try Binary.run(["--store", "device:\(t.store)", "status"], store: nil, home: t.path, environment: env)
+    #expect(piped.code == 4)
+    #expect(piped.stdout.contains("\u{1B}]0;pwned"), "\(piped)")
+  }
+
   @Test func aRemoteStoreNamedEachWayReachesTheSameStore() throws {
     #expect(RemoteStore("device:/a/b.store") == RemoteStore("ssh://device/a/b.store"))
     #expect(RemoteStore("ssh://ann@device:2222/x")?.port == 2222)

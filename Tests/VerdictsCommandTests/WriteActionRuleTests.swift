@@ -101,8 +101,7 @@ import VerdictsUI
     let effects = state.handle(.key(.char(key)))
     let taken: Bool
     switch effects.first {
-    case .release(let ids)?, .forget(let ids)?: taken = ids == [w.id]
-    case .withdraw(let id)?, .discard(let id)?: taken = id == w.id
+    case .release(let ids)?, .forget(let ids)?, .withdraw(let ids)?, .discard(let ids)?: taken = ids == [w.id]
     default: taken = false
     }
     #expect(taken || state.message?.isError == true, "\(action) on \(w.id): refused without saying why")

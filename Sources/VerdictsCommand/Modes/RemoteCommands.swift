@@ -92,8 +92,8 @@ enum RemoteCommands {
     return .done
   }
 
-  /// The command as typed, run by the device's `verdicts` on its store: ssh's streams are this
-  /// process's, so its output, its words and its exit code are the device's.
+  /// The command as typed, run by the device's `verdicts` on its store: its output, its words and
+  /// its exit code are the device's (each line made safe on a terminal: ``DeviceCommand``).
   private static func oneShot(_ remote: RemoteStore, _ context: CommandContext) throws -> ExitCode {
     if context.arguments.string("--output") != nil {
       throw CommandFailure(
@@ -106,7 +106,12 @@ enum RemoteCommands {
     let argv = remote.command(
       running: words, environment: context.environment,
       options: ["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"])
-    let code = try spawnAndWait(argv, context.environment)
+    let code: Int32
+    do {
+      code = try DeviceCommand.run(argv, environment: context.environment, ascii: context.globals.ascii)
+    } catch let failure as RemoteFailure {
+      throw CommandFailure(code: "link", message: failure.message, exit: .environment)
+    }
     switch code {
     case 127:
       throw CommandFailure(
@@ -144,22 +149,4 @@ enum RemoteCommands {
     return out
   }
 
-  private static func spawnAndWait(_ argv: [String], _ environment: [String: String]) throws -> Int32 {
-    let args = argv.map { strdup($0) } + [nil]
-    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      args.forEach { free($0) }
-      env.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let rc = posix_spawn(&child, argv[0], nil, nil, args, env)
-    guard rc == 0 else {
-      throw CommandFailure(
-        code: "link", message: "cannot start ssh: \(String(cString: strerror(rc)))", exit: .environment)
-    }
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-    let signal = status & 0x7F
-    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-  }
 }
