@@ -39,20 +39,25 @@ package final class RemoteSource: QueueSource {
   package let store: RemoteStore
   private let environment: [String: String]
   private let writer: Bool
+  private let instance: String?
   private let keepalive: Keepalive
   private let state: Mutex<State>
 
   /// Opens a link to `store` and reads the device's greeting; `writer` asks the device to take
   /// the writer role when it is free (the screen), else it only reads (`watch`). Throws
   /// ``LinkFailure`` in one line when ssh, the device or its `verdicts` cannot serve.
+  /// `instance`: the URL the device's drains go to (`--url` typed here), else the device's own.
   package init(
-    store: RemoteStore, environment: [String: String], writer: Bool, keepalive: Keepalive = .screen
+    store: RemoteStore, environment: [String: String], writer: Bool, instance: String? = nil,
+    keepalive: Keepalive = .screen
   ) throws {
     self.store = store
     self.environment = environment
     self.writer = writer
+    self.instance = instance
     self.keepalive = keepalive
-    let (process, greeting) = try Self.connect(store, environment: environment, writer: writer, keepalive: keepalive)
+    let (process, greeting) = try Self.connect(
+      store, environment: environment, writer: writer, instance: instance, keepalive: keepalive)
     state = Mutex(State(process: process, greeting: greeting))
     startReading(process)
   }
@@ -82,10 +87,11 @@ package final class RemoteSource: QueueSource {
   }
 
   private static func connect(
-    _ store: RemoteStore, environment: [String: String], writer: Bool, keepalive: Keepalive
+    _ store: RemoteStore, environment: [String: String], writer: Bool, instance: String?, keepalive: Keepalive
   ) throws -> (LinkProcess, RemoteGreeting) {
     var remote = [RemoteStore.program(environment)]
     if let path = store.path { remote += ["--store", path] }
+    if let instance { remote += ["--url", instance] }
     remote += ["serve"] + (writer ? ["--writer"] : [])
     let argv = store.command(running: remote, environment: environment, options: sshOptions(keepalive))
     let process = try LinkProcess(argv, environment: environment)
@@ -189,7 +195,7 @@ package final class RemoteSource: QueueSource {
       usleep(UInt32(delay * 1_000_000))
       if state.withLock({ $0.closed }) { return }
       if let (process, greeting) = try? Self.connect(
-        store, environment: environment, writer: writer, keepalive: keepalive)
+        store, environment: environment, writer: writer, instance: instance, keepalive: keepalive)
       {
         let (follows, closed) = state.withLock { s -> ((Bool, Bool), Bool) in
           s.process = process

@@ -283,6 +283,24 @@ import Testing
     #expect(try await source.write(taken[0].id).id == taken[0].id)
   }
 
+  @Test func aDrainFromTheRemoteScreenRunsOnTheDeviceWithTheURLTypedHereAndTheKeyGivenWithK() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 5)
+    defer { instance.stop() }
+    let source = try RemoteSource(
+      store: try #require(RemoteStore("device:\(t.store)")), environment: try Self.near(lab, t), writer: true,
+      instance: e["MARFA_API_URL"])
+    defer { source.close() }
+    #expect(source.handle.isWriter)
+    #expect(source.instanceURL == e["MARFA_API_URL"])
+    try await source.useKey(try #require(e["MARFA_API_KEY"]))
+    let report = try await source.drain()
+    #expect(report.answered == 5, "\(report)")
+    #expect(try await source.status().counts.answered == 5)
+    #expect(instance.requests.contains { $0.header("Authorization") == "Bearer k-remote" })
+  }
+
   @Test func anIdleLinkCarriesNothingAndADrainCrossesItAsAFewChangesASecond() async throws {
     let lab = try SSHLab()
     let t = TempFolder()

@@ -70,7 +70,11 @@ enum RemoteCommands {
   {
     let source: RemoteSource
     do {
-      source = try RemoteSource(store: remote, environment: context.environment, writer: writer)
+      // A URL typed here is the device's instance for this link's drains (never the key: `K`
+      // gives one, across the link); MARFA_API_URL here names this machine's instance, not sent.
+      source = try RemoteSource(
+        store: remote, environment: context.environment, writer: writer,
+        instance: context.arguments.globals["--url"])
     } catch let failure as RemoteSource.LinkFailure {
       throw CommandFailure(code: "link", message: failure.message, exit: .environment)
     }
