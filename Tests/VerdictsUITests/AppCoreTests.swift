@@ -336,7 +336,8 @@ import Testing
         == "\(t) w-held add_tag note-1 waiting awaiting:0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b 0 - -")
     #expect(
       PlainFormatter.line(Fixtures.answered[3], time: t)
-        == "\(t) w-refused update_item item-1 refused validation_failed 0 - \"properties.title is too long\"")
+        == "\(t) w-refused update_item item-1 refused validation_failed 0 - "
+        + "\"properties.title is too long (properties.title: at most 200 characters; properties.due)\"")
     #expect(PlainFormatter.line(Fixtures.dead[0], time: t) == "\(t) d-1 merge_metadata note-5 dead - 0 - -")
     #expect(PlainFormatter.gone("w-1", time: t) == "\(t) w-1 - - gone - - - -")
   }

@@ -27,7 +27,15 @@ public enum PlainFormatter {
     case let v?: verdict = v.wireName
     }
     if w.verdict == nil, w.waiting, let on = w.follows ?? w.dependsOn.first { reason = "awaiting:" + on }
-    let text = (w.lastFailure?.text ?? w.verdict?.refusal?.message).map { bounded($0) }
+    // A refusal's field errors follow its message, as the detail lists them.
+    let fieldErrors = (w.verdict?.refusal?.fields ?? []).map { f in
+      f.message.isEmpty ? f.field : "\(f.field): \(f.message)"
+    }
+    let refusal = w.verdict?.refusal.flatMap { r -> String? in
+      guard !fieldErrors.isEmpty else { return r.message }
+      return (r.message.map { $0 + " " } ?? "") + "(" + fieldErrors.joined(separator: "; ") + ")"
+    }
+    let text = (w.lastFailure?.text ?? refusal).map { bounded($0) }
     let fields = [
       time, w.id, w.kindName, rows(w), verdict, reason, keepsFailures ? String(w.environmentalStreak) : "not-kept",
       w.lastFailure?.status.map(String.init) ?? "-", text.map(quoted) ?? "-",
