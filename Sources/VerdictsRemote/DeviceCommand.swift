@@ -23,18 +23,14 @@ package enum DeviceCommand {
       posix_spawn_file_actions_adddup2(&actions, ends[1], stream)
       relays.append((ends[0], ends[1], stream))
     }
-    let args = argv.map { strdup($0) } + [nil]
-    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      args.forEach { free($0) }
-      env.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let rc = posix_spawn(&child, argv[0], &actions, nil, args, env)
+    let spawned = ChildIO.spawn(argv, environment: environment, actions: &actions, attributes: nil)
     for r in relays { close(r.write) }
-    guard rc == 0 else {
+    let child: pid_t
+    switch spawned {
+    case .success(let pid): child = pid
+    case .failure(let error):
       for r in relays { close(r.read) }
-      throw RemoteFailure(queue: nil, message: "cannot start ssh: \(String(cString: strerror(rc)))")
+      throw RemoteFailure(queue: nil, message: "cannot start ssh: \(error.words)")
     }
     let done = DispatchSemaphore(value: 0)
     for r in relays {
@@ -73,14 +69,6 @@ package enum DeviceCommand {
     Sanitizer.clean(String(decoding: line, as: UTF8.self), ascii: ascii)
   }
 
-  private static func write(_ text: String, to fd: Int32) {
-    var bytes = Array(text.utf8)
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return }
-      sent += n
-    }
-  }
+  private static func write(_ text: String, to fd: Int32) { _ = ChildIO.writeAll(Array(text.utf8), to: fd) }
+
 }

@@ -40,22 +40,18 @@ package final class LinkProcess: Sendable {
     // A session of its own: Ctrl-C on the screen's terminal never reaches ssh (the screen ends
     // the link itself), and ssh never reads the terminal (a password prompt would take it).
     posix_spawnattr_setflags(&attributes, Int16(0x80))
-    let args = argv.map { strdup($0) } + [nil]
-    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      args.forEach { free($0) }
-      env.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let rc = posix_spawn(&child, argv[0], &actions, &attributes, args, env)
+    let spawned = ChildIO.spawn(argv, environment: environment, actions: &actions, attributes: &attributes)
     close(toChild[0])
     close(fromChild[1])
     close(errChild[1])
-    guard rc == 0 else {
+    let child: pid_t
+    switch spawned {
+    case .success(let pid): child = pid
+    case .failure(let error):
       close(toChild[1])
       close(fromChild[0])
       close(errChild[0])
-      throw RemoteFailure(queue: nil, message: "cannot start \(argv[0]): \(String(cString: strerror(rc)))")
+      throw RemoteFailure(queue: nil, message: "cannot start \(argv[0]): \(error.words)")
     }
     pid = child
     input = toChild[1]
@@ -88,16 +84,7 @@ package final class LinkProcess: Sendable {
   }
 
   /// Writes all of `bytes` to the child's stdin; false when the link is gone.
-  package func send(_ bytes: [UInt8]) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return false }
-      sent += n
-    }
-    return true
-  }
+  package func send(_ bytes: [UInt8]) -> Bool { ChildIO.writeAll(bytes, to: input) }
 
   /// Ends the child (SIGTERM, then SIGKILL after `grace`) and reaps it; its exit code (128+signal).
   @discardableResult

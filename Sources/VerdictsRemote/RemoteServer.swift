@@ -208,14 +208,6 @@ final class RemoteOutbox: Sendable {
     _ = done.wait(timeout: .now() + .seconds(5))
   }
 
-  private func writeAll(_ bytes: [UInt8]) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return false }
-      sent += n
-    }
-    return true
-  }
+  private func writeAll(_ bytes: [UInt8]) -> Bool { ChildIO.writeAll(bytes, to: fd) }
+
 }

@@ -53,17 +53,7 @@ struct DeliveryFile: Sendable {
     guard fd >= 0 else { throw failure("cannot be made", errno) }
     var linked = false
     defer { if !linked { unlink(hidden) } }
-    if let number = StandardStreams.write(text, to: fd) {
-      close(fd)
-      throw failure("could not be written", number)
-    }
-    while fsync(fd) != 0 {
-      if errno == EINTR { continue }
-      let number = errno
-      close(fd)
-      throw failure("could not be synced to its disk", number)
-    }
-    if close(fd) != 0, errno != EINTR { throw failure("could not be written", errno) }
+    try Self.writeSyncAndClose(text, fd, failure)
     guard link(hidden, path) == 0 else { throw failure("could not be put in place", errno) }
     linked = true
     unlink(hidden)
@@ -79,6 +69,24 @@ struct DeliveryFile: Sendable {
         throw failure("could not be synced into its folder", number)
       }
     }
+  }
+
+  /// Writes `text` to `fd`, syncs it to its disk and closes it; a failure closes it too and is
+  /// thrown as `failure` words it (a file made new beside its place: a report, a textfile).
+  static func writeSyncAndClose(
+    _ text: String, _ fd: Int32, _ failure: (String, Int32) -> CommandFailure
+  ) throws {
+    if let number = StandardStreams.write(text, to: fd) {
+      close(fd)
+      throw failure("could not be written", number)
+    }
+    while fsync(fd) != 0 {
+      if errno == EINTR { continue }
+      let number = errno
+      close(fd)
+      throw failure("could not be synced to its disk", number)
+    }
+    if close(fd) != 0, errno != EINTR { throw failure("could not be written", errno) }
   }
 
   func failure(_ what: String, _ number: Int32) -> CommandFailure {

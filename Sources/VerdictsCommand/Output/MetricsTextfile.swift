@@ -58,17 +58,7 @@ struct MetricsTextfile: Sendable {
       close(fd)
       throw failure("could not be made readable", number)
     }
-    if let number = StandardStreams.write(text, to: fd) {
-      close(fd)
-      throw failure("could not be written", number)
-    }
-    while fsync(fd) != 0 {
-      if errno == EINTR { continue }
-      let number = errno
-      close(fd)
-      throw failure("could not be synced to its disk", number)
-    }
-    if close(fd) != 0, errno != EINTR { throw failure("could not be written", errno) }
+    try DeliveryFile.writeSyncAndClose(text, fd, failure)
     guard rename(hidden, path) == 0 else { throw failure("could not be put in place", errno) }
     renamed = true
     let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
