@@ -251,6 +251,23 @@ final class AppCore {
     }
   }
 
+  /// Runs `act` on each of `ids`, one after another: the ids it took, and the first it did not
+  /// in words (`…6cdf068b not withdrawn (why)`).
+  private static func each(
+    _ ids: [String], _ pastTense: String, _ act: (String) async throws -> Bool, whyNot: (String) async -> String
+  ) async throws -> (done: [String], refused: String?) {
+    var done: [String] = []
+    var refused: String?
+    for id in ids {
+      if try await act(id) {
+        done.append(id)
+      } else if refused == nil {
+        refused = "\(ShortID.of(id)) not \(pastTense) (\(await whyNot(id)))"
+      }
+    }
+    return (done, refused)
+  }
+
   private func executeCall(_ effect: UIEffect) {
     log.log("action \(EffectText.name(effect))")
     let filter = state.filter
@@ -272,31 +289,19 @@ final class AppCore {
           inbox.outcome("released \(n) blocked \(reason.wireName)", error: false)
         case .withdraw(let ids):
           // One sentence for the batch: how many went, and why the first that did not.
-          var done: [String] = []
-          var refused: String?
-          for id in ids {
-            if try await inbox.source.withdraw(id) {
-              done.append(id)
-            } else if refused == nil {
-              let w = try? await inbox.source.write(id)
-              let why = w.map {
-                $0.allows(.withdraw).isAllowed
-                  ? "the copy moved during the read: ask again" : EffectText.why(.withdraw, $0)
-              }
-              refused = "\(ShortID.of(id)) not withdrawn (\(why ?? "it is gone"))"
+          let (done, refused) = try await Self.each(ids, "withdrawn", { try await inbox.source.withdraw($0) }) { id in
+            let w = try? await inbox.source.write(id)
+            let why = w.map {
+              $0.allows(.withdraw).isAllowed
+                ? "the copy moved during the read: ask again" : EffectText.why(.withdraw, $0)
             }
+            return why ?? "it is gone"
           }
           inbox.outcome(
             EffectText.batch("withdrew", "withdraw", done: done, of: ids.count, refused: refused), error: done.isEmpty)
         case .discard(let ids):
-          var done: [String] = []
-          var refused: String?
-          for id in ids {
-            if try await inbox.source.discard(id) {
-              done.append(id)
-            } else if refused == nil {
-              refused = "\(ShortID.of(id)) not discarded (\(await EffectText.whyNot(.discard, id, in: inbox.source)))"
-            }
+          let (done, refused) = try await Self.each(ids, "discarded", { try await inbox.source.discard($0) }) {
+            await EffectText.whyNot(.discard, $0, in: inbox.source)
           }
           inbox.outcome(
             EffectText.batch("discarded", "discard", done: done, of: ids.count, refused: refused), error: done.isEmpty)
