@@ -28,7 +28,29 @@ struct RemoteBenchmark: Benchmark {
   static let idleSeconds = 5
   static let verdictTarget = 200.0
   static let lagTarget = 2.0
-  static let geometries = [(80, 24), (160, 48)]
+  /// A drain's round trip to the instance through ``DelayProxy``: one write in flight at a time,
+  /// so about 47 verdicts a second, the pace of docs/remote.md's figures.
+  static let pacedRoundTrip: Duration = .milliseconds(20)
+
+  /// One measured configuration: the pty's size, the link's rate (nil: unthrottled), and whether
+  /// the drain is paced (through a 20 ms round trip) or as fast as the in-process instance answers.
+  struct Setup {
+    var width: Int
+    var height: Int
+    var rate: Double?
+    var paced: Bool
+
+    var label: String {
+      "\(width)×\(height), \(rate.map { "\(Stats.whole($0)) B/s" } ?? "unthrottled"), \(paced ? "paced drain" : "fast drain")"
+    }
+  }
+
+  static let setups = [
+    Setup(width: 80, height: 24, rate: nil, paced: true), Setup(width: 80, height: 24, rate: slowRate, paced: true),
+    Setup(width: 160, height: 48, rate: nil, paced: true), Setup(width: 160, height: 48, rate: slowRate, paced: true),
+    Setup(width: 80, height: 24, rate: slowRate, paced: false),
+    Setup(width: 160, height: 48, rate: slowRate, paced: false),
+  ]
 
   /// One round's figures.
   struct Round {
@@ -42,7 +64,7 @@ struct RemoteBenchmark: Benchmark {
   }
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
-    let writes = options.quick ? 1_000 : 5_000
+    let writes = options.quick ? 500 : 2_000
     let rounds = min(options.rounds, 3)
     if let why = BenchSSHD.missing { return Row.outcome(Self.notMeasured(why)) }
     let base = options.folder ?? FileManager.default.temporaryDirectory.path
@@ -61,28 +83,27 @@ struct RemoteBenchmark: Benchmark {
     var notes = [
       "the device: this machine, a real sshd on 127.0.0.1:\(sshd.port) behind a proxy counting TCP payload each way"
         + " (ssh's framing and keepalives included); drains of \(Stats.whole(Double(writes))) waiting creates to an"
-        + " in-process scripted instance, `verdicts drain` run on the store here; \(rounds) round(s) each, medians"
+        + " in-process scripted instance, `verdicts drain` run on the store here, paced (through a proxy adding"
+        + " \(Stats.whole(Stats.seconds(Self.pacedRoundTrip) * 1000)) ms a round trip: one write in flight, about 47 a second)"
+        + " or fast (as fast as the instance answers); \(rounds) round(s) each, medians"
     ]
-    for (width, height) in Self.geometries {
-      for rate in [nil, Self.slowRate] {
-        let label = "\(width)×\(height), \(rate.map { "\(Stats.whole($0)) B/s" } ?? "unthrottled")"
-        var done: [Round] = []
-        for r in 0..<rounds {
-          do {
-            let round = try await Self.round(
-              writes: writes, width: width, height: height, rate: rate, sshd: sshd, base: folder, index: r)
-            done.append(round)
-            notes.append(
-              "  \(label) round \(r + 1): first view \(Stats.whole(Double(round.firstView))) B; idle \(Self.idleSeconds) s"
-                + " \(round.idleDown) B down, \(round.idleUp) B up; drain \(Stats.fixed(round.drainSeconds, 1)) s,"
-                + " \(Stats.whole(Double(round.drainDown))) B down, \(Stats.whole(Double(round.drainUp))) B up;"
-                + " the screen showed the end \(Stats.fixed(round.lag, 2)) s after")
-          } catch {
-            notes.append("  \(label) round \(r + 1): failed: \(error)")
-          }
+    for setup in Self.setups {
+      let label = setup.label
+      var done: [Round] = []
+      for r in 0..<rounds {
+        do {
+          let round = try await Self.round(writes: writes, setup: setup, sshd: sshd, base: folder)
+          done.append(round)
+          notes.append(
+            "  \(label) round \(r + 1): first view \(Stats.whole(Double(round.firstView))) B; idle \(Self.idleSeconds) s"
+              + " \(round.idleDown) B down, \(round.idleUp) B up; drain \(Stats.fixed(round.drainSeconds, 1)) s,"
+              + " \(Stats.whole(Double(round.drainDown))) B down, \(Stats.whole(Double(round.drainUp))) B up;"
+              + " the screen showed the end \(Stats.fixed(round.lag, 2)) s after")
+        } catch {
+          notes.append("  \(label) round \(r + 1): failed: \(error)")
         }
-        rows += Self.rows(done, label: label, writes: writes, throttled: rate != nil, planned: rounds)
       }
+      rows += Self.rows(done, label: label, writes: writes, throttled: setup.rate != nil, planned: rounds)
     }
     do {
       let cache = try StoreCache(options)
@@ -188,21 +209,27 @@ struct RemoteBenchmark: Benchmark {
     return (pty, follower, last)
   }
 
-  static func round(
-    writes: Int, width: Int, height: Int, rate: Double?, sshd: BenchSSHD, base: String, index: Int
-  ) async throws -> Round {
+  static func round(writes: Int, setup: Setup, sshd: BenchSSHD, base: String) async throws -> Round {
     let stage = try await DrainStage.make(in: base, label: "remote", copying: nil, writes: writes)
     defer { stage.tearDown() }
-    let proxy = try ThrottleProxy(upstream: sshd.port, rate: rate)
+    let proxy = try ThrottleProxy(upstream: sshd.port, rate: setup.rate)
     defer { proxy.stop() }
+    var pacer: DelayProxy?
+    if setup.paced {
+      guard let port = URL(string: stage.server.url)?.port else {
+        throw BenchFailure(message: "the instance's URL \(stage.server.url) has no port")
+      }
+      pacer = try DelayProxy(upstream: UInt16(port), rtt: pacedRoundTrip)
+    }
+    defer { pacer?.stop() }
     let env = try environment(home: stage.folder + "/home", sshd: sshd, proxy: proxy)
     let (pty, follower, firstView) = try await start(
-      store: stage.store, width: width, height: height, env: env, proxy: proxy)
+      store: stage.store, width: setup.width, height: setup.height, env: env, proxy: proxy)
     defer { pty.finish() }
     let before = proxy.current
     try await Task.sleep(for: .seconds(idleSeconds))
     let idle = proxy.current
-    let drain = try stage.startDrain()
+    let drain = try stage.startDrain(url: pacer?.url)
     let final = try stage.finished(drain)
     let end = drain.ended!.at
     guard let frame = await follower.waitFor(final, limit: .seconds(180)) else {
