@@ -9,7 +9,11 @@ import Foundation
 /// machine, logged into as this user. Each link goes through a proxy of its own, named in an ssh
 /// config of its own (``config(host:port:)``).
 final class BenchSSHD: Sendable {
-  static let sshd = "/usr/sbin/sshd"
+  /// The server: /usr/sbin/sshd, or the one `VERDICTS_BENCH_SSHD` names (a missing one shows the
+  /// section's rows when sshd is not installed).
+  static var sshd: String {
+    ProcessInfo.processInfo.environment["VERDICTS_BENCH_SSHD"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/sbin/sshd"
+  }
   static let keygen = "/usr/bin/ssh-keygen"
   /// Keys, configs and the server's log.
   let folder: String
