@@ -29,7 +29,7 @@ struct RemoteBenchmark: Benchmark {
   static let verdictTarget = 200.0
   static let lagTarget = 2.0
   /// A drain's round trip to the instance through ``DelayProxy``: one write in flight at a time,
-  /// so about 47 verdicts a second, the pace of docs/remote.md's figures.
+  /// so about 45 verdicts a second here, near the pace of docs/remote.md's figures (47).
   static let pacedRoundTrip: Duration = .milliseconds(20)
 
   /// One measured configuration: the pty's size, the link's rate (nil: unthrottled), and whether
@@ -84,7 +84,7 @@ struct RemoteBenchmark: Benchmark {
       "the device: this machine, a real sshd on 127.0.0.1:\(sshd.port) behind a proxy counting TCP payload each way"
         + " (ssh's framing and keepalives included); drains of \(Stats.whole(Double(writes))) waiting creates to an"
         + " in-process scripted instance, `verdicts drain` run on the store here, paced (through a proxy adding"
-        + " \(Stats.whole(Stats.seconds(Self.pacedRoundTrip) * 1000)) ms a round trip: one write in flight, about 47 a second)"
+        + " \(Stats.whole(Stats.seconds(Self.pacedRoundTrip) * 1000)) ms a round trip: one write in flight, about 45 a second here)"
         + " or fast (as fast as the instance answers); \(rounds) round(s) each, medians"
     ]
     for setup in Self.setups {
