@@ -228,10 +228,15 @@ fuzz-smoke: fuzz-build
 ## another) and is built with the same flags, so the two builds share one .build/release.
 ## The drain's CPU row counts instructions under valgrind's callgrind, which it installs when missing;
 ## a run valgrind cannot count makes that row say why and count as missed, never the others.
+## The remote section reaches a store through a real sshd on a loopback port (openssh-server and
+## -client, installed when missing); without sshd its rows say so and count as missed.
 BENCH_ARGS ?=
 bench: release
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing: valgrind"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind; }
+	@{ [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; } || { echo "installing: openssh-server openssh-client"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq openssh-server openssh-client; }
 	$(SWIFT) build --product verdicts-bench $(RELEASE_FLAGS)
 	VERDICTS_BENCH_BINARY=$${VERDICTS_BENCH_BINARY:-$(CURDIR)/$(DIST_BIN)} .build/release/verdicts-bench $(BENCH_ARGS)
 

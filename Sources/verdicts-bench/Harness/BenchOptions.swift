@@ -39,7 +39,7 @@ struct BenchOptions {
   static let available: [any Benchmark] = [
     FrameBenchmark(), VerdictBenchmark(), LinkBenchmark(), WatcherBenchmark(), MemoryBenchmark(), IdleBenchmark(),
     DrainBenchmark(), LatencyBenchmark(), QueueingBenchmark(), WatchBenchmark(), PanesBenchmark(), StartBenchmark(),
-    FiftyWatchersBenchmark(), NeighbourBenchmark(),
+    FiftyWatchersBenchmark(), NeighbourBenchmark(), RemoteBenchmark(),
   ]
 
   static var usage: String {

@@ -34,14 +34,15 @@ struct DrainStage {
     return DrainStage(folder: folder, store: store, instance: instance, server: server, writes: writes)
   }
 
-  /// Starts `verdicts drain` on the store (its output thrown away, its errors kept beside it).
-  func startDrain() throws -> SpawnedProcess {
+  /// Starts `verdicts drain` on the store (its output thrown away, its errors kept beside it),
+  /// to the instance or to `url` (a proxy in front of it).
+  func startDrain(url: String? = nil) throws -> SpawnedProcess {
     let null = open("/dev/null", O_RDWR)
     defer { close(null) }
     let err = open(folder + "/drain.stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     defer { close(err) }
     return try SpawnedProcess(
-      try Binaries.verdicts(), ["drain", "--store", store, "--url", server.url],
+      try Binaries.verdicts(), ["drain", "--store", store, "--url", url ?? server.url],
       environment: Binaries.environment(home: folder), stdin: null, stdout: null, stderr: err)
   }
 
