@@ -77,6 +77,13 @@ package final class RemoteServer: Sendable {
     switch call {
     case .page(let pane, let offset, let limit, let filter, let order):
       return .page(try await source.page(pane, offset: offset, limit: limit, filter: filter, order: order))
+    case .pageRows(let pane, let offset, let limit, let filter, let order, let known):
+      let page = try await source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
+      let rows = page.writes.map { w -> PageRow in
+        let digest = RemoteWire.digest(w)
+        return known[w.id] == digest ? .same(w.id) : .write(w, digest: digest)
+      }
+      return .rows(pane: page.pane, offset: page.offset, total: page.total, rows: rows)
     case .status: return .status(try await source.status())
     case .write(let id): return .write(try await source.write(id))
     case .shownWrite(let id): return .write(try await source.shownWrite(id))

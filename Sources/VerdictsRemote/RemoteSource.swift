@@ -33,6 +33,15 @@ package final class RemoteSource: QueueSource {
     var closed = false
     var lostAt: Date?
     var received = 0
+    /// The last page of each pane (under a filter and an order) as it came: each write and its
+    /// digest, so the next read asks only for what changed. Emptied when the link is made again.
+    var pages: [PageKey: [String: (QueuedWrite, UInt64)]] = [:]
+  }
+
+  private struct PageKey: Hashable {
+    var pane: QueuePane
+    var filter: String?
+    var order: PaneOrder
   }
 
   /// The store this source reads.
@@ -201,6 +210,7 @@ package final class RemoteSource: QueueSource {
           s.process = process
           s.greeting = greeting
           s.lostAt = nil
+          s.pages = [:]
           return ((!s.updateStreams.isEmpty, !s.fileStreams.isEmpty), s.closed)
         }
         if closed {
@@ -274,9 +284,33 @@ package final class RemoteSource: QueueSource {
   package func page(_ pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder) async throws
     -> QueuePage
   {
-    let v = try await call(.page(pane: pane, offset: offset, limit: limit, filter: filter, order: order))
-    guard case .page(let page) = v else { throw unexpected(v) }
-    return page
+    let key = PageKey(pane: pane, filter: filter, order: order)
+    let (offersRows, held) = state.withLock { s in (s.greeting.offers.contains("page_rows"), s.pages[key] ?? [:]) }
+    guard offersRows else {
+      let v = try await call(.page(pane: pane, offset: offset, limit: limit, filter: filter, order: order))
+      guard case .page(let page) = v else { throw unexpected(v) }
+      return page
+    }
+    let v = try await call(
+      .pageRows(
+        pane: pane, offset: offset, limit: limit, filter: filter, order: order, known: held.mapValues(\.1)))
+    guard case .rows(let p, let o, let total, let rows) = v else { throw unexpected(v) }
+    var writes: [QueuedWrite] = []
+    var kept: [String: (QueuedWrite, UInt64)] = [:]
+    for row in rows {
+      switch row {
+      case .write(let w, let digest):
+        writes.append(w)
+        kept[w.id] = (w, digest)
+      case .same(let id):
+        // Held when the call went out: the answer names only what was sent as known.
+        guard let w = held[id] else { throw LinkFailure(message: "the device named a row this screen does not hold") }
+        writes.append(w.0)
+        kept[id] = w
+      }
+    }
+    state.withLock { $0.pages[key] = kept }
+    return QueuePage(pane: p, offset: o, writes: writes, total: total)
   }
 
   package func status() async throws -> Status {

@@ -16,8 +16,22 @@ package enum RemoteWire {
     "page", "status", "write", "shown_write", "release", "release_reason", "release_ids", "withdraw", "discard",
     "take_answered", "forget_answered", "undo", "drain", "use_key", "summaries", "locate", "changed", "writer",
     "last_drain_ended_at", "history", "attempts", "departed_write", "blocked_counts", "resolve_id",
-    "follow_updates", "follow_files",
+    "follow_updates", "follow_files", "page_rows",
   ]
+
+  /// A write's digest: FNV-1a (64 bits) of its JSON with sorted keys, the same on both sides of
+  /// the link and across processes; two writes with one digest read as the same write.
+  package static func digest(_ write: QueuedWrite) -> UInt64 {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let bytes = (try? encoder.encode(write)) ?? Data()
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes {
+      hash ^= UInt64(b)
+      hash &*= 0x100_0000_01b3
+    }
+    return hash
+  }
 
   /// Encodes one line (no line break inside: JSON text escapes every control character).
   package static func line(_ message: RemoteMessage) -> [UInt8] {
@@ -135,6 +149,10 @@ package enum RemoteCall: Codable, Sendable {
   case followUpdates(on: Bool)
   /// Starts sending ``RemoteMessage/file`` news.
   case followFiles
+  /// A page, each write the screen already holds unchanged (`known`: its id and digest, from
+  /// its last page of this pane) sent as a reference: only what changed crosses the link.
+  case pageRows(
+    pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder, known: [String: UInt64])
 
   /// The call's name in ``RemoteWire/offers``.
   package var name: String {
@@ -165,6 +183,7 @@ package enum RemoteCall: Codable, Sendable {
     case .resolveID: "resolve_id"
     case .followUpdates: "follow_updates"
     case .followFiles: "follow_files"
+    case .pageRows: "page_rows"
     }
   }
 
@@ -199,5 +218,14 @@ package enum RemoteValue: Codable, Sendable {
   case departed(DepartedWrite?)
   case counts([BlockedReason: Int])
   case report(DrainReport)
+  case rows(pane: QueuePane, offset: Int, total: Int, rows: [PageRow])
   case done
+}
+
+/// One row of a ``RemoteValue/rows(pane:offset:total:rows:)`` answer.
+package enum PageRow: Codable, Sendable {
+  /// A write the screen holds as it is (by id).
+  case same(String)
+  /// A write the screen does not hold, or holds changed, with its digest.
+  case write(QueuedWrite, digest: UInt64)
 }

@@ -301,6 +301,33 @@ import Testing
     #expect(instance.requests.contains { $0.header("Authorization") == "Bearer k-remote" })
   }
 
+  @Test func aPageReadAgainSendsOnlyTheRowsThatChanged() async throws {
+    let lab = try SSHLab()
+    let t = TempFolder()
+    let (instance, e) = try Self.waitingStore(t, count: 30)
+    defer { instance.stop() }
+    let source = try RemoteSource(
+      store: try #require(RemoteStore("device:\(t.store)")), environment: try Self.near(lab, t), writer: false)
+    defer { source.close() }
+    var before = source.bytesReceived
+    let first = try await source.page(.waiting, offset: 0, limit: 20, filter: nil)
+    let firstBytes = source.bytesReceived - before
+    before = source.bytesReceived
+    let again = try await source.page(.waiting, offset: 0, limit: 20, filter: nil)
+    let againBytes = source.bytesReceived - before
+    #expect(again == first, "the page rebuilt from what the screen held is the page")
+    #expect(againBytes * 4 < firstBytes, "an unchanged page took \(againBytes) bytes, the first \(firstBytes)")
+    // A write queued after them changes the pane's count, not its first rows.
+    let queued = try Binary.run(
+      ["items", "create", "--type", "note", "--id", "late", "--properties", "{}"], store: t.store, home: t.path)
+    #expect(queued.code == 0, "\(queued)")
+    before = source.bytesReceived
+    let grown = try await source.page(.waiting, offset: 0, limit: 20, filter: nil)
+    #expect(grown.total == first.total + 1 && grown.writes == first.writes)
+    #expect((source.bytesReceived - before) * 4 < firstBytes)
+    _ = e
+  }
+
   @Test func anIdleLinkCarriesNothingAndADrainCrossesItAsAFewChangesASecond() async throws {
     let lab = try SSHLab()
     let t = TempFolder()

@@ -27,7 +27,9 @@ import Testing
 
   @Test func aDrainKilledWithSignal9IsSeenLiveThenGoneWithItsPidAndItsDrainLeftOpen() async throws {
     let victim = try await DrainVictim(writes: 200)
-    victim.instance.writeDelay = 0.01
+    // 50 ms a write: the drain lasts about 10 s, so a loaded machine still sees it running (at
+    // 10 ms it ended before a sighting on a machine busy with two builds).
+    victim.instance.writeDelay = 0.05
     let drain = try victim.spawnDrain()
     defer { drain.kill() }
     await eventually(within: .seconds(30), every: .milliseconds(5)) { victim.posts >= 20 || !drain.process.isRunning }
