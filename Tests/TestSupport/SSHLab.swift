@@ -7,7 +7,7 @@ import Foundation
 /// A real OpenSSH server on a loopback port, with keys made for the run, and an ssh config
 /// naming each of `hosts` as a device behind it: what a test reaches a "remote" store through.
 /// Every host is this machine, logged into as this user.
-public final class SSHLab: @unchecked Sendable {
+public final class SSHLab: Sendable {
   /// The lab's folder: keys, configs, the server's log.
   public let folder: TempFolder
   /// The port the server listens on.
