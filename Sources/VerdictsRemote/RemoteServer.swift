@@ -79,7 +79,11 @@ package final class RemoteServer: Sendable {
       return .page(try await source.page(pane, offset: offset, limit: limit, filter: filter, order: order))
     case .pageRows(let pane, let offset, let limit, let filter, let order, let known):
       let page = try await source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
-      let rows = page.writes.map { w -> PageRow in
+      // Summaries: a pane shows neither body nor answer (the detail reads its write whole).
+      let rows = page.writes.map { whole -> PageRow in
+        var w = whole
+        w.body = .null
+        w.answer = nil
         let digest = RemoteWire.digest(w)
         return known[w.id] == digest ? .same(w.id) : .write(w, digest: digest)
       }

@@ -271,6 +271,9 @@ package final class RemoteSource: QueueSource {
 
   // MARK: - QueueSource
 
+  /// Whether a page's writes come without bodies and answers: `page_rows` sends summaries.
+  package var pagesAreSummaries: Bool { state.withLock { $0.greeting.offers.contains("page_rows") } }
+
   /// Whether the device holds the writer role for this link.
   package var handle: Handle { state.withLock { $0.greeting.handle } }
   /// The instance the device talks to.

@@ -316,6 +316,10 @@ import Testing
     let again = try await source.page(.waiting, offset: 0, limit: 20, filter: nil)
     let againBytes = source.bytesReceived - before
     #expect(again == first, "the page rebuilt from what the screen held is the page")
+    // A pane's rows are summaries; the detail reads its write whole.
+    #expect(source.pagesAreSummaries)
+    #expect(first.writes.allSatisfy { $0.body == .null && $0.answer == nil })
+    #expect(try await source.shownWrite(first.writes[0].id).body != .null)
     #expect(againBytes * 4 < firstBytes, "an unchanged page took \(againBytes) bytes, the first \(firstBytes)")
     // A write queued after them changes the pane's count, not its first rows.
     let queued = try Binary.run(

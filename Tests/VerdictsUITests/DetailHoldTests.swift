@@ -23,6 +23,26 @@ import Testing
     _ = s.handle(.loaded(QueuePage(pane: .blocked, offset: 0, writes: rest, total: rest.count)))
   }
 
+  @Test func withSummaryRowsTheDetailSaysItIsReadingThenShowsTheBodyReadWhole() {
+    var s = Fixtures.state(width: 120, height: 40)
+    s.summaryPages = true
+    var row = Fixtures.waiting[0]
+    let whole = row
+    row.body = .null
+    _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: [row], total: 1)))
+    #expect(s.detailWholePending)
+    #expect(Renderer.render(s).text.contains("(reading it from the device…)"))
+    _ = s.handle(.detailWhole(whole))
+    #expect(!s.detailWholePending)
+    #expect(s.detailWrite?.body == whole.body)
+    #expect(!Renderer.render(s).text.contains("(reading it from the device…)"))
+    // A read of another write's whole does not stand for this one.
+    var other = whole
+    other.id = "someone-else"
+    _ = s.handle(.detailWhole(other))
+    #expect(s.detailWholePending)
+  }
+
   @Test("a verdict on the selected write keeps it in the detail and the title names the new selection")
   func aVerdictOnTheSelectedWriteKeepsItInTheDetailAndTheTitleNamesTheNewSelection() {
     var s = Fixtures.state(width: 120, height: 40)

@@ -36,6 +36,7 @@ final class AppCore {
   ) {
     self.inbox = AppInbox(source: source, log: log, clock: clock, wake: wake)
     self.state = state
+    self.state.summaryPages = source.pagesAreSummaries
   }
 
   /// Whether nothing is running or waiting (tests settle on this).
@@ -166,12 +167,15 @@ final class AppCore {
   /// changed (every attempt changes its row: sent, a verdict, a failure): one query of at most
   /// 20 rows, which no frame waits for, and never before the first frame's reads are done.
   private func followDetailAttempts() {
-    guard firstReadsDone, var w = state.detailWrite else { return }
+    // The row as the pane holds it (not merged with its whole read): one read a write and change.
+    guard firstReadsDone, var w = state.detailHold?.write ?? state.selectedWrite else { return }
     w.attempts = nil
     guard w != attemptsAsked else { return }
     attemptsAsked = w
     let id = w.id
+    let whole = state.summaryPages
     inbox.backgroundTask { inbox in
+      if whole, let w = try? await inbox.source.shownWrite(id) { inbox.post(.event(.detailWhole(w))) }
       let found = (try? await inbox.source.attempts(of: id)) ?? nil
       inbox.post(.event(.attempts(id: id, found)))
     }

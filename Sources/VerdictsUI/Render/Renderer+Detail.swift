@@ -184,6 +184,10 @@ extension Renderer {
     // Bounded whatever the store holds (``detailTextLimit``): a huge body or answer shows its
     // start and says how much more there is.
     var body: [TextLine] = [TextLine("body", .label)]
+    if state.detailWholePending {
+      body.append(TextLine("  (reading it from the device…)", .dim))
+      return lines.flatMap { $0.wrapped(width, indent: Self.labelWidth) } + wrappedBounded(body, width: width)
+    }
     body += bodyLines(w)
     if let answer = w.answer {
       body.append(TextLine("answer", .label))

@@ -71,6 +71,9 @@ public protocol QueueSource: Sendable {
   /// Sentences about the link to a store on another machine (lost, back), as they happen; nil
   /// for a store on this machine.
   func linkNotices() -> AsyncStream<String>?
+  /// Whether a page's writes come without their bodies and answers (a store on another machine:
+  /// the rows a pane shows cross the link as summaries), so the detail reads its write whole.
+  var pagesAreSummaries: Bool { get }
 }
 
 extension QueueSource {
@@ -181,6 +184,9 @@ extension QueueSource {
 
   /// By default the store is on this machine: no link.
   public func linkNotices() -> AsyncStream<String>? { nil }
+
+  /// By default a page's writes are whole.
+  public var pagesAreSummaries: Bool { false }
 
   /// By default the source's file never goes away.
   public func storeFileState() -> StoreFileState { .same }

@@ -50,4 +50,6 @@ package enum UIEvent: Sendable, Hashable {
   case history([DrainRecord])
   /// A write's attempts as read for the detail (nil: the source keeps none).
   case attempts(id: String, WriteAttempts?)
+  /// The detail's write read whole (its rows are summaries).
+  case detailWhole(QueuedWrite)
 }

@@ -13,8 +13,25 @@ extension UIState {
     return drain.endedAt == nil
   }
 
-  /// The write the detail shows: the held one, else the selection.
-  public var detailWrite: QueuedWrite? { detailHold?.write ?? selectedWrite }
+  /// The write the detail shows: the held one, else the selection; with summary rows, its body
+  /// and answer from ``detailWhole`` once that is read.
+  public var detailWrite: QueuedWrite? {
+    guard let w = detailHold?.write ?? selectedWrite else { return nil }
+    guard summaryPages, let whole = detailWhole, whole.id == w.id else { return w }
+    var merged = w
+    merged.body = whole.body
+    merged.answer = whole.answer
+    merged.bodyBytes = whole.bodyBytes
+    merged.answerBytes = whole.answerBytes
+    return merged
+  }
+
+  /// Whether the detail's body and answer are still being read (summary rows, ``detailWhole``
+  /// not yet read for the write shown).
+  public var detailWholePending: Bool {
+    guard summaryPages, let id = (detailHold?.write ?? selectedWrite)?.id else { return false }
+    return detailWhole?.id != id
+  }
 
   /// After a page of the focused pane was applied: when a read after a change put another write
   /// under the selection (not a key, not `F` following a write), the detail holds the write it

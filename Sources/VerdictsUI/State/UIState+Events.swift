@@ -92,6 +92,9 @@ extension UIState {
       detailAttemptsID = id
       detailAttempts = attempts
       return []
+    case .detailWhole(let w):
+      detailWhole = w
+      return []
     case .history(let drains):
       // Read for a view that is up; one closed since stays closed.
       if history != nil { history = drains }

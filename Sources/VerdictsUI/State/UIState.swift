@@ -39,6 +39,11 @@ package struct UIState: Sendable, Hashable {
   /// rows do not carry them).
   public var detailAttempts: WriteAttempts?
   public var detailAttemptsID: String?
+  /// Whether the panes' rows come without bodies and answers (``QueueSource/pagesAreSummaries``):
+  /// the detail then shows them from ``detailWhole``, read on its own.
+  public var summaryPages = false
+  /// The detail's write as read whole, when the panes' rows are summaries.
+  public var detailWhole: QueuedWrite?
   /// The drains the history view shows (`H`), newest first, as last read; nil while it is not up.
   public var history: [DrainRecord]?
   /// The first drain the history view shows (on screens too small for all of them).
