@@ -88,6 +88,16 @@ package final class RemoteServer: Sendable {
         return known[w.id] == digest ? .same(w.id) : .write(w, digest: digest)
       }
       return .rows(pane: page.pane, offset: page.offset, total: page.total, rows: rows)
+    case .pageSummaries(let pane, let offset, let limit, let filter, let order, let known):
+      let page = try await source.page(pane, offset: offset, limit: limit, filter: filter, order: order)
+      var held: [String: Int] = [:]
+      for (i, k) in known.enumerated() where held[k.id] == nil { held[k.id] = i }
+      let rows = page.writes.map { whole -> SummaryRow in
+        let w = SummaryRow.summary(whole)
+        if let i = held[w.id], known[i].digest == RemoteWire.digest(w) { return .same(i) }
+        return .write(w)
+      }
+      return .summaryRows(pane: page.pane, offset: page.offset, total: page.total, rows: rows)
     case .status: return .status(try await source.status())
     case .write(let id): return .write(try await source.write(id))
     case .shownWrite(let id): return .write(try await source.shownWrite(id))

@@ -35,7 +35,7 @@ package final class RemoteSource: QueueSource {
     var received = 0
     /// The last page of each pane (under a filter and an order) as it came: each write and its
     /// digest, so the next read asks only for what changed. Emptied when the link is made again.
-    var pages: [PageKey: [String: (QueuedWrite, UInt64)]] = [:]
+    var pages: [PageKey: [(QueuedWrite, UInt64)]] = [:]
   }
 
   private struct PageKey: Hashable {
@@ -271,8 +271,11 @@ package final class RemoteSource: QueueSource {
 
   // MARK: - QueueSource
 
-  /// Whether a page's writes come without bodies and answers: `page_rows` sends summaries.
-  package var pagesAreSummaries: Bool { state.withLock { $0.greeting.offers.contains("page_rows") } }
+  /// Whether a page's writes come without bodies and answers: `page_summaries` and `page_rows`
+  /// send summaries.
+  package var pagesAreSummaries: Bool {
+    state.withLock { $0.greeting.offers.contains("page_summaries") || $0.greeting.offers.contains("page_rows") }
+  }
 
   /// Whether the device holds the writer role for this link.
   package var handle: Handle { state.withLock { $0.greeting.handle } }
@@ -288,32 +291,47 @@ package final class RemoteSource: QueueSource {
     -> QueuePage
   {
     let key = PageKey(pane: pane, filter: filter, order: order)
-    let (offersRows, held) = state.withLock { s in (s.greeting.offers.contains("page_rows"), s.pages[key] ?? [:]) }
-    guard offersRows else {
+    let (offers, held) = state.withLock { s in (Set(s.greeting.offers), s.pages[key] ?? []) }
+    var kept: [(QueuedWrite, UInt64)] = []
+    if offers.contains("page_summaries") {
+      let known = held.map { KnownRow(id: $0.0.id, digest: $0.1) }
+      let v = try await call(
+        .pageSummaries(pane: pane, offset: offset, limit: limit, filter: filter, order: order, known: known))
+      guard case .summaryRows(let p, let o, let total, let rows) = v else { throw unexpected(v) }
+      for row in rows {
+        switch row {
+        case .write(let w): kept.append((w, RemoteWire.digest(w)))
+        case .same(let i):
+          // One of the rows the call named as held, by its place in `known`.
+          guard held.indices.contains(i) else {
+            throw LinkFailure(message: "the device named a row this screen does not hold")
+          }
+          kept.append(held[i])
+        }
+      }
+      state.withLock { $0.pages[key] = kept }
+      return QueuePage(pane: p, offset: o, writes: kept.map(\.0), total: total)
+    }
+    guard offers.contains("page_rows") else {
       let v = try await call(.page(pane: pane, offset: offset, limit: limit, filter: filter, order: order))
       guard case .page(let page) = v else { throw unexpected(v) }
       return page
     }
+    let byID = Dictionary(held.map { ($0.0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let v = try await call(
-      .pageRows(
-        pane: pane, offset: offset, limit: limit, filter: filter, order: order, known: held.mapValues(\.1)))
+      .pageRows(pane: pane, offset: offset, limit: limit, filter: filter, order: order, known: byID.mapValues(\.1)))
     guard case .rows(let p, let o, let total, let rows) = v else { throw unexpected(v) }
-    var writes: [QueuedWrite] = []
-    var kept: [String: (QueuedWrite, UInt64)] = [:]
     for row in rows {
       switch row {
-      case .write(let w, let digest):
-        writes.append(w)
-        kept[w.id] = (w, digest)
+      case .write(let w, let digest): kept.append((w, digest))
       case .same(let id):
         // Held when the call went out: the answer names only what was sent as known.
-        guard let w = held[id] else { throw LinkFailure(message: "the device named a row this screen does not hold") }
-        writes.append(w.0)
-        kept[id] = w
+        guard let w = byID[id] else { throw LinkFailure(message: "the device named a row this screen does not hold") }
+        kept.append(w)
       }
     }
     state.withLock { $0.pages[key] = kept }
-    return QueuePage(pane: p, offset: o, writes: writes, total: total)
+    return QueuePage(pane: p, offset: o, writes: kept.map(\.0), total: total)
   }
 
   package func status() async throws -> Status {

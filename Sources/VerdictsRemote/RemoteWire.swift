@@ -16,7 +16,7 @@ package enum RemoteWire {
     "page", "status", "write", "shown_write", "release", "release_reason", "release_ids", "withdraw", "discard",
     "take_answered", "forget_answered", "undo", "drain", "use_key", "summaries", "locate", "changed", "writer",
     "last_drain_ended_at", "history", "attempts", "departed_write", "blocked_counts", "resolve_id",
-    "follow_updates", "follow_files", "page_rows",
+    "follow_updates", "follow_files", "page_rows", "page_summaries",
   ]
 
   /// A write's digest: FNV-1a (64 bits) of its JSON with sorted keys, the same on both sides of
@@ -33,9 +33,12 @@ package enum RemoteWire {
     return hash
   }
 
-  /// Encodes one line (no line break inside: JSON text escapes every control character).
+  /// Encodes one line (no line break inside: JSON text escapes every control character). Keys
+  /// are sorted: the same keys in the same order line after line is what ssh's compression
+  /// takes best.
   package static func line(_ message: RemoteMessage) -> [UInt8] {
     let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
     var bytes = (try? Array(encoder.encode(message))) ?? Array(#"{"broken":"unencodable"}"#.utf8)
     bytes.append(UInt8(ascii: "\n"))
     return bytes
@@ -153,6 +156,11 @@ package enum RemoteCall: Codable, Sendable {
   /// its last page of this pane) sent as a reference: only what changed crosses the link.
   case pageRows(
     pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder, known: [String: UInt64])
+  /// `pageRows` as a pane's rows need it: `known` is the screen's last page of this pane in
+  /// order; a write it holds unchanged is named by its place there, and any other crosses as
+  /// its summary (``SummaryRow``), with nothing that holds its default, and no digest.
+  case pageSummaries(
+    pane: QueuePane, offset: Int, limit: Int, filter: String?, order: PaneOrder, known: [KnownRow])
 
   /// The call's name in ``RemoteWire/offers``.
   package var name: String {
@@ -184,6 +192,7 @@ package enum RemoteCall: Codable, Sendable {
     case .followUpdates: "follow_updates"
     case .followFiles: "follow_files"
     case .pageRows: "page_rows"
+    case .pageSummaries: "page_summaries"
     }
   }
 
@@ -219,7 +228,20 @@ package enum RemoteValue: Codable, Sendable {
   case counts([BlockedReason: Int])
   case report(DrainReport)
   case rows(pane: QueuePane, offset: Int, total: Int, rows: [PageRow])
+  case summaryRows(pane: QueuePane, offset: Int, total: Int, rows: [SummaryRow])
   case done
+}
+
+/// A write the screen holds, as a ``RemoteCall/pageSummaries(pane:offset:limit:filter:order:known:)``
+/// call names it: its id and the digest of its summary as the screen read it.
+package struct KnownRow: Codable, Sendable, Equatable {
+  package var id: String
+  package var digest: UInt64
+
+  package init(id: String, digest: UInt64) {
+    self.id = id
+    self.digest = digest
+  }
 }
 
 /// One row of a ``RemoteValue/rows(pane:offset:total:rows:)`` answer.

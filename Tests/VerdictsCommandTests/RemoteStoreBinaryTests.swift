@@ -231,12 +231,12 @@ import Testing
     let t = TempFolder()
     let (instance, e) = try Self.waitingStore(t, count: 5)
     defer { instance.stop() }
-    // An older release: the same protocol, without file news nor `changed`.
+    // An older release: the same protocol, without file news, `changed` nor `page_summaries`.
     let older = "\(t.path)/older-verdicts"
     let binary = try Binary.require()
     try """
     #!/bin/sh
-    "\(binary)" "$@" | sed -u '1s/"follow_files",//; 1s/,"follow_files"//; 1s/"changed",//'
+    "\(binary)" "$@" | sed -u '1s/"follow_files",//; 1s/,"follow_files"//; 1s/"changed",//; 1s/,"page_summaries"//'
     """.write(toFile: older, atomically: true, encoding: .utf8)
     chmod(older, 0o755)
     var env = try Self.near(lab, t)
@@ -244,11 +244,15 @@ import Testing
     let source = try RemoteSource(
       store: try #require(RemoteStore("device:\(t.store)")), environment: env, writer: false)
     defer { source.close() }
-    #expect(!source.greeting.offers.contains("follow_files"))
+    #expect(!source.greeting.offers.contains("follow_files") && !source.greeting.offers.contains("page_summaries"))
     #expect(source.storeFileEvents() == nil, "no file news is asked of a device that does not offer it")
     await #expect(throws: RemoteSource.LinkFailure.self) { _ = try await source.changed(since: nil) }
-    // What it has still works: the counts, and the queue's changes as they happen.
+    // What it has still works: the counts, the pages (`page_rows`), and the queue's changes as
+    // they happen.
     #expect(try await source.status().counts.waiting == 5)
+    let page = try await source.page(.waiting, offset: 0, limit: 3, filter: nil)
+    #expect(source.pagesAreSummaries && page.writes.count == 3 && page.total == 5)
+    #expect(try await source.page(.waiting, offset: 0, limit: 3, filter: nil) == page)
     var changes = source.changes().makeAsyncIterator()
     #expect(try Binary.run(["drain"], store: t.store, home: t.path, environment: e).code == 0)
     #expect(await changes.next() != nil)

@@ -170,7 +170,10 @@ extension Renderer {
       w.sent ? "yes" : sentBefore ? "not under its present key (its attempts below came before)" : "not yet")
     if w.replayed { sent.append(sep + "replayed from the instance's record", .dim) }
     lines.append(field("sent", sent))
-    lines.append(field("idempotency", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))
+    // A summary over a link has no key until its write is read whole.
+    if !w.idempotencyKey.isEmpty {
+      lines.append(field("idempotency", ShortID.key(w.idempotencyKey, ellipsis: glyphs.ellipsis), .dim))
+    }
     if let i = w.instanceId {
       if let now = state.status?.instanceId, now != i {
         lines.append(field("instance", TextLine(i, .blocked) + TextLine(" (the copy is now filled from \(now))", .dim)))
