@@ -3,7 +3,8 @@ import Testing
 
 @testable import VerdictsUI
 
-/// The `R` menu lists only the reasons that hold writes, each with its count, and fits the screen.
+/// The `R` menu lists only the reasons that hold writes, each with its count under its own digit,
+/// and fits the screen.
 @Suite struct ReasonMenuTests {
   static let counts: [BlockedReason: Int] = [.keySpent: 2, .failingAlone: 12, .instanceChanged: 1]
 
@@ -19,7 +20,20 @@ import Testing
     #expect(s.reasonMenu == [.keySpent, .failingAlone, .instanceChanged])
     // b-alone (failing_alone) was selected: its reason stays highlighted.
     #expect(s.dialog == .releaseReason(selected: 1))
-    #expect(s.handle(.key(.char("3"))) == [.releaseReason(.instanceChanged)])
+    #expect(s.handle(.key(.char("6"))) == [.releaseReason(.instanceChanged)])
+  }
+
+  @Test func eachReasonKeepsItsDigitAsOthersEmptyAndAnEmptyOnesDigitReleasesNothing() {
+    var s = menu(width: 80, height: 24)
+    // key_spent emptied while the menu is up: the others keep their digits.
+    _ = s.handle(.reasonCounts([.failingAlone: 12, .instanceChanged: 1]))
+    #expect(s.reasonMenu == [.failingAlone, .instanceChanged])
+    #expect(s.handle(.key(.char("2"))) == [])
+    #expect(s.message?.text == "no write is blocked key_spent now: nothing released")
+    #expect(s.dialog != nil, "the menu stays up")
+    let text = Renderer.render(s).text
+    #expect(text.contains("5 failing_alone") && text.contains("6 instance_changed"), "\(text)")
+    #expect(s.handle(.key(.char("6"))) == [.releaseReason(.instanceChanged)])
   }
 
   @Test func enterReleasesTheHighlightedReasonOfTheShortList() {
@@ -41,8 +55,8 @@ import Testing
     let s = menu(width: size.0, height: size.1)
     let text = Renderer.render(s).text
     #expect(text.contains("Release blocked by reason"), "\(text)")
-    #expect(text.contains("2 failing_alone     12"), "\(text)")
-    #expect(text.contains("1 key_spent          2"), "\(text)")
+    #expect(text.contains("5 failing_alone     12"), "\(text)")
+    #expect(text.contains("2 key_spent          2"), "\(text)")
     #expect(!text.contains("credential_refused  "), "\(text)")
     Golden.check("reason-menu-\(size.0)x\(size.1)", ScreenTests.screen(s))
   }

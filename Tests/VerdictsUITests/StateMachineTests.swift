@@ -233,7 +233,7 @@ import Testing
     #expect(press(&s, .char("1")) == [.releaseReason(.credentialRefused)])
     _ = press(&s, .char("R"))
     _ = s.handle(.reasonCounts([.credentialRefused: 1, .failingAlone: 2]))
-    #expect(press(&s, .char("2")) == [.examples(.releaseReason(.failingAlone, count: 2))])
+    #expect(press(&s, .char("5")) == [.examples(.releaseReason(.failingAlone, count: 2))])
     #expect(press(&s, .char("n")) == [])
     _ = press(&s, .char("R"))
     #expect(press(&s, .escape) == [])

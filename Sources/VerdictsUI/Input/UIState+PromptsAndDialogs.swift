@@ -106,8 +106,14 @@ extension UIState {
         return []
       case .enter:
         return releaseReason(reasons[selected])
-      case .char(let c) where c.wholeNumberValue.map { (1...reasons.count).contains($0) } ?? false:
-        return releaseReason(reasons[c.wholeNumberValue! - 1])
+      case .char(let c) where c.wholeNumberValue.flatMap(BlockedReason.forMenuKey) != nil:
+        // Each reason keeps its digit as others empty: a digit is never another reason's.
+        guard let reason = c.wholeNumberValue.flatMap(BlockedReason.forMenuKey) else { return [] }
+        guard reasons.contains(reason) else {
+          message = StatusMessage("no write is blocked \(reason.wireName) now: nothing released", isError: true)
+          return []
+        }
+        return releaseReason(reason)
       default:
         dialog = nil
         message = StatusMessage("release by reason cancelled")

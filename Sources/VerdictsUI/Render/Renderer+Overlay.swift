@@ -211,14 +211,14 @@ extension Renderer {
     let counts = state.reasonCounts
     let nameWidth = reasons.map { $0.wireName.count }.max() ?? 0
     let countWidth = counts.map { c in reasons.map { "\(c[$0] ?? 0)".count }.max() ?? 1 } ?? 0
-    let rows: [String] = reasons.enumerated().map { i, reason in
+    let rows: [String] = reasons.map { reason in
       let n = counts.map { "\($0[reason] ?? 0)" } ?? ""
       return
-        "\(i + 1) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
+        "\(reason.menuKey) \(reason.wireName.padding(nameWidth))  \(String(repeating: " ", count: countWidth - n.count))\(n)"
     }
     let footer =
       counts == nil
-      ? "counting\(glyphs.ellipsis)" : "enter or 1-\(reasons.count) releases \(glyphs.separator) esc cancels"
+      ? "counting\(glyphs.ellipsis)" : "enter/digit releases \(glyphs.separator) esc cancels"
     let width = max(rows.map(\.count).max() ?? 0, footer.count, 28) + 4
     let inner = overlayBox(
       into: &grid, width: width, height: reasons.count + 3, title: TextLine("Release blocked by reason", .titleFocus))

@@ -14,3 +14,14 @@ extension UIState {
     return 0
   }
 }
+
+extension BlockedReason {
+  /// Its key in the `R` menu, the same whichever reasons hold writes: its place in the
+  /// contract's order, from 1 (`1` credential_refused … `6` instance_changed).
+  var menuKey: Int { (BlockedReason.allCases.firstIndex(of: self) ?? 0) + 1 }
+
+  /// The reason whose `R` menu key is `digit`.
+  static func forMenuKey(_ digit: Int) -> BlockedReason? {
+    allCases.indices.contains(digit - 1) ? allCases[digit - 1] : nil
+  }
+}
