@@ -51,3 +51,24 @@ import Testing
     #expect(row?["version"] == .int(2))
   }
 }
+
+/// A fill reads the stream's head before its pages, then replays from that head before it
+/// returns: a write made while the pages were read is in the copy when the fill is done.
+@Suite struct FillReplayTests {
+  @Test func aFillAppliesAWriteMadeWhileItsPagesWereReadBeforeItReturns() async throws {
+    let during = ConcurrentEdit(itemId: "n1", properties: ["title": "during"])
+    let h = try await DrainHarness(
+      items: [SeedItem(id: "n1", type: "note", properties: ["title": "before"])],
+      rules: [
+        ScriptRule(.route("GET", "/events"), answers: [ScriptedAnswer(.normal), ScriptedAnswer(.editFirst(during))])
+      ])
+    let row = try await h.copy.item(id: "n1")
+    #expect(row?["properties"]?["title"] == .string("during"))
+    #expect(row?["version"] == .int(2))
+    let events = h.requests("GET", "/events")
+    #expect(events.count == 2)
+    #expect(events.first.map { r in r.headers.contains { $0.name == "Last-Event-ID" } } == false)
+    #expect(events.last.map { r in r.headers.contains { $0.name == "Last-Event-ID" } } == true)
+    #expect(try await h.copy.status().cursor == h.instance.eventCursor)
+  }
+}

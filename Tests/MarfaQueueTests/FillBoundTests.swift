@@ -20,7 +20,7 @@ import Testing
 
   /// A raw instance whose item pages `pages` writes: given the page's number (from 0) and the
   /// cursor the request carried. It answers `GET /` as the scripted instance and `/events` with
-  /// a `stream_cursor` frame; it counts the page requests.
+  /// a `stream_cursor` frame (and `stream_live` on a replay); it counts the page requests.
   final class PagedServer: Sendable {
     let server: RawServer
     let pages: SharedValue<@Sendable (Int, String?) -> Page>
@@ -40,8 +40,12 @@ import Testing
           if head.path.hasPrefix("/events") {
             let frame =
               #"{"event_type":"stream_cursor","cursor":"c-head","instance_id":"\#(Scenario.defaultInstanceId)"}"#
+            // The replay a fill ends with (it names the head) is live at once: nothing was written.
+            let live =
+              head.headers["last-event-id"] != nil
+              ? "event: stream_live\ndata: {\"event_type\":\"stream_live\",\"cursor\":\"c-head\"}\n\n" : ""
             peer.write(
-              "HTTP/1.1 200 OK\r\n\(RawServerCopy.contract)\r\nContent-Type: text/event-stream\r\n\r\nevent: stream_cursor\ndata: \(frame)\n\n"
+              "HTTP/1.1 200 OK\r\n\(RawServerCopy.contract)\r\nContent-Type: text/event-stream\r\n\r\nevent: stream_cursor\ndata: \(frame)\n\n\(live)"
             )
             return
           }

@@ -1,5 +1,7 @@
 extension DrainPass {
-  /// Puts a refused write's row back as the instance holds it; owed when the read fails.
+  /// Puts a refused write's row back as the instance holds it; owed when the read fails. A read
+  /// older than the row the copy holds (``SQLite/holdsNewer(kind:than:)``) is not taken: the copy's
+  /// row stays, with what the refused edit read put back (``SQLite/putBackEditRead(_:)``).
   mutating func readBack(_ w: QueuedWrite) async throws {
     let kind = w.kind.rowKind
     guard let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId), w.kind != .uploadBlob else { return }
@@ -14,7 +16,12 @@ extension DrainPass {
       let read = try await copy.readRow(kind: kind, id: rowId, retryAfter: &wait)
       try await store.run { db in
         switch read {
-        case .row(let row): try db.takeRow(kind: kind, row)
+        case .row(let row):
+          if try db.holdsNewer(kind: kind, than: row) {
+            try db.putBackEditRead(w)
+          } else {
+            try db.takeRow(kind: kind, row)
+          }
         case .absent: try db.dropRow(kind: kind, id: rowId)
         }
       }

@@ -15,6 +15,10 @@ extension DrainPass {
       try db.recordVerdict(
         id: w.id, verdict: settled.verdict, sent: settled.sent, answer: settled.answer, now: settled.now,
         replayed: settled.replayed, clearFailure: settled.clearsFailure)
+      // An edit refused unsent no longer shows on the row of this device's own create.
+      if !settled.sent, let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId) {
+        try db.relayOwnCreate(kind: w.kind.rowKind, id: rowId)
+      }
       if let row = settled.row {
         var w = w
         // A create that landed under another id than the one queued (a natural key): it and the

@@ -115,6 +115,10 @@ extension SQLite {
           .text(w.id),
         ])
       released += 1
+      // The row of this device's own create shows the released write again.
+      if let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId) {
+        try relayOwnCreate(kind: w.kind.rowKind, id: rowId)
+      }
       // The writes the drain refused unsent because this one was refused or dead go with it.
       let refusedBehind = try writes(
         """

@@ -11,6 +11,9 @@ extension WorkingCopy {
   /// than those, stops the fill with ``QueueError/contractBroken(what:)``. The copy takes the
   /// staged rows in one transaction at the end; a fill that stops leaves the copy's rows as they
   /// were, says how far it got, and the next fill reads every page again.
+  ///
+  /// The copy then catches up from the head it read first (``catchUp()``), so a write made while
+  /// the pages were read is in the copy when the fill returns.
   public func fill() async throws {
     try await fill(limits: .standard)
   }
@@ -52,6 +55,9 @@ extension WorkingCopy {
       }
     }
     hub.send(.refreshed(.filled))
+    // What was written while the pages were read is replayed from the head before the fill
+    // returns; a replay that fails leaves the copy filled at the head for the next catch-up.
+    try await catchUp()
   }
 
   /// Reads every page of `GET /items`, staging each page's rows in the store as it comes.

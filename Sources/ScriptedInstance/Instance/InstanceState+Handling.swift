@@ -26,7 +26,11 @@ extension InstanceState {
     }
 
     let scripted = takeScriptedAnswer(request, body: body)
-    let answer = scripted ?? .normal
+    var answer = scripted ?? .normal
+    if case .editFirst(let edit) = answer.kind {
+      model.edit(edit)
+      answer.kind = .normal
+    }
     recorded[index].scripted = scripted != nil && answer.kind != .normal
     var response: HTTPResponse
     switch answer.kind {
@@ -45,6 +49,8 @@ extension InstanceState {
       response = Self.http(conflictEnvelope(answer.kind == .versionConflict, request, body: body))
     case .otherInstance(let id):
       response = HTTPResponse(status: 200, json: rootBody(instanceId: id))
+    case .editFirst:
+      preconditionFailure("an edit-first answer is answered as the model would")
     case .normal:
       switch modelReply(request, body: body, index: index) {
       case .response(let r): response = r

@@ -18,6 +18,9 @@ public struct ScriptedAnswer: Sendable, Hashable {
     case ancestorUnavailable
     /// The root (`GET /` shape) naming another instance id.
     case otherInstance(String)
+    /// Another writer's edit lands first, then the model answers as it would unscripted: a write
+    /// made while the device was between two requests (a fill's pages and its replay).
+    case editFirst(ConcurrentEdit)
   }
 
   /// How the answer's `X-Marfa-Contract` header is set.
