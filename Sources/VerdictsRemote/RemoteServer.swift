@@ -113,6 +113,9 @@ package final class RemoteServer: Sendable {
     case .useKey(let key):
       try await source.useKey(key)
       return .done
+    case .fill:
+      try await source.fill()
+      return .done
     case .summaries(let pane, let cursor, let limit):
       let (writes, next) = try await source.summaries(pane, cursor: cursor, limit: limit)
       return .summaries(writes: writes, next: next)

@@ -389,6 +389,7 @@ package final class RemoteSource: QueueSource {
     return r
   }
   package func useKey(_ key: String) async throws { _ = try await call(.useKey(key: key)) }
+  package func fill() async throws { _ = try await call(.fill) }
 
   package func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
   {

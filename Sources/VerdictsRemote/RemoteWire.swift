@@ -16,7 +16,7 @@ package enum RemoteWire {
     "page", "status", "write", "shown_write", "release", "release_reason", "release_ids", "withdraw", "discard",
     "take_answered", "forget_answered", "undo", "drain", "use_key", "summaries", "locate", "changed", "writer",
     "last_drain_ended_at", "history", "attempts", "departed_write", "blocked_counts", "resolve_id",
-    "follow_updates", "follow_files", "page_rows", "page_summaries",
+    "follow_updates", "follow_files", "page_rows", "page_summaries", "fill",
   ]
 
   /// A write's digest: FNV-1a (64 bits) of its JSON with sorted keys, the same on both sides of
@@ -138,6 +138,7 @@ package enum RemoteCall: Codable, Sendable {
   case undo(id: String)
   case drain
   case useKey(key: String)
+  case fill
   case summaries(pane: QueuePane, cursor: Int, limit: Int)
   case locate(id: String, filter: String?, limit: Int, order: PaneOrder)
   case changed(since: Int?)
@@ -179,6 +180,7 @@ package enum RemoteCall: Codable, Sendable {
     case .undo: "undo"
     case .drain: "drain"
     case .useKey: "use_key"
+    case .fill: "fill"
     case .summaries: "summaries"
     case .locate: "locate"
     case .changed: "changed"
@@ -200,7 +202,7 @@ package enum RemoteCall: Codable, Sendable {
   package var acts: Bool {
     switch self {
     case .release, .releaseReason, .releaseIDs, .withdraw, .discard, .takeAnswered, .forgetAnswered, .undo, .drain,
-      .useKey, .followUpdates:
+      .useKey, .fill, .followUpdates:
       true
     default: false
     }

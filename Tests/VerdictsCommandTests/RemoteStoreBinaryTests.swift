@@ -303,6 +303,11 @@ import Testing
     #expect(report.answered == 5, "\(report)")
     #expect(try await source.status().counts.answered == 5)
     #expect(instance.requests.contains { $0.header("Authorization") == "Bearer k-remote" })
+    // `d` on a copy to fill again fills it on the device, from the same instance, with that key.
+    let pagesBefore = instance.requests.filter { $0.path.hasPrefix("/items") && $0.method == "GET" }.count
+    try await source.fill()
+    #expect(try await source.status().fill == .complete)
+    #expect(instance.requests.filter { $0.path.hasPrefix("/items") && $0.method == "GET" }.count > pagesBefore)
   }
 
   @Test func aPageReadAgainSendsOnlyTheRowsThatChanged() async throws {

@@ -100,6 +100,7 @@ struct CountingSource: QueueSource {
   func forgetAnswered(ids: [String]) async throws -> Int { try await copy.forgetAnswered(ids: ids) }
   func drain() async throws -> DrainReport { try await copy.drain() }
   func useKey(_ key: String) async throws { try await copy.useKey(key) }
+  func fill() async throws { try await copy.fill() }
   func changes() -> AsyncStream<Change> { copy.changes() }
   func updates() -> AsyncStream<Update> { copy.updates() }
   func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int) {

@@ -178,10 +178,12 @@ extension CommandRunner {
   func fill() async throws -> ExitCode {
     // Checked before the store is made, so a fill that cannot run creates nothing.
     guard try context.globals.server() != nil else { throw QueueError.noServer }
-    let status = try await withCopy(create: true, talksToInstance: true) { copy in
-      try Self.requireWriter(copy)
-      try await copy.fill()
-      return try await copy.status()
+    let status = try await keyAsked {
+      try await withCopy(create: true, talksToInstance: true) { copy in
+        try Self.requireWriter(copy)
+        try await copy.fill()
+        return try await copy.status()
+      }
     }
     if json {
       context.printJSON(StatusText.json(status))
@@ -193,10 +195,27 @@ extension CommandRunner {
     return .done
   }
 
+  /// Runs `body`; a 401 when no key was given says where a key comes from, not only that the
+  /// instance refused.
+  private func keyAsked<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+      return try await body()
+    } catch QueueError.server(let status, let code, let message)
+      where status == 401 && (context.globals.key ?? "").isEmpty
+    {
+      var failure = CommandFailure(QueueError.server(status: status, code: code, message: message))
+      failure.message =
+        "the instance asks for a key (401) and none was given: MARFA_API_KEY, --key-file FILE or --key - gives it"
+      throw failure
+    }
+  }
+
   func catchUp() async throws -> ExitCode {
-    let (applied, status) = try await withCopy(create: false, talksToInstance: true) { copy in
-      let applied = try await copy.catchUp()
-      return (applied, try await copy.status())
+    let (applied, status) = try await keyAsked {
+      try await withCopy(create: false, talksToInstance: true) { copy in
+        let applied = try await copy.catchUp()
+        return (applied, try await copy.status())
+      }
     }
     if json {
       // The status object, with how many events the catch-up applied.

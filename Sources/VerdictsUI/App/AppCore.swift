@@ -347,6 +347,11 @@ final class AppCore {
           inbox.post(.event(.drained(report)))
           inbox.outcome(
             "drained: " + DrainReportText.counts(report), error: report.unavailable != nil || report.stopped != nil)
+        case .fill:
+          try await inbox.source.fill()
+          // `d` asks by the fill it reads: read at once, not on the change's next turn.
+          inbox.post(.event(.status(try await inbox.source.status())))
+          inbox.outcome("filled the copy again (the queue kept): d drains")
         case .useKey(let key):
           try await inbox.source.useKey(key)
           inbox.outcome("using the new key; the next drain sends writes blocked credential_refused again")
@@ -397,7 +402,9 @@ final class AppCore {
           break
         }
       } catch {
-        inbox.outcome("\(EffectText.name(effect)) refused: \(EffectText.describe(error))", error: true)
+        inbox.outcome(
+          "\(EffectText.name(effect)) refused: \(EffectText.describe(error))" + EffectText.wayForward(effect, error),
+          error: true)
       }
     }
   }

@@ -162,6 +162,9 @@ extension UIState {
     case .releaseReason(let reason, _):
       message = StatusMessage("releasing every write blocked \(reason.wireName)…")
       return [.releaseReason(reason)]
+    case .fill:
+      message = StatusMessage("filling the copy again…")
+      return [.fill]
     default: break
     }
     marks = []
@@ -172,7 +175,7 @@ extension UIState {
     case .discard(let ids): return [.discard(ids)]
     case .release(let ids): return [.release(ids)]
     case .forget(let ids): return [.forget(ids)]
-    case .take, .releaseReason: return []
+    case .take, .releaseReason, .fill: return []
     }
   }
 

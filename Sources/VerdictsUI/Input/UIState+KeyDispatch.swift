@@ -84,6 +84,11 @@ extension UIState {
     case .forget: return forget()
     case .undo: return undo()
     case .drain:
+      // A copy that expired, or whose fill was interrupted, drains nothing until it is filled
+      // again: `d` offers that fill first.
+      if let fill = status?.fill, fill != .complete {
+        return confirm(.fill(from: status?.origin))
+      }
       message = StatusMessage("draining…")
       return [.drain]
     case .autoDrain:

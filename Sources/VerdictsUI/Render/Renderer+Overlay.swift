@@ -150,6 +150,10 @@ extension Renderer {
     case .discard: about = ["The write and the content it carried leave the queue;", "\(undo) puts it back."]
     case .release, .releaseReason: about = ["Each goes again on the next drain,", "under a fresh key."]
     case .forget: about = ["Their verdicts leave the queue;", "\(undo) puts them back."]
+    case .fill:
+      about = [
+        "The copy is read again from the instance, every row;", "the queue is kept, and d drains after.",
+      ]
     case .take(let answered):
       about = [
         "Every answered write that may be cleared", "(of the \(count(answered)) in Answered) leaves the queue;",
@@ -185,17 +189,20 @@ extension Renderer {
     if lines.count + about.count > state.height - 4 { about = Array(about.suffix(1)) }
     lines += about.map { TextLine($0, role) }
     lines = lines.map { line in TextLine(line.spans.map { Span($0.text, role, $0.attributes) }) }
-    let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4))
     let what = n == 1 ? "write" : "writes"
     var title = "\(verb.capitalized) \(count(n)) \(what)?"
     switch pending {
     case .take: title = "Take up to \(count(n)) answered \(what)?"
+    case .fill(let from):
+      let at = state.status?.fill == .expired ? "The copy expired" : "The copy's fill did not end"
+      title = "\(at): fill it again" + (from.map { " from \(Sanitizer.clean($0))" } ?? "") + "?"
     case .releaseReason(let reason, let counted):
       title =
         counted == nil
         ? "Release every write blocked \(reason.wireName)?" : "Release \(count(n)) \(what) blocked \(reason.wireName)?"
     default: break
     }
+    let width = min(state.width - 2, max(46, (lines.map(\.width).max() ?? 0) + 4, CharWidth.of(title) + 8))
     let inner = overlayBox(
       into: &grid, width: width, height: lines.count + 2,
       title: TextLine(title, role), danger: pending.destructive)

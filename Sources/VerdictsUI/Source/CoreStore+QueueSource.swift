@@ -31,6 +31,7 @@ extension CoreStore: QueueSource {
   public func forgetAnswered(ids: [String]) async throws -> Int { throw refusal("forget", ids) }
   public func drain() async throws -> DrainReport { throw refusal("drain") }
   public func useKey(_ key: String) async throws { throw refusal("drain") }
+  public func fill() async throws { throw refusal("drain") }
 
   /// The core store has no `updates()`: its owner drains it.
   public func updates() -> AsyncStream<Update> { AsyncStream { $0.finish() } }

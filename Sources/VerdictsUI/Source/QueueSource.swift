@@ -30,6 +30,9 @@ public protocol QueueSource: Sendable {
   func undo(_ id: String) async throws -> UndoOutcome
   func drain() async throws -> DrainReport
   func useKey(_ key: String) async throws
+  /// Reads the copy again from the instance, its queue kept (``WorkingCopy/fill()``): what a
+  /// copy that expired or whose fill was interrupted needs before it drains.
+  func fill() async throws
   /// Every change from now on.
   func changes() -> AsyncStream<Change>
   /// While held, drains when the instance comes back and after an undelivered drain.

@@ -15,19 +15,27 @@ package enum PendingAction: Sendable, Hashable {
   /// Release every write blocked for `reason`; `count` is how many the store counted when the
   /// menu opened (nil: not counted yet).
   case releaseReason(BlockedReason, count: Int?)
+  /// Fill the copy again from the instance `from` (its URL, when known): it expired, or a fill
+  /// was interrupted, and no drain goes until it is filled.
+  case fill(from: String?)
 
   /// How many writes a confirmation lists before `and N more`.
   static let listedInDialog = 3
 
   /// Whether the engine chooses the writes (a take, a release by reason): the dialog lists the
   /// first few as read from the store (``UIState/dialogExamples``).
-  public var engineChooses: Bool { ids.isEmpty }
+  public var engineChooses: Bool {
+    switch self {
+    case .take, .releaseReason: return true
+    default: return false
+    }
+  }
 
   /// The ids it acts on (none for a take or a release by reason, which the engine chooses).
   public var ids: [String] {
     switch self {
     case .withdraw(let ids), .discard(let ids), .release(let ids), .forget(let ids): return ids
-    case .take, .releaseReason: return []
+    case .take, .releaseReason, .fill: return []
     }
   }
 
@@ -48,6 +56,7 @@ package enum PendingAction: Sendable, Hashable {
     case .release, .releaseReason: return "release"
     case .forget: return "forget"
     case .take: return "take"
+    case .fill: return "fill"
     }
   }
 
@@ -55,7 +64,7 @@ package enum PendingAction: Sendable, Hashable {
   public var destructive: Bool {
     switch self {
     case .withdraw, .discard: return true
-    case .release, .forget, .take, .releaseReason: return false
+    case .release, .forget, .take, .releaseReason, .fill: return false
     }
   }
 }

@@ -22,6 +22,8 @@ package enum UIEffect: Sendable, Hashable {
   case undo(UndoOffer)
   /// Drain now.
   case drain
+  /// Fill the copy again from the instance (its queue kept).
+  case fill
   /// Hold `updates()` (auto-drain on) or let it go.
   case toggleAutoDrain(on: Bool)
   /// Use another key.

@@ -33,6 +33,7 @@ enum EffectText {
     case .forget: return "forget"
     case .undo(let offer): return "undo \(offer.action)"
     case .drain: return "drain"
+    case .fill: return "fill"
     case .useKey: return "key"
     case .locate: return "follow"
     case .reorder: return "sort"
@@ -52,6 +53,16 @@ enum EffectText {
   }
 
   /// A queue error as one sentence.
+  /// What a refused drain's message adds where the screen has the way out: a copy to fill
+  /// again is `d`'s next offer.
+  static func wayForward(_ effect: UIEffect, _ error: Error) -> String {
+    guard effect == .drain, let q = error as? QueueError else { return "" }
+    switch q {
+    case .copyExpired, .hydrationIncomplete, .noCursor: return " · d fills it again (asks first)"
+    default: return ""
+    }
+  }
+
   static func describe(_ error: Error) -> String {
     if let q = error as? QueueError { return Sanitizer.clean(q.message) }
     return Sanitizer.clean(String(describing: error))

@@ -23,6 +23,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   var watchesFiles = false
   /// What is at the fake's path now, against the file it read.
   var fileState: StoreFileState = .same
+  /// The fill ``status()`` reports; ``fill()`` makes it complete.
+  var fillState: FillState = .complete
   /// What ``reopen()`` returns: the reader of the file now at the path.
   var reopensTo: FakeQueue?
   private(set) var isClosed = false
@@ -94,7 +96,7 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
         case .dead: counts.dead += 1
         }
       }
-      return Status(store: "/tmp/fake.store", handle: handle, fill: .complete, origin: instanceURL, counts: counts)
+      return Status(store: "/tmp/fake.store", handle: handle, fill: fillState, origin: instanceURL, counts: counts)
     }
   }
 
@@ -246,6 +248,12 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
       }
     })
     return report
+  }
+
+  func fill() async throws {
+    record("fill")
+    locked { fillState = .complete }
+    send(.refreshed(.filled))
   }
 
   func useKey(_ key: String) async throws {
