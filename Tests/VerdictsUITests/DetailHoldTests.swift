@@ -23,19 +23,22 @@ import Testing
     _ = s.handle(.loaded(QueuePage(pane: .blocked, offset: 0, writes: rest, total: rest.count)))
   }
 
-  @Test func withSummaryRowsTheDetailSaysItIsReadingThenShowsTheBodyReadWhole() {
+  @Test func withSummaryRowsTheDetailSaysItIsReadingThenShowsTheBodyAndKeyReadWhole() {
     var s = Fixtures.state(width: 120, height: 40)
     s.summaryPages = true
     var row = Fixtures.waiting[0]
     let whole = row
     row.body = .null
+    row.idempotencyKey = ""
     _ = s.handle(.loaded(QueuePage(pane: .waiting, offset: 0, writes: [row], total: 1)))
     #expect(s.detailWholePending)
     #expect(Renderer.render(s).text.contains("(reading it from the device…)"))
+    #expect(!Renderer.render(s).text.contains("idempotency"), "a summary has no key to show")
     _ = s.handle(.detailWhole(whole))
     #expect(!s.detailWholePending)
-    #expect(s.detailWrite?.body == whole.body)
+    #expect(s.detailWrite?.body == whole.body && s.detailWrite?.idempotencyKey == whole.idempotencyKey)
     #expect(!Renderer.render(s).text.contains("(reading it from the device…)"))
+    #expect(Renderer.render(s).text.contains("idempotency"))
     // A read of another write's whole does not stand for this one.
     var other = whole
     other.id = "someone-else"

@@ -13,8 +13,8 @@ extension UIState {
     return drain.endedAt == nil
   }
 
-  /// The write the detail shows: the held one, else the selection; with summary rows, its body
-  /// and answer from ``detailWhole`` once that is read.
+  /// The write the detail shows: the held one, else the selection; with summary rows, its body,
+  /// answer and idempotency key from ``detailWhole`` once that is read.
   public var detailWrite: QueuedWrite? {
     guard let w = detailHold?.write ?? selectedWrite else { return nil }
     guard summaryPages, let whole = detailWhole, whole.id == w.id else { return w }
@@ -23,6 +23,7 @@ extension UIState {
     merged.answer = whole.answer
     merged.bodyBytes = whole.bodyBytes
     merged.answerBytes = whole.answerBytes
+    merged.idempotencyKey = whole.idempotencyKey
     return merged
   }
 
