@@ -64,7 +64,7 @@ struct RemoteBenchmark: Benchmark {
   }
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
-    let writes = options.quick ? 500 : 2_000
+    let writes = options.writesGiven ? options.writes : options.quick ? 500 : 2_000
     let rounds = min(options.rounds, 3)
     if let why = BenchSSHD.missing { return Row.outcome(Self.notMeasured(why)) }
     let base = options.folder ?? FileManager.default.temporaryDirectory.path

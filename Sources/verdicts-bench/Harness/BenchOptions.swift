@@ -2,6 +2,8 @@
 struct BenchOptions {
   /// Writes per round for the drain benchmark, and per drain in the pty sections.
   var writes = 10_000
+  /// Whether `--writes` was given: the remote section then drains that many, else its own size.
+  var writesGiven = false
   /// Rounds per measurement; medians are printed.
   var rounds = 5
   /// Where the benchmark stores go (kept stores in verdicts-bench-stores/); nil: the temporary folder.
@@ -62,7 +64,7 @@ struct BenchOptions {
         --sizes N,N,N   store sizes (default 100000,1000000,5000000): the first is the "100k" of
                         the targets, the second the "1M", the last the "5M"
         --rounds N      rounds per measurement; medians are printed (default 5)
-        --writes N      writes per drain in drain, link and watcher (default 10000)
+        --writes N      writes per drain in drain, link and watcher (default 10000), and in remote (default 2000)
         --updates N     verdicts timed one at a time (default 20)
         --dir PATH      where stores are made and kept (verdicts-bench-stores/; default: the
                         temporary folder); kept stores are reused by later runs
@@ -148,6 +150,7 @@ struct BenchOptions {
       }
       i += 1
     }
+    o.writesGiven = given.contains("--writes")
     if o.quick {
       if !given.contains("--sizes") { o.sizes = [1_000, 5_000, 20_000] }
       if !given.contains("--writes") { o.writes = 1_000 }
