@@ -32,6 +32,25 @@ extension Queue {
     return SQLite.departedBy(program: r.program, mode: r.mode, pid: Int(r.pid), host: r.host)
   }
 
+  /// The newest release this store keeps what it replaced of (a release of one write, of a
+  /// batch of ids, or of a reason), for ``undoRelease(_:)``; nil when none is kept.
+  public func lastRelease() async throws -> ReleaseBatch? {
+    _ = try copy
+    return try await store.run { try $0.lastRelease() }
+  }
+
+  /// Lays each write of release `batch` back exactly as it was before the release (its verdict,
+  /// reason, refusals, streak, last failure and key), where nothing was sent since; a write
+  /// sent, answered or gone since is left as it is and named. One durable transaction; tells
+  /// every stream `.refreshed(.restored)` when any came back.
+  public func undoRelease(_ batch: Int) async throws -> ReleaseUndo {
+    let copy = try self.copy
+    try copy.requireWriter()
+    let undo = try await store.run { db in try db.transaction(durable: true) { try db.undoRelease(batch) } }
+    if !undo.restored.isEmpty { hub.send(.refreshed(.restored)) }
+    return undo
+  }
+
   /// Puts a discarded, forgotten or taken write back exactly as it was, in its place in the send
   /// order, when nothing since makes that wrong; a withdrawn write is never put back
   /// (``UndoObstacle``). One durable transaction; tells every stream `.refreshed(.restored)`.

@@ -208,7 +208,9 @@ public struct Queue: Sendable {
     let copy = try self.copy
     try copy.requireWriter()
     let n = try await store.run { db in
-      try db.transaction(durable: true) { try db.release(id, instanceId: try db.meta(.instanceId)) }
+      try db.transaction(durable: true) {
+        try db.release(id, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+      }
     }
     if n > 0 { hub.send(.refreshed(.released)) }
     return n > 0
@@ -221,7 +223,9 @@ public struct Queue: Sendable {
   public func release(ids: [String]) async throws -> [ReleaseOutcome] {
     try copy.requireWriter()
     let outcomes = try await store.run { db in
-      try db.transaction(durable: true) { try db.release(ids: ids, instanceId: try db.meta(.instanceId)) }
+      try db.transaction(durable: true) {
+        try db.release(ids: ids, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+      }
     }
     if outcomes.contains(where: \.result.isReleased) { hub.send(.refreshed(.released)) }
     return outcomes
@@ -233,8 +237,9 @@ public struct Queue: Sendable {
     let n = try await store.run { db in
       try db.transaction(durable: true) {
         let instance = try db.meta(.instanceId)
+        let batch = try db.nextReleaseBatch()
         var n = 0
-        for id in try db.blocked(for: reason) { n += try db.release(id, instanceId: instance) }
+        for id in try db.blocked(for: reason) { n += try db.release(id, instanceId: instance, batch: batch) }
         return n
       }
     }

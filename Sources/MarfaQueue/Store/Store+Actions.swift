@@ -92,8 +92,9 @@ extension SQLite {
 
   /// Puts a write ``QueuedWrite/allows(_:)`` to release back to no verdict under a fresh key,
   /// with the writes the drain refused unsent because of it that may be released; returns how
-  /// many writes were released.
-  func release(_ id: String, instanceId: String?) throws -> Int {
+  /// many writes were released. Each is first kept as it was under `batch` (``StoreSchema/releases``)
+  /// when given, for an undo right after.
+  func release(_ id: String, instanceId: String?, batch: Int? = nil) throws -> Int {
     guard let first = try write(id: id) else { throw QueueError.notFound(id: id) }
     guard first.allows(.release).isAllowed else { return 0 }
     var released = 0
@@ -101,6 +102,8 @@ extension SQLite {
     var seen = Set<String>()
     while let w = pending.popLast() {
       guard seen.insert(w.id).inserted else { continue }
+      let key = Identifiers.key()
+      if let batch { try keepBeforeRelease(w.id, batch: batch, key: key, nowMs: SQLite.nowMs()) }
       try query(
         """
         UPDATE queue SET verdict = NULL, reason = NULL, refusal = NULL, answer = NULL, refusals = 0,
@@ -111,7 +114,7 @@ extension SQLite {
         WHERE id = ?
         """,
         [
-          .text(Identifiers.key()), .text(BlockedReason.instanceChanged.rawValue), .of(instanceId), .of(instanceId),
+          .text(key), .text(BlockedReason.instanceChanged.rawValue), .of(instanceId), .of(instanceId),
           .text(w.id),
         ])
       released += 1
@@ -132,11 +135,11 @@ extension SQLite {
 
   /// Releases each of `ids` (``release(_:instanceId:)``), saying for each what became of it; the
   /// caller runs this inside one durable transaction, so the batch lands whole or not at all.
-  func release(ids: [String], instanceId: String?) throws -> [ReleaseOutcome] {
+  func release(ids: [String], instanceId: String?, batch: Int? = nil) throws -> [ReleaseOutcome] {
     try ids.map { id in
       guard let w = try write(id: id) else { return ReleaseOutcome(id: id, result: .notFound) }
       if let obstacle = w.allows(.release).obstacle { return ReleaseOutcome(id: id, result: .notAllowed(obstacle)) }
-      return ReleaseOutcome(id: id, result: .released(count: try release(id, instanceId: instanceId)))
+      return ReleaseOutcome(id: id, result: .released(count: try release(id, instanceId: instanceId, batch: batch)))
     }
   }
 

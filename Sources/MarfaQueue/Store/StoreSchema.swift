@@ -64,6 +64,7 @@ enum StoreSchema {
       \(changeLog)
       \(departures)
       \(archive)
+      \(releases)
       \(editReads)
       \(orderIndexes)
       \(attempts)
@@ -207,6 +208,23 @@ enum StoreSchema {
     CREATE TRIGGER edit_reads_gone AFTER DELETE ON queue BEGIN DELETE FROM edit_reads WHERE id = OLD.id; END;
     """
 
+  /// Each write a release put back, as it was just before (every column but the pane), so
+  /// that an undo right after can lay it back while nothing was sent since: `batch` numbers one
+  /// release call (one write, a batch of ids, or a reason), `key` the fresh key the release gave.
+  /// Only the last ``releasesKept`` batches are kept; a write that leaves the queue takes its
+  /// own with it. Additive: an older store gets it when a writer opens it.
+  static let releases = """
+    CREATE TABLE releases (
+      n INTEGER PRIMARY KEY, batch INTEGER NOT NULL, id TEXT NOT NULL, released_at_ms INTEGER NOT NULL,
+      key TEXT NOT NULL, row TEXT NOT NULL
+    );
+    CREATE INDEX releases_batch ON releases (batch);
+    CREATE TRIGGER releases_gone AFTER DELETE ON queue BEGIN DELETE FROM releases WHERE id = OLD.id; END;
+    """
+
+  /// How many release batches ``releases`` keeps.
+  static let releasesKept = 16
+
   static let archive = """
     CREATE TABLE archive (
       n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, event TEXT NOT NULL,
@@ -241,6 +259,7 @@ enum StoreSchema {
     if (try? db.hasChangeLog()) == false { missing.append(changeLog) }
     if (try? db.hasDepartures()) == false { missing.append(departures) }
     if (try? db.hasArchive()) == false { missing.append(archive) }
+    if (try? db.hasReleases()) == false { missing.append(releases) }
     if (try? db.hasAttempts()) == false { missing.append(attempts) }
     if (try? db.hasDrainHistory()) == false { missing.append(drainHistory) }
     let reads = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'edit_reads'"
