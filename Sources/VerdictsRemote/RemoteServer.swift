@@ -116,6 +116,8 @@ package final class RemoteServer: Sendable {
     case .fill:
       try await source.fill()
       return .done
+    case .lastRelease: return .release(try await source.lastRelease())
+    case .undoRelease(let batch): return .releaseUndo(try await source.undoRelease(batch))
     case .summaries(let pane, let cursor, let limit):
       let (writes, next) = try await source.summaries(pane, cursor: cursor, limit: limit)
       return .summaries(writes: writes, next: next)

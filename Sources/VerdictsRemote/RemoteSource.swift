@@ -391,6 +391,19 @@ package final class RemoteSource: QueueSource {
   package func useKey(_ key: String) async throws { _ = try await call(.useKey(key: key)) }
   package func fill() async throws { _ = try await call(.fill) }
 
+  package func lastRelease() async throws -> ReleaseBatch? {
+    guard state.withLock({ $0.greeting.offers.contains("last_release") }) else { return nil }
+    let v = try await call(.lastRelease)
+    guard case .release(let batch) = v else { throw unexpected(v) }
+    return batch
+  }
+
+  package func undoRelease(_ batch: Int) async throws -> ReleaseUndo {
+    let v = try await call(.undoRelease(batch: batch))
+    guard case .releaseUndo(let undo) = v else { throw unexpected(v) }
+    return undo
+  }
+
   package func summaries(_ pane: QueuePane, cursor: Int, limit: Int) async throws -> (writes: [QueuedWrite], next: Int)
   {
     let v = try await call(.summaries(pane: pane, cursor: cursor, limit: limit))

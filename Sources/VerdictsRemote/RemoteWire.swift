@@ -16,7 +16,7 @@ package enum RemoteWire {
     "page", "status", "write", "shown_write", "release", "release_reason", "release_ids", "withdraw", "discard",
     "take_answered", "forget_answered", "undo", "drain", "use_key", "summaries", "locate", "changed", "writer",
     "last_drain_ended_at", "history", "attempts", "departed_write", "blocked_counts", "resolve_id",
-    "follow_updates", "follow_files", "page_rows", "page_summaries", "fill",
+    "follow_updates", "follow_files", "page_rows", "page_summaries", "fill", "last_release", "undo_release",
   ]
 
   /// A write's digest: FNV-1a (64 bits) of its JSON with sorted keys, the same on both sides of
@@ -139,6 +139,8 @@ package enum RemoteCall: Codable, Sendable {
   case drain
   case useKey(key: String)
   case fill
+  case lastRelease
+  case undoRelease(batch: Int)
   case summaries(pane: QueuePane, cursor: Int, limit: Int)
   case locate(id: String, filter: String?, limit: Int, order: PaneOrder)
   case changed(since: Int?)
@@ -181,6 +183,8 @@ package enum RemoteCall: Codable, Sendable {
     case .drain: "drain"
     case .useKey: "use_key"
     case .fill: "fill"
+    case .lastRelease: "last_release"
+    case .undoRelease: "undo_release"
     case .summaries: "summaries"
     case .locate: "locate"
     case .changed: "changed"
@@ -202,7 +206,7 @@ package enum RemoteCall: Codable, Sendable {
   package var acts: Bool {
     switch self {
     case .release, .releaseReason, .releaseIDs, .withdraw, .discard, .takeAnswered, .forgetAnswered, .undo, .drain,
-      .useKey, .fill, .followUpdates:
+      .useKey, .fill, .undoRelease, .followUpdates:
       true
     default: false
     }
@@ -229,6 +233,8 @@ package enum RemoteValue: Codable, Sendable {
   case departed(DepartedWrite?)
   case counts([BlockedReason: Int])
   case report(DrainReport)
+  case release(ReleaseBatch?)
+  case releaseUndo(ReleaseUndo)
   case rows(pane: QueuePane, offset: Int, total: Int, rows: [PageRow])
   case summaryRows(pane: QueuePane, offset: Int, total: Int, rows: [SummaryRow])
   case done

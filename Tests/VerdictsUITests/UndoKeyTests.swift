@@ -68,7 +68,8 @@ import Testing
     await d.keys(.char("u"))
     #expect(
       d.core.state.message
-        == StatusMessage("nothing to undo: u puts back the last discard, forget or take, right after it", isError: true)
+        == StatusMessage(
+          "nothing to undo: u puts back the last discard, forget, take or release, right after it", isError: true)
     )
     await d.keys(.char("2"), .char("g"), .char("f"))
     #expect(d.core.state.undoOffer != nil)
@@ -86,5 +87,23 @@ import Testing
     #expect(s.perform(.undo).isEmpty)
     #expect(s.message?.isError == true)
     #expect(s.message?.text.hasPrefix("read-only: undo the last discard") == true)
+  }
+
+  @Test func uRightAfterAReleaseByReasonLaysItsWritesBackAsTheyWere() async {
+    let q = FakeQueue(writes: AppCoreTests.allWrites())
+    let d = CoreDriver(q)
+    await d.settle()
+    let blockedBefore = q.all.filter { $0.verdict?.blockedReason == .failingAlone }
+    #expect(blockedBefore.count == 2)
+    await d.keys(.char("R"))
+    await d.keys(.char("5"), .char("y"))
+    let stillBlocked = q.all.filter { $0.verdict?.blockedReason == .failingAlone }
+    #expect(stillBlocked.isEmpty)
+    #expect(d.core.state.undoOffer?.action == "release")
+    await d.keys(.char("u"))
+    #expect(d.core.state.message == StatusMessage("undid the release: 2 back as they were"))
+    let blockedAfter = q.all.filter { $0.verdict?.blockedReason == .failingAlone }
+    #expect(blockedAfter == blockedBefore)
+    #expect(d.core.state.undoOffer == nil)
   }
 }

@@ -255,6 +255,13 @@ final class AppCore {
     }
   }
 
+  /// After a release: `u` may lay its writes back, while nothing was sent since (the store's
+  /// newest release, read at once after it; a source that keeps none offers nothing).
+  private static func offerUndoOfRelease(_ inbox: AppInbox) async {
+    guard let batch = try? await inbox.source.lastRelease(), !batch.ids.isEmpty else { return }
+    inbox.post(.event(.undoable(UndoOffer(action: "release", ids: batch.ids, releaseBatch: batch.number))))
+  }
+
   /// Runs `act` on each of `ids`, one after another: the ids it took, and the first it did not
   /// in words (`…6cdf068b not withdrawn (why)`).
   private static func each(
@@ -288,9 +295,11 @@ final class AppCore {
             text += " of \(ids.count) (\(EffectText.why(.release, refused)))"
           }
           inbox.outcome(text, error: n == 0)
+          if n > 0 { await Self.offerUndoOfRelease(inbox) }
         case .releaseReason(let reason):
           let n = try await inbox.source.release(reason: reason)
           inbox.outcome("released \(n) blocked \(reason.wireName)", error: false)
+          if n > 0 { await Self.offerUndoOfRelease(inbox) }
         case .withdraw(let ids):
           // One sentence for the batch: how many went, and why the first that did not.
           let (done, refused) = try await Self.each(ids, "withdrawn", { try await inbox.source.withdraw($0) }) { id in
@@ -321,6 +330,19 @@ final class AppCore {
             n == ids.count ? "forgot \(n)" : "forgot \(n) of \(ids.count) (the others may not be cleared)",
             error: n == 0)
           if n > 0 { inbox.post(.event(.undoable(UndoOffer(action: "forget", ids: ids)))) }
+        case .undo(let offer) where offer.releaseBatch != nil:
+          let undo = try await inbox.source.undoRelease(offer.releaseBatch ?? 0)
+          let back = undo.restored.count == 1 ? ShortID.of(undo.restored[0]) : "\(undo.restored.count)"
+          if undo.changedSince.isEmpty {
+            inbox.outcome("undid the release: \(back) back as \(undo.restored.count == 1 ? "it was" : "they were")")
+          } else {
+            let first = ShortID.of(undo.changedSince[0])
+            let more = undo.changedSince.count > 1 ? " and \(undo.changedSince.count - 1) more" : ""
+            inbox.outcome(
+              "undo of the release: \(first)\(more) went out since, left as \(undo.changedSince.count == 1 ? "it is" : "they are")"
+                + (undo.restored.isEmpty ? "" : " (put back \(back))"),
+              error: true)
+          }
         case .undo(let offer):
           var restored = 0
           var refusal: String?

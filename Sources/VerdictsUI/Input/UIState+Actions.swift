@@ -141,7 +141,7 @@ extension UIState {
   mutating func undo() -> [UIEffect] {
     guard let offer = undoOffer else {
       message = StatusMessage(
-        "nothing to undo: \(keyMap.hint(.undo) ?? "u") puts back the last discard, forget or take, right after it",
+        "nothing to undo: \(keyMap.hint(.undo) ?? "u") puts back the last discard, forget, take or release, right after it",
         isError: true)
       return []
     }

@@ -28,6 +28,11 @@ public protocol QueueSource: Sendable {
   func forgetAnswered(ids: [String]) async throws -> Int
   /// Puts a discarded, forgotten or taken write back (``Queue/undo(_:)``).
   func undo(_ id: String) async throws -> UndoOutcome
+  /// The newest release the store keeps what it replaced of (``Queue/lastRelease()``); nil
+  /// when none, or the source keeps none.
+  func lastRelease() async throws -> ReleaseBatch?
+  /// Lays the writes of release `batch` back as they were (``Queue/undoRelease(_:)``).
+  func undoRelease(_ batch: Int) async throws -> ReleaseUndo
   func drain() async throws -> DrainReport
   func useKey(_ key: String) async throws
   /// Reads the copy again from the instance, its queue kept (``WorkingCopy/fill()``): what a
@@ -77,6 +82,12 @@ public protocol QueueSource: Sendable {
   /// Whether a page's writes come without their bodies and answers (a store on another machine:
   /// the rows a pane shows cross the link as summaries), so the detail reads its write whole.
   var pagesAreSummaries: Bool { get }
+}
+
+extension QueueSource {
+  /// A source that keeps no releases offers none to undo.
+  public func lastRelease() async throws -> ReleaseBatch? { nil }
+  public func undoRelease(_ batch: Int) async throws -> ReleaseUndo { ReleaseUndo(restored: [], changedSince: []) }
 }
 
 extension QueueSource {

@@ -27,6 +27,8 @@ extension WorkingCopy: QueueSource {
   public func withdraw(_ id: String) async throws -> Bool { try await queue.withdraw(id) }
   public func discard(_ id: String) async throws -> Bool { try await queue.discard(id) }
   public func undo(_ id: String) async throws -> UndoOutcome { try await queue.undo(id) }
+  public func lastRelease() async throws -> ReleaseBatch? { try await queue.lastRelease() }
+  public func undoRelease(_ batch: Int) async throws -> ReleaseUndo { try await queue.undoRelease(batch) }
   public func takeAnswered() async throws -> [QueuedWrite] { try await queue.takeAnswered() }
   public func forgetAnswered(ids: [String]) async throws -> Int { try await queue.forgetAnswered(ids: ids) }
   /// A drain whose report lists only the last verdicts (the screen shows counts and the newest):

@@ -25,6 +25,8 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
   var fileState: StoreFileState = .same
   /// The fill ``status()`` reports; ``fill()`` makes it complete.
   var fillState: FillState = .complete
+  /// The last release by reason, as the writes were before it (the store's ``ReleaseBatch``).
+  private var released: [QueuedWrite] = []
   /// What ``reopen()`` returns: the reader of the file now at the path.
   var reopensTo: FakeQueue?
   private(set) var isClosed = false
@@ -160,12 +162,36 @@ final class FakeQueue: QueueSource, @unchecked Sendable {
     var n = 0
     mutate(
       { ws in
+        released = []
         for i in ws.indices where ws[i].verdict?.blockedReason == reason {
+          released.append(ws[i])
           ws[i].verdict = nil
           n += 1
         }
       }, change: .refreshed(.released))
     return n
+  }
+
+  func lastRelease() async throws -> ReleaseBatch? {
+    locked { released.isEmpty ? nil : ReleaseBatch(number: 1, ids: released.map(\.id)) }
+  }
+
+  func undoRelease(_ batch: Int) async throws -> ReleaseUndo {
+    record("undo-release \(batch)")
+    var undo = ReleaseUndo(restored: [], changedSince: [])
+    mutate(
+      { ws in
+        for before in released {
+          if let i = ws.firstIndex(where: { $0.id == before.id }), ws[i].verdict == nil {
+            ws[i] = before
+            undo.restored.append(before.id)
+          } else {
+            undo.changedSince.append(before.id)
+          }
+        }
+        released = []
+      }, change: .refreshed(.restored))
+    return undo
   }
 
   func withdraw(_ id: String) async throws -> Bool {
