@@ -49,3 +49,13 @@ import Testing
     #expect(try await demo.copy.queue.discard(invalid.id))
   }
 }
+
+/// The demo's guide: short steps (two lines of its box at 80 columns) that name the tour's keys.
+@Suite struct DemoGuideTests {
+  @Test func eachStepOfTheDemosGuideFitsTwoLinesAndTheyNameTheSecondKey() {
+    #expect(DemoDriver.guide.count >= 5)
+    for step in DemoDriver.guide { #expect(step.count <= 144, "\(step)") }
+    #expect(DemoDriver.guide.contains { $0.contains(DemoDriver.secondKey) })
+    #expect(DemoDriver.guide.contains { $0.contains("instance_changed") && $0.contains("403") })
+  }
+}

@@ -13,6 +13,23 @@ final class DemoDriver: Sendable {
   static let firstKey = "tour-key-1"
   static let secondKey = "tour-key-2"
 
+  /// The demo's guide, a step at a time on its screen (`n` next, `esc` closes it): what each
+  /// pane is, how to read a blocked write, and the keys that clear the tour's.
+  static let guide = [
+    "A scripted Marfa instance runs on this machine; this fresh store's drains just ran."
+      + " Four panes: Waiting, Answered, Blocked, Dead.",
+    "Blocked holds writes that wait for you. j and k move; the detail below says why each is"
+      + " blocked, what it met, and what clears it.",
+    "tour-grant was refused by the first instance (a 403); then another instance took this"
+      + " address, so it is blocked instance_changed.",
+    "r sends a blocked write again, to the instance there now; w withdraws it; x discards a"
+      + " refused one; u right after undoes.",
+    "The last drain stopped at a refused key (the status line says so): press K, give"
+      + " \(secondKey), then d drains again.",
+    "R releases every write blocked for one reason. H lists the drains, / filters, ? lists every"
+      + " key. esc closes this guide.",
+  ]
+
   private init(instance: ScriptedInstance, folder: URL, copy: WorkingCopy, url: URL) {
     self.instance = instance
     self.folder = folder

@@ -28,6 +28,7 @@ enum ScreenCommands {
       // The tour teaches: it opens on Blocked, and a refused-key stop names the key to give.
       options.keyHint = DemoDriver.secondKey
       options.startPane = .blocked
+      options.guide = DemoDriver.guide
     }
     do {
       try await VerdictsApp.run(copy: copy, options: options)

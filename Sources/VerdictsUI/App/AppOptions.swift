@@ -18,6 +18,8 @@ public struct AppOptions: Sendable, Hashable {
   public var keyHint: String?
   /// The pane that has the focus at start (the demo opens on Blocked).
   public var startPane: QueuePane?
+  /// A guide's steps, shown one at a time from the start (the demo's first minutes); none: no guide.
+  public var guide: [String] = []
   /// Warnings to say on the status line at start (a store whose files others can write),
   /// before any problem of the config files; already made safe for the terminal.
   public var notices: [String] = []

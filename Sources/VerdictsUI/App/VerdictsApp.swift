@@ -103,6 +103,8 @@ public enum VerdictsApp {
     state.mouseOn = config.mouse && !options.noMouse
     state.keyHint = options.keyHint
     if let pane = options.startPane { state.focus = pane }
+    state.guide = options.guide
+    state.guideStep = options.guide.isEmpty ? nil : 0
     state.ascii = options.ascii || config.ascii
     state.instanceURL = source.instanceURL
     if case .reader(let reason) = source.handle { state.readOnlyReason = reason }

@@ -29,6 +29,22 @@ extension UIState {
       }
       return []
     }
+    if let step = guideStep {
+      // The guide takes its own keys; every other key does what it always does, the guide stays.
+      switch key {
+      case .char("n"):
+        guideStep = step + 1 < guide.count ? step + 1 : nil
+        return []
+      case .char("p"):
+        guideStep = max(0, step - 1)
+        return []
+      case .escape:
+        guideStep = nil
+        message = StatusMessage("guide closed: ? lists every key")
+        return []
+      default: break
+      }
+    }
     guard let action = keyMap.action(for: key) else {
       message = StatusMessage("\(key.spelling): no action here (? for help)")
       return []

@@ -67,6 +67,7 @@ package struct Renderer: Sendable {
     drawStatus(into: &grid)
     drawHints(into: &grid)
     drawLongMessage(into: &grid)
+    if let step = state.guideStep, state.guide.indices.contains(step) { drawGuide(step, into: &grid) }
     if state.showingHelp { drawHelp(into: &grid) }
     if let drains = state.history { drawHistory(drains, into: &grid) }
     if let dialog = state.dialog { drawDialog(dialog, into: &grid) }

@@ -33,6 +33,9 @@ package struct UIState: Sendable, Hashable {
   public var pendingChanges = 0
   /// Whether the help overlay is up.
   public var showingHelp = false
+  /// A guide's steps (the demo's first minutes), and the one shown; nil when it is closed.
+  public var guide: [String] = []
+  public var guideStep: Int?
   /// The first help row shown (on screens too small for all of it).
   public var helpScroll = 0
   /// The attempts of the write ``detailAttemptsID`` as last read for the detail (its page's
