@@ -34,6 +34,28 @@ import Testing
     return (instance, t, w1, blocked)
   }
 
+  @Test func theLogTellsTheNightsDrainsAReleaseByReasonAndAFillNewestFirstAndNeverTheKey() throws {
+    let (instance, t, _, blocked) = try night()
+    defer { instance.stop() }
+    let released = try Binary.run(["release", "--reason", "conflict_unresolved"], store: t.store, home: t.path)
+    #expect(released.code == 0, "\(released)")
+    let log = try Binary.run(["log"], store: t.store, home: t.path)
+    #expect(log.code == 0, "\(log)")
+    let lines = log.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first?.contains("release 1 blocked conflict_unresolved by verdicts release pid") == true, "\(log)")
+    #expect(lines.filter { $0.contains("  drain #") }.count == 4, "\(log)")
+    #expect(lines.last?.contains("filled from instance") == true, "\(log)")
+    #expect(!log.stdout.contains("k1"), "a key is never in the log")
+    let json = try Binary.run(["log", "--json", "--limit", "2"], store: t.store, home: t.path)
+    let entries = try #require(json.json?.arrayValue)
+    #expect(entries.count == 2)
+    #expect(entries[0]["event"]?.stringValue == "release" && entries[0]["count"]?.intValue == 1)
+    #expect(entries[1]["drain"] != nil)
+    let bad = try Binary.run(["log", "--since", "yesterday"], store: t.store, home: t.path)
+    #expect(bad.code == 2 && bad.stderr.contains("--since takes a time"), "\(bad)")
+    _ = blocked
+  }
+
   @Test func aScriptedNightIsToldByHistoryShowAndStatus() throws {
     let (instance, t, w1, blocked) = try night()
     defer { instance.stop() }

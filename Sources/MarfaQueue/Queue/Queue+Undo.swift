@@ -46,7 +46,18 @@ extension Queue {
   public func undoRelease(_ batch: Int) async throws -> ReleaseUndo {
     let copy = try self.copy
     try copy.requireWriter()
-    let undo = try await store.run { db in try db.transaction(durable: true) { try db.undoRelease(batch) } }
+    let by = departingBy
+    let undo = try await store.run { db in
+      try db.transaction(durable: true) {
+        let undo = try db.undoRelease(batch)
+        if !undo.restored.isEmpty || !undo.changedSince.isEmpty {
+          try db.record(
+            .undoRelease, by: by, count: undo.restored.count,
+            detail: undo.changedSince.isEmpty ? nil : "\(undo.changedSince.count) went out since, left as they are")
+        }
+        return undo
+      }
+    }
     if !undo.restored.isEmpty { hub.send(.refreshed(.restored)) }
     return undo
   }
@@ -59,7 +70,14 @@ extension Queue {
   public func undo(_ id: String) async throws -> UndoOutcome {
     let copy = try self.copy
     try copy.requireWriter()
-    let outcome = try await store.run { db in try db.transaction(durable: true) { try db.undo(id) } }
+    let by = departingBy
+    let outcome = try await store.run { db in
+      try db.transaction(durable: true) {
+        let outcome = try db.undo(id)
+        if case .restored(let kept) = outcome { try db.recordUndo(of: kept.departure.rawValue, by: by) }
+        return outcome
+      }
+    }
     if case .restored = outcome { hub.send(.refreshed(.restored)) }
     return outcome
   }

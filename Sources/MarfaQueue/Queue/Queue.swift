@@ -207,9 +207,12 @@ public struct Queue: Sendable {
   public func release(_ id: String) async throws -> Bool {
     let copy = try self.copy
     try copy.requireWriter()
+    let by = departingBy
     let n = try await store.run { db in
       try db.transaction(durable: true) {
-        try db.release(id, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+        let n = try db.release(id, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+        if n > 0 { try db.record(.release, by: by, count: n) }
+        return n
       }
     }
     if n > 0 { hub.send(.refreshed(.released)) }
@@ -222,9 +225,13 @@ public struct Queue: Sendable {
   /// releases none of them.
   public func release(ids: [String]) async throws -> [ReleaseOutcome] {
     try copy.requireWriter()
+    let by = departingBy
     let outcomes = try await store.run { db in
       try db.transaction(durable: true) {
-        try db.release(ids: ids, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+        let outcomes = try db.release(ids: ids, instanceId: try db.meta(.instanceId), batch: try db.nextReleaseBatch())
+        let n = outcomes.reduce(0) { n, o in if case .released(let c) = o.result { n + c } else { n } }
+        if n > 0 { try db.record(.release, by: by, count: n) }
+        return outcomes
       }
     }
     if outcomes.contains(where: \.result.isReleased) { hub.send(.refreshed(.released)) }
@@ -234,12 +241,14 @@ public struct Queue: Sendable {
   /// Releases every write blocked for `reason` (never a dead write); returns how many went back.
   public func release(reason: BlockedReason) async throws -> Int {
     try copy.requireWriter()
+    let by = departingBy
     let n = try await store.run { db in
       try db.transaction(durable: true) {
         let instance = try db.meta(.instanceId)
         let batch = try db.nextReleaseBatch()
         var n = 0
         for id in try db.blocked(for: reason) { n += try db.release(id, instanceId: instance, batch: batch) }
+        if n > 0 { try db.record(.release, by: by, count: n, reason: reason.wireName) }
         return n
       }
     }

@@ -17,8 +17,12 @@ extension SQLite {
   /// ``QueueError/copyExpired(reason:)`` with it until a fill refills the copy (its queue is kept).
   func expireCopy(reason: String) throws {
     try transaction(durable: true) {
+      let was = try meta(.fill)
       try setMeta(.fill, FillState.expired.rawValue)
       try setMeta(.expiredReason, reason)
+      if reason == "instance_changed", was != FillState.expired.rawValue {
+        try record(.instanceChanged, by: nil, detail: "the copy expired: another instance answers at its address")
+      }
     }
   }
 

@@ -65,6 +65,7 @@ enum StoreSchema {
       \(departures)
       \(archive)
       \(releases)
+      \(events)
       \(editReads)
       \(orderIndexes)
       \(attempts)
@@ -222,6 +223,17 @@ enum StoreSchema {
     CREATE TRIGGER releases_gone AFTER DELETE ON queue BEGIN DELETE FROM releases WHERE id = OLD.id; END;
     """
 
+  /// The events beside the drains (``QueueEvent``): when, what, who (`by`, as the archive's
+  /// `departed_by`), how many writes, the reason, and words. Additive: an older store gets it
+  /// when a writer opens it; what happened before was not kept.
+  static let events = """
+    CREATE TABLE events (
+      n INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, by TEXT,
+      count INTEGER, reason TEXT, detail TEXT
+    );
+    CREATE INDEX events_at ON events (at_ms);
+    """
+
   /// How many release batches ``releases`` keeps.
   static let releasesKept = 16
 
@@ -260,6 +272,7 @@ enum StoreSchema {
     if (try? db.hasDepartures()) == false { missing.append(departures) }
     if (try? db.hasArchive()) == false { missing.append(archive) }
     if (try? db.hasReleases()) == false { missing.append(releases) }
+    if (try? db.hasEvents()) == false { missing.append(events) }
     if (try? db.hasAttempts()) == false { missing.append(attempts) }
     if (try? db.hasDrainHistory()) == false { missing.append(drainHistory) }
     let reads = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'edit_reads'"

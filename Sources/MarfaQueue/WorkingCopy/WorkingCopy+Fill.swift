@@ -16,6 +16,10 @@ extension WorkingCopy {
   /// the pages were read is in the copy when the fill returns.
   public func fill() async throws {
     try await fill(limits: .standard)
+    let by = queue.departingBy
+    try? await store.run { db in
+      try db.transaction(durable: true) { try db.record(.filled, by: by, detail: try db.meta(.instanceId)) }
+    }
   }
 
   /// ``fill()`` within `limits` (tests give small ones).

@@ -27,6 +27,15 @@ extension WorkingCopy {
     }
   }
 
+  /// The events beside the drains (releases, undos, keys given, fills, the instance changing),
+  /// newest first: those at or after `since`, at most `limit` (``QueueEvent/kept`` are kept).
+  /// Empty for a store of an earlier build no writer has opened since.
+  public func events(since: Date? = nil, limit: Int? = nil) async throws -> [QueueEvent] {
+    try checkOpen()
+    let sinceMs = since.map { Int(($0.timeIntervalSince1970 * 1000).rounded(.down)) }
+    return try await store.run { try $0.events(limit: limit, sinceMs: sinceMs) }
+  }
+
   /// Whether drains keep each write's attempts and a history row (on unless a measurement turns
   /// it off: `verdicts-bench drain`).
   package var keepsHistory: Bool {

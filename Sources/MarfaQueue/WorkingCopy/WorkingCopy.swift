@@ -140,6 +140,10 @@ public final class WorkingCopy: Sendable {
     guard serverBox.withLock({ $0 != nil }) else { throw QueueError.noServer }
     serverBox.withLock { $0?.key = trimmed }
     await publishWriter { $0.keyRefused = false }
+    if handle.isWriter {
+      let by = queue.departingBy
+      try? await store.run { db in try db.transaction(durable: true) { try db.record(.keyChanged, by: by) } }
+    }
     hub.send(.refreshed(.keyChanged))
   }
 

@@ -104,7 +104,7 @@ enum CoreStoreCommands {
       try runner.deliver(report, to: file)
       return .done
     case .drain, .hold: throw core.refusal("drain")
-    case .history:
+    case .history, .log:
       throw QueueError.invalid(
         message:
           "this is a Marfa core store, which keeps no history of its drains (verdicts history reads a verdicts store)")

@@ -1,7 +1,7 @@
 /// Every command the tree can run; groups such as `items` have none of their own.
 enum CommandID: String, Sendable, Hashable, CaseIterable {
   case tui, watch, demo, instance, serve, fleet
-  case fill, catchUp, status, queue, show, drain, history
+  case fill, catchUp, status, queue, show, drain, history, log
   case release, withdraw, discard, forget, takeAnswered
   case departed, undo, report, metrics
   case configCheck

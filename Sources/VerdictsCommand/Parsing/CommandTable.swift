@@ -139,6 +139,21 @@ enum CommandTable {
             "--wide", help: "every column: who ran it, each count, the verdicts, writes a second (about 200 columns)"),
         ]),
       CommandSpec(
+        name: "log",
+        summary: "what happened to the store, newest first: drains, writes taken out, releases, undos, keys, fills",
+        id: .log,
+        options: [
+          .value(
+            "--since", "TIME",
+            help: "only since TIME: 2026-12-01T02:00:00Z, a day (2026-12-01, UTC), or 30m, 12h, 7d ago"),
+          .value("--limit", "N", .integer(1...100_000), help: "at most N lines (default 100)"),
+        ],
+        discussion: """
+          One line an action: a take of 19,996 writes is one line, with its first IDs. Never a key: a key given is
+          said, not kept. Kept: the last 500 drains, the archive's departures (30 days, 50 MB), the last 10,000
+          other events.
+          """),
+      CommandSpec(
         name: "release", summary: "send a blocked or dead write again under a fresh key", id: .release,
         positionals: [PositionalSpec("ID", .many, .shortName, help: "the writes to release (all in one transaction)")],
         options: [

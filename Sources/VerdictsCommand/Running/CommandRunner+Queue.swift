@@ -26,19 +26,43 @@ extension CommandRunner {
   }
 
   /// `history`: the drains the store keeps, newest first (docs/cli.md "After the fact").
-  func history() async throws -> ExitCode {
-    var since: Date?
-    if let typed = args.string("--since") {
-      guard let time = SinceTime.parse(typed) else {
-        throw CommandFailure(
-          usage: UsageError(
-            path: ["history"],
-            message:
-              "--since takes a time (2026-12-01T02:00:00Z), a day (2026-12-01) or a span (30m, 12h, 7d), not '\(context.visible(typed))'"
-          ))
-      }
-      since = time
+  /// `--since TIME`, parsed; a usage error naming `command` when it is not a time.
+  func sinceArgument(_ command: String) throws -> Date? {
+    guard let typed = args.string("--since") else { return nil }
+    guard let time = SinceTime.parse(typed) else {
+      throw CommandFailure(
+        usage: UsageError(
+          path: [command],
+          message:
+            "--since takes a time (2026-12-01T02:00:00Z), a day (2026-12-01) or a span (30m, 12h, 7d), not '\(context.visible(typed))'"
+        ))
     }
+    return time
+  }
+
+  /// `log`: the drains, the departures and the events, newest first, a line each.
+  func log() async throws -> ExitCode {
+    let since = try sinceArgument("log")
+    let limit = args.int("--limit") ?? 100
+    let ascii = context.globals.ascii
+    let entries = try await withReader { copy in
+      LogText.entries(
+        drains: try await copy.history(since: since, limit: limit),
+        departed: try await copy.queue.departed(since: since),
+        events: try await copy.events(since: since, limit: limit), limit: limit, ascii: ascii)
+    }
+    if json {
+      context.printJSON(.array(entries.map(\.json)))
+    } else if entries.isEmpty {
+      context.print(since == nil ? "nothing kept yet" : "nothing kept since \(Timestamp.text(since!))")
+    } else {
+      context.output.out(LogText.render(entries))
+    }
+    return .done
+  }
+
+  func history() async throws -> ExitCode {
+    let since = try sinceArgument("history")
     let limit = args.int("--limit")
     let drains = try await withReader { try await $0.history(since: since, limit: limit) }
     if json {

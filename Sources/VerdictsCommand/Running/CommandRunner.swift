@@ -44,6 +44,7 @@ struct CommandRunner {
     case .itemsGet, .itemsList, .edgesList, .edgesTo: return try await readCopy(id)
     case .drain: return try await drain()
     case .history: return try await history()
+    case .log: return try await log()
     case .fill: return try await fill()
     case .catchUp: return try await catchUp()
     case .release: return try await release()
