@@ -66,6 +66,15 @@ import Testing
     #expect(row?["properties"]?["title"] == .string("mine"))
   }
 
+  @Test func aReadAfterAnAnswerFindingNoRowKeepsTheRowTheAnswerCarried() async throws {
+    let h = try await DrainHarness(
+      rules: [.always(.route("GET", "/items/made"), .error(404, code: "item_not_found", message: "no such item"))])
+    _ = try await h.note("mine", id: "made")
+    let report = try await h.copy.queue.drain()
+    #expect(report.verdicts.map(\.verdict) == [.accepted])
+    #expect(try await h.copy.item(id: "made")?["properties"]?["title"] == .string("mine"))
+  }
+
   @Test func aReadAfterAnAnswerThatFailsKeepsTheVerdictCountsNothingAndIsMadeFirstAtTheNextDrain() async throws {
     let h = try await DrainHarness(
       items: [SeedItem(id: "n1", type: "note", properties: ["title": "held"])],

@@ -11,7 +11,8 @@ extension DrainPass {
         let read = try await copy.readRow(kind: kind, id: rowId)
         try await store.run { db in
           try db.transaction(durable: false) {
-            try db.takeRead(read, kind: kind, id: rowId)
+            let refused = try db.write(id: id)?.verdict?.name == .refused
+            try db.takeRead(read, kind: kind, id: rowId, absentLetsGo: refused)
             try db.settleReadBack(id)
           }
         }

@@ -47,7 +47,7 @@ extension DrainPass {
   /// Stores what the read after an answer found: the row as read, or the read owed.
   static func store(_ read: ReadAfterAnswer, of w: QueuedWrite, in db: SQLite) throws {
     switch read {
-    case .read(let kind, let rowId, let found): try db.takeRead(found, kind: kind, id: rowId)
+    case .read(let kind, let rowId, let found): try db.takeRead(found, kind: kind, id: rowId, absentLetsGo: false)
     case .unreached(let kind, let rowId, _): try db.oweReadBack(w.id, kind: kind, rowId: rowId)
     case .none: break
     }
@@ -56,9 +56,10 @@ extension DrainPass {
 
 extension SQLite {
   /// Takes a row a read returned, with the writes still pending on it laid back over it. A row
-  /// older than the one the copy holds (``holdsNewer(kind:than:)``) is not taken; a row the
-  /// instance holds none of leaves the copy unless writes still pending on it write it here.
-  func takeRead(_ read: WorkingCopy.RowRead, kind: RowKind, id: String) throws {
+  /// older than the one the copy holds (``holdsNewer(kind:than:)``) is not taken. A row the
+  /// instance holds none of leaves the copy where `absentLetsGo` (the read after a refusal) unless
+  /// writes still pending on it write it here; after a write the instance took, the row stays.
+  func takeRead(_ read: WorkingCopy.RowRead, kind: RowKind, id: String, absentLetsGo: Bool) throws {
     switch read {
     case .row(let row):
       if try holdsNewer(kind: kind, than: row) { return }
@@ -66,7 +67,7 @@ extension SQLite {
       guard !pending.isEmpty else { return try takeRow(kind: kind, row) }
       try takeRow(kind: kind, row.setting("properties", Self.laying(pending, over: row["properties"])))
     case .absent:
-      if try pendingPayloads(kind: kind, id: id).isEmpty { try dropRow(kind: kind, id: id) }
+      if absentLetsGo, try pendingPayloads(kind: kind, id: id).isEmpty { try dropRow(kind: kind, id: id) }
     }
   }
 }
