@@ -160,6 +160,11 @@ import Testing
         .once(
           .route("PATCH", .exact("/items/srv-9")),
           .status(200, body: #"{"item":{"id":"srv-9","type":"note","version":5,"properties":{"a":1}}}"#)),
+        // The reads after each answer find the row as the instance holds it then.
+        .once(.route("GET", "/items/srv-9"), .status(200, body: answer)),
+        .once(
+          .route("GET", "/items/srv-9"),
+          .status(200, body: #"{"item":{"id":"srv-9","type":"note","version":5,"properties":{"a":1}}}"#)),
       ])
     let w = try await h.copy.createItem(type: "note", properties: .object([]), source: "crm", sourceId: "mine")
     let placeholder = try #require(w.itemId)

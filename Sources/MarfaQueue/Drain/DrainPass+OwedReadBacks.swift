@@ -1,5 +1,6 @@
 extension DrainPass {
-  /// Makes the reads an earlier drain owes (a refused write's row it could not read back), before
+  /// Makes the reads an earlier drain owes (a refused write's row it could not read back, or the
+  /// row a write was answered for that it could not read again), before
   /// anything is sent. False when one cannot get through: that ends the pass before sending, the
   /// `pending` writes undelivered (the report says why).
   mutating func readOwedRows(_ owed: [(id: String, kind: RowKind, rowId: String)], pending: Int) async throws
@@ -10,8 +11,8 @@ extension DrainPass {
         let read = try await copy.readRow(kind: kind, id: rowId)
         try await store.run { db in
           try db.transaction(durable: false) {
-            if case .row(let row) = read { try db.takeRow(kind: kind, row) }
-            if case .absent = read { try db.dropRow(kind: kind, id: rowId) }
+            let refused = try db.write(id: id)?.verdict?.name == .refused
+            try db.takeRead(read, kind: kind, id: rowId, absentLetsGo: refused)
             try db.settleReadBack(id)
           }
         }

@@ -121,8 +121,10 @@ extension DrainPass {
       outcome, at: sentAt, drain: drainNumber,
       milliseconds: Int(took.components.seconds) * 1000 + Int(took.components.attoseconds / 1_000_000_000_000_000),
       status: responseStatus, text: failureText)
+    // The row the answer was about, read again: the copy holds what that read returns.
+    let fresh = await readAfterAnswer(w, outcome)
     if case .success(let verdict, let row, let replayed) = outcome,
-      case .send(let nextWrite, let nextRequest, let nextURL)? = ahead
+      case .send(let nextWrite, let nextRequest, let nextURL)? = ahead, !fresh.endsThePass
     {
       let settlement = Settlement(verdict: verdict, now: now, answer: answerText, replayed: replayed, row: row)
       let keeper = self.copy
@@ -135,6 +137,7 @@ extension DrainPass {
       self.owed = (
         { db in
           try DrainPass.store(w, settlement, in: db)
+          try DrainPass.store(fresh, of: w, in: db)
           _ = try keeper.keepingHistory { try db.recordAttempt(w.id, attempt) }
           try db.markSentByCommit(nextWrite.id)
         }, settled
@@ -156,5 +159,7 @@ extension DrainPass {
     }
     try await store.run { db in _ = try copy.keepingHistory { try db.recordAttempt(id, attempt) } }
     try await take(outcome, for: w, answer: answerText, now: now)
+    try await store.run { db in try DrainPass.store(fresh, of: w, in: db) }
+    if case .unreached(_, _, let why) = fresh { tell(.readBackFailed(why: why)) }
   }
 }
