@@ -64,6 +64,8 @@ struct DrainBenchmark: Benchmark {
   struct Wire: Sendable {
     var body: [UInt8]
     var key: String
+    /// The row a create names (its body's `id`): the drain reads it again after the answer.
+    var id: String? { JSONValue.parse(body)?["id"]?.stringValue }
   }
 
   func run(_ options: BenchOptions) async throws -> BenchOutcome {
@@ -337,8 +339,9 @@ struct DrainBenchmark: Benchmark {
   }
 
   /// Sends `wires` one at a time as `POST /items` through `send` (which answers the status) to a
-  /// fresh instance, after one `GET /` as the drain asks first (it also opens the connection);
-  /// the seconds the posts took. Fails unless each was answered 201 or 200 and applied once.
+  /// fresh instance, each followed by the read of its row the drain makes after an answer, after
+  /// one `GET /` as the drain asks first (it also opens the connection); the seconds they took.
+  /// Fails unless each was answered 201 or 200 (its read 200) and applied once.
   static func timeRequests(
     _ wires: [Wire], by who: String,
     send: (String, URL, [String: String], [UInt8]?) async throws -> Int
@@ -355,6 +358,10 @@ struct DrainBenchmark: Benchmark {
         "POST", items, ["Content-Type": "application/json", "Idempotency-Key": w.key], w.body)
       guard status == 201 || status == 200 else {
         throw BenchFailure(message: "\(who) got \(status) for POST /items")
+      }
+      if let id = w.id {
+        let read = try await send("GET", items.appendingPathComponent(id), [:], nil)
+        guard read == 200 else { throw BenchFailure(message: "\(who) got \(read) for GET /items/\(id)") }
       }
     }
     let elapsed = Stats.seconds(clock.now - start)

@@ -119,6 +119,11 @@ extension RawKeepAliveClient {
         ],
         body: w.body)
       guard status == 201 || status == 200 else { throw BenchFailure(message: "\(who) got \(status) for POST /items") }
+      // The read after the answer, as the drain makes it (the row the write landed on).
+      if let id = w.id {
+        let read = try send("GET", "/items/\(id)", headers: [("Accept", "application/json"), auth], body: [])
+        guard read == 200 else { throw BenchFailure(message: "\(who) got \(read) for GET /items/\(id)") }
+      }
     }
   }
 }
