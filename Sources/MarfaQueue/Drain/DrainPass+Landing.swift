@@ -31,12 +31,7 @@ extension DrainPass {
   /// - Throws: ``QueueError/copyExpired(reason:)`` when the instance refuses the key for the read.
   mutating func land(_ w: QueuedWrite, on theirs: String) async throws -> LandingRead {
     var wait: Int?
-    defer {
-      if let wait {
-        machine.report.retryAfterSeconds = min(
-          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
-      }
-    }
+    defer { noteWait(wait) }
     let read: WorkingCopy.RowRead
     do {
       read = try await copy.readRow(kind: .item, id: theirs, retryAfter: &wait)

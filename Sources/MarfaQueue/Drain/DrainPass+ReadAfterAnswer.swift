@@ -25,12 +25,7 @@ extension DrainPass {
     guard case .success(_, let row?, _) = outcome, let rowId = row.value["id"]?.stringValue else { return .none }
     let kind = w.kind.rowKind
     var wait: Int?
-    defer {
-      if let wait {
-        machine.report.retryAfterSeconds = min(
-          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
-      }
-    }
+    defer { noteWait(wait) }
     do {
       return .read(kind: kind, rowId: rowId, try await copy.readRow(kind: kind, id: rowId, retryAfter: &wait))
     } catch QueueError.network(let message) {

@@ -1,4 +1,12 @@
 extension DrainPass {
+  /// Keeps the longest wait a read was asked for (`Retry-After`) in the report, capped at
+  /// ``DrainReport/retryAfterCap``.
+  mutating func noteWait(_ wait: Int?) {
+    guard let wait else { return }
+    machine.report.retryAfterSeconds = min(
+      DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
+  }
+
   /// Puts a refused write's row back as the instance holds it; owed when the read fails. A read
   /// older than the row the copy holds (``SQLite/holdsNewer(kind:than:)``) is not taken: the copy's
   /// row stays, with what the refused edit read put back (``SQLite/putBackEditRead(_:)``).
@@ -6,12 +14,7 @@ extension DrainPass {
     let kind = w.kind.rowKind
     guard let rowId = w.kind.rowId(item: w.itemId, edge: w.edgeId), w.kind != .uploadBlob else { return }
     var wait: Int?
-    defer {
-      if let wait {
-        machine.report.retryAfterSeconds = min(
-          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, wait))
-      }
-    }
+    defer { noteWait(wait) }
     do {
       let read = try await copy.readRow(kind: kind, id: rowId, retryAfter: &wait)
       try await store.run { db in

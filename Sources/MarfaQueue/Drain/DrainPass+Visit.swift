@@ -103,10 +103,7 @@ extension DrainPass {
       let response = try await inFlight.get().response()
       answerText = KeptAnswer.text(of: response.body)
       responseStatus = response.status
-      if let seconds = response.retryAfterSeconds {
-        machine.report.retryAfterSeconds = min(
-          DrainReport.retryAfterCap, max(machine.report.retryAfterSeconds ?? 0, seconds))
-      }
+      noteWait(response.retryAfterSeconds)
       outcome = Outcome.classify(response, for: w)
       // The start of the answer's text is kept only where it tells what went wrong: an attempt
       // that succeeded keeps none (``WriteAttempt``), so it is not made for one.
