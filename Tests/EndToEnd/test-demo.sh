@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `verdicts demo` as a person runs it, in a shell under tmux (120x40, tmux-256color, C.UTF-8):
-# - within the tour every pane has writes and all six blocked reasons are on screen at once;
+# - within the tour every pane has writes and all six blocked reasons are on screen at once, with
+#   the guide's first step over the detail's end;
 # - a release that lands (tour-moved, blocked instance_changed, goes to Answered as accepted);
 # - a withdraw confirmed with y (tour-overtaken leaves Blocked);
 # - a discard confirmed with y (tour-invalid leaves Answered);
@@ -37,7 +38,8 @@ shell_pane
 started=$(date +%s.%N)
 type_line "$VERDICTS demo --log '$LOG'"
 
-echo "demo: every pane has writes, every blocked reason on screen"
+echo "demo: every pane has writes, every blocked reason on screen, and the guide's first step"
+wait_for "Guide 1 of 6"
 wait_re '┌─ Waiting [1-9]'
 wait_re '┌─ Answered [1-9]'
 wait_re '┌─ Dead [1-9]'

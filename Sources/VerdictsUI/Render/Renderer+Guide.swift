@@ -1,6 +1,7 @@
-/// The guide: one step at a time in a box over what the person is not looking at (at the top
-/// when it fits above the focused pane, else over the detail's end), its keys on its border:
-/// `n` next, `p` back, `esc` closes it (``UIState/guide``).
+/// The guide: one step at a time in a box over what the person is not looking at (over the
+/// detail's end when the detail is tall enough to keep its first lines in sight, else at the top
+/// when it fits above the focused pane), its keys on its border: `n` next, `p` back, `esc`
+/// closes it (``UIState/guide``).
 extension Renderer {
   func drawGuide(_ step: Int, into grid: inout Grid) {
     let width = min(state.width - 2, 76)
@@ -8,9 +9,13 @@ extension Renderer {
     let keys = "n \(last ? "closes" : "next")\(step > 0 ? " \(glyphs.separator) p back" : "") \(glyphs.separator) esc"
     let lines = Self.wordWrap(state.guide[step], width: width - 4)
     let height = min(lines.count + 2, max(3, state.height - 4))
+    // Over the detail's end where the detail keeps its first lines in sight (the write's id,
+    // verdict and what clears it), else at the top when it fits above the focused pane.
     let focusTop = layout.panes[state.focus]?.outer.y ?? 0
-    let bottom = layout.detail?.maxY ?? (state.height - 3)
-    let y = focusTop >= height ? 0 : max(0, bottom - height)
+    let detail = layout.detail
+    let bottom = detail?.maxY ?? (state.height - 3)
+    let detailRoom = (detail?.height ?? 0) - height
+    let y = detailRoom >= 6 || focusTop < height ? max(0, bottom - height) : 0
     let r = Rect(x: max(0, (state.width - width) / 2), y: y, width: width, height: height)
     grid.fill(r, role: .dialog)
     drawBox(

@@ -87,7 +87,10 @@ struct RemoteBenchmark: Benchmark {
         + " \(Stats.whole(Stats.seconds(Self.pacedRoundTrip) * 1000)) ms a round trip: one write in flight, about 45 a second here)"
         + " or fast (as fast as the instance answers); \(rounds) round(s) each, medians"
     ]
-    for setup in Self.setups {
+    let setups = Self.setups.filter { s in
+      options.only.map { s.label.replacing("×", with: "x").contains($0.replacing("×", with: "x")) } ?? true
+    }
+    for setup in setups {
       let label = setup.label
       var done: [Round] = []
       for r in 0..<rounds {

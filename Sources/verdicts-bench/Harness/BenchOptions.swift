@@ -4,6 +4,9 @@ struct BenchOptions {
   var writes = 10_000
   /// Whether `--writes` was given: the remote section then drains that many, else its own size.
   var writesGiven = false
+  /// `--only TEXT`: the remote section measures only the setups whose label holds it
+  /// (`160x48, 2,560 B/s, paced`; `x` for `×`).
+  var only: String?
   /// Rounds per measurement; medians are printed.
   var rounds = 5
   /// Where the benchmark stores go (kept stores in verdicts-bench-stores/); nil: the temporary folder.
@@ -65,6 +68,7 @@ struct BenchOptions {
                         the targets, the second the "1M", the last the "5M"
         --rounds N      rounds per measurement; medians are printed (default 5)
         --writes N      writes per drain in drain, link and watcher (default 10000), and in remote (default 2000)
+        --only TEXT     remote: only the setups whose label holds TEXT ("160x48, 2,560 B/s, paced")
         --updates N     verdicts timed one at a time (default 20)
         --dir PATH      where stores are made and kept (verdicts-bench-stores/; default: the
                         temporary folder); kept stores are reused by later runs
@@ -110,6 +114,7 @@ struct BenchOptions {
       case "--quick": o.quick = true
       case "--rebuild": o.rebuild = true
       case "--writes": o.writes = try positive(a)
+      case "--only": o.only = try value(a)
       case "--rounds": o.rounds = try positive(a)
       case "--dir": o.folder = try value(a)
       case "--updates": o.updates = try positive(a)
