@@ -50,8 +50,7 @@ package enum SummaryRow: Codable, Sendable, Equatable {
       guard case .object(let members) = JSONValue.parse(try JSONEncoder().encode(w)) else {
         throw EncodingError.invalidValue(w, .init(codingPath: encoder.codingPath, debugDescription: "not an object"))
       }
-      let empty = Dictionary(Self.emptyMembers, uniquingKeysWith: { a, _ in a })
-      try one.encode(JSONTree(.object(members.filter { empty[$0.0] != $0.1 })))
+      try one.encode(JSONTree(.object(members.filter { Self.emptyValues[$0.0] != $0.1 })))
     }
   }
 
@@ -64,6 +63,9 @@ package enum SummaryRow: Codable, Sendable, Equatable {
     }
     return members
   }()
+
+  /// ``emptyMembers`` by name, read once.
+  private static let emptyValues = Dictionary(emptyMembers, uniquingKeysWith: { a, _ in a })
 }
 
 /// A JSON value written as itself (an object as an object), where ``JSONValue``'s own `Codable`
