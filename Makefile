@@ -155,8 +155,10 @@ TEST_TARGETS = MarfaWireTests DigestTests MarfaQueueTests ScriptedInstanceTests 
 
 ## Suites that keep both cores busy for a while (a 20,000-write drain, 600 processes started in
 ## rounds, fifty ssh links at once): run after the others, alone,
-## so the timing tests of their target are not starved by them.
-HEAVY_SUITES = MassRefusalTests ReadersBesideADrainBinaryTests FleetScaleTests
+## so the timing tests of their target are not starved by them. StatementJournalTests runs alone for
+## another reason: it measures SQLite's process-wide configuration, which holds only when the engine
+## opens the process's first database (a test helper that opens one directly, first, leaves the defaults).
+HEAVY_SUITES = MassRefusalTests ReadersBesideADrainBinaryTests FleetScaleTests StatementJournalTests
 empty :=
 space := $(empty) $(empty)
 HEAVY_PATTERN = $(subst $(space),|,$(HEAVY_SUITES))
